@@ -1,0 +1,41 @@
+# mcptest build. `make demo` builds everything and runs the quickstart suite;
+# `make test` runs the tests.
+GO ?= go
+BIN := bin
+PLUGINS_DIR := $(BIN)/mcptest-plugins
+PROTO_DIR := sdk/proto
+PROTO_FILES := $(wildcard $(PROTO_DIR)/mcptest/plugin/v1/*.proto)
+
+.PHONY: all build demo test test-short bench generate check-generate clean
+
+all: build
+
+build:
+	$(GO) run ./plugins/internal/bundle -bin $(BIN)
+
+demo: build
+	$(BIN)/mcptest run examples/quickstart.yml
+
+test: build
+	$(GO) test ./...
+
+test-short:
+	$(GO) test -short ./...
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./bench/... ./core/... ./sdk/...
+
+generate:
+	protoc -I $(PROTO_DIR) \
+		--plugin=protoc-gen-go=$$($(GO) tool -n protoc-gen-go) \
+		--plugin=protoc-gen-go-grpc=$$($(GO) tool -n protoc-gen-go-grpc) \
+		--go_out=$(PROTO_DIR) --go_opt=paths=source_relative \
+		--go-grpc_out=$(PROTO_DIR) --go-grpc_opt=paths=source_relative \
+		$(patsubst $(PROTO_DIR)/%,%,$(PROTO_FILES))
+
+# check-generate fails when the committed generated code is stale.
+check-generate: generate
+	git diff --exit-code -- $(PROTO_DIR)
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcptest/mcptest/core/plugin"
+)
+
+func cmdPlugins(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(stderr, "usage: mcptest plugins list|install|verify [flags]")
+		fmt.Fprintln(stderr, "  list              show every plugin found, where from, its keys, checksum and shadowing")
+		fmt.Fprintln(stderr, "  install PATH      copy a plugin binary in and write its manifest (--dir, default ./.mcptest/plugins)")
+		fmt.Fprintln(stderr, "  verify            check every plugin's checksum and start it to compare it with its manifest")
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	switch args[0] {
+	case "list":
+		return pluginsList(args[1:], stdout, stderr)
+	case "install":
+		return pluginsInstall(ctx, args[1:], stdout, stderr)
+	case "verify":
+		return pluginsVerify(ctx, args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "mcptest plugins: unknown subcommand %q", args[0])
+	if s := plugin.Suggest(args[0], []string{"list", "install", "verify"}); s != "" {
+		fmt.Fprintf(stderr, " (did you mean %q?)", s)
+	}
+	fmt.Fprintln(stderr)
+	return 2
+}
+
+// pluginListing is one plugin as `plugins list --json` prints it.
+type pluginListing struct {
+	Name       string             `json:"name"`
+	Version    string             `json:"version"`
+	Dir        string             `json:"dir"`
+	Source     string             `json:"source"`
+	Components []componentListing `json:"components"`
+	Checksum   string             `json:"checksum"`
+	Shadows    []shadowListing    `json:"shadows,omitempty"`
+	ShadowedBy []shadowListing    `json:"shadowed_by,omitempty"`
+	Hidden     bool               `json:"hidden,omitempty"`
+}
+
+type componentListing struct {
+	Kind string   `json:"kind"`
+	Keys []string `json:"keys"`
+}
+
+type shadowListing struct {
+	Kind   string `json:"kind"`
+	Key    string `json:"key"`
+	Plugin string `json:"plugin"`
+	Dir    string `json:"dir"`
+}
+
+func pluginsList(args []string, stdout, stderr io.Writer) int {
+	var pf pluginFlags
+	fs := newFlagSet("plugins list", stderr)
+	asJSON := fs.Bool("json", false, "print JSON")
+	pf.register(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	reg := plugin.NewRegistry(pf.sources())
+	var list []pluginListing
+	add := func(f *plugin.Found, hidden bool) {
+		l := pluginListing{
+			Name: f.Manifest.Name, Version: f.Manifest.Version, Dir: f.Dir,
+			Source: f.Source.Origin, Checksum: plugin.ChecksumStatus(f), Hidden: hidden,
+		}
+		for _, c := range f.Manifest.Components {
+			l.Components = append(l.Components, componentListing{Kind: c.Kind, Keys: c.Keys})
+		}
+		for _, s := range reg.Shadows(f) {
+			l.Shadows = append(l.Shadows, shadowListing{Kind: s.Kind, Key: s.Key, Plugin: s.Other.Label(), Dir: s.Other.Dir})
+		}
+		for _, s := range reg.ShadowedBy(f) {
+			l.ShadowedBy = append(l.ShadowedBy, shadowListing{Kind: s.Kind, Key: s.Key, Plugin: s.Other.Label(), Dir: s.Other.Dir})
+		}
+		list = append(list, l)
+	}
+	for _, f := range reg.Plugins {
+		add(f, false)
+	}
+	for _, f := range reg.Hidden() {
+		add(f, true)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(map[string]any{"plugins": list, "searched": reg.Sources})
+	} else {
+		printListing(stdout, reg, list)
+	}
+	warnProblems(reg, stderr)
+	if len(reg.Problems) > 0 {
+		return 2
+	}
+	return 0
+}
+
+func printListing(w io.Writer, reg *plugin.Registry, list []pluginListing) {
+	if len(list) == 0 {
+		fmt.Fprintln(w, "no plugins found; directories searched:"+plugin.SearchedDirs(reg.Sources))
+		return
+	}
+	for _, l := range list {
+		fmt.Fprintf(w, "%s %s  (%s) %s\n", l.Name, l.Version, l.Source, l.Dir)
+		if l.Hidden {
+			fmt.Fprintln(w, "  hidden: a plugin of the same name in a higher-priority directory wins")
+		}
+		for _, c := range l.Components {
+			fmt.Fprintf(w, "  %-9s %s\n", c.Kind+":", strings.Join(c.Keys, ", "))
+		}
+		fmt.Fprintf(w, "  checksum: %s\n", l.Checksum)
+		for _, s := range l.Shadows {
+			fmt.Fprintf(w, "  shadows:  %s %s of %s (%s)\n", s.Kind, s.Key, s.Plugin, s.Dir)
+		}
+		for _, s := range l.ShadowedBy {
+			fmt.Fprintf(w, "  shadowed: %s %s by %s (%s)\n", s.Kind, s.Key, s.Plugin, s.Dir)
+		}
+	}
+}
+
+func pluginsInstall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("plugins install", stderr)
+	dir := fs.String("dir", filepath.Join(".mcptest", "plugins"), "plugin directory to install into")
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: mcptest plugins install [--dir DIR] PATH")
+		return 2
+	}
+	f, err := plugin.Install(ctx, fs.Arg(0), *dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest plugins install: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "installed %s into %s\n", f.Label(), f.Dir)
+	for _, c := range f.Manifest.Components {
+		fmt.Fprintf(stdout, "  %-9s %s\n", c.Kind+":", strings.Join(c.Keys, ", "))
+	}
+	return 0
+}
+
+func pluginsVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var pf pluginFlags
+	fs := newFlagSet("plugins verify", stderr)
+	pf.register(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	reg := plugin.NewRegistry(pf.sources())
+	bad := len(reg.Problems)
+	for _, p := range reg.Problems {
+		fmt.Fprintf(stdout, "FAIL %s: %v\n", p.Path, p.Err)
+	}
+	host := plugin.NewHost(pf.launcher(stderr), plugin.HostOptions{CallTimeout: pf.timeout})
+	defer host.Close()
+	for _, f := range reg.Plugins {
+		if _, err := host.Description(ctx, f); err != nil {
+			bad++
+			fmt.Fprintf(stdout, "FAIL %s: %v\n", f.Label(), err)
+			continue
+		}
+		fmt.Fprintf(stdout, "ok   %s (%s)\n", f.Label(), f.Dir)
+	}
+	if bad > 0 {
+		return 2
+	}
+	return 0
+}

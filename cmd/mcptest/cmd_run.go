@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/core/report"
+	"github.com/mcptest/mcptest/core/run"
+	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/sdk"
+)
+
+// runFlags are the flags of `mcptest run`.
+type runFlags struct {
+	pluginFlags
+	reporters       []string
+	output          string
+	jobs            int
+	updateSnapshots bool
+	noColor         bool
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var f runFlags
+	fs := newFlagSet("run", stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mcptest run [flags] SUITE.yml...")
+		fs.PrintDefaults()
+	}
+	fs.StringArrayVar(&f.reporters, "reporter", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")
+	fs.StringVarP(&f.output, "output", "o", "", "write the single reporter's output to this file instead of stdout")
+	fs.IntVarP(&f.jobs, "jobs", "j", 0, "tests in flight at once (default 4 x CPUs)")
+	fs.BoolVarP(&f.updateSnapshots, "update-snapshots", "u", false, "rewrite the snapshots the run touches")
+	fs.BoolVar(&f.noColor, "no-color", false, "never colour the output")
+	f.register(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "mcptest run: no suite given; usage: mcptest run [flags] SUITE.yml...")
+		return 2
+	}
+	p, reg, code, ok := loadAndPlan(fs.Args(), f.pluginFlags, stderr)
+	if !ok {
+		return code
+	}
+	outputs, err := resolveOutputs(reg, f.reporters, f.output)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
+		return 2
+	}
+
+	host := plugin.NewHost(f.launcher(stderr), plugin.HostOptions{CallTimeout: f.timeout})
+	defer host.Close()
+	needed := append([]*plugin.Found(nil), p.Matchers...)
+	for _, o := range outputs {
+		needed = append(needed, o.Plugin)
+	}
+	if err := host.Start(ctx, needed); err != nil {
+		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
+		return 2
+	}
+	if err := run.CheckArguments(ctx, host, p); err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 2
+	}
+	emitter, err := report.Open(ctx, host, outputs, report.Terminals{
+		Stdout: stdout, Stderr: stderr,
+		StdoutTerm: terminalOf(os.Stdout, f.noColor), StderrTerm: terminalOf(os.Stderr, f.noColor),
+		StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"),
+	}, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
+		return 2
+	}
+	result := run.Execute(ctx, p, run.Options{
+		Host: host, Events: emitter, Concurrency: f.jobs,
+		UpdateSnapshots: f.updateSnapshots, ToolVersion: version,
+	})
+	// Reporter failures so far belong in the report itself.
+	result.Errors = append(result.Errors, emitter.Errors()...)
+	result.ExitCode = score.ExitCode(result)
+	run.Finish(ctx, emitter, result)
+	code = result.ExitCode
+	known := len(emitter.Errors())
+	for _, e := range emitter.Close(ctx)[known:] {
+		// A reporter that failed while writing the final report can only be
+		// told on stderr.
+		fmt.Fprintf(stderr, "mcptest: reporter %s failed: %s\n", e.Name, e.Message)
+		if e.StderrTail != "" {
+			fmt.Fprintf(stderr, "  last stderr lines:\n%s\n", indent(e.StderrTail, "    "))
+		}
+		code = score.ExitError
+	}
+	return code
+}
+
+// loadAndPlan loads the suites and plans them; on failure it prints the
+// errors and returns the exit code.
+func loadAndPlan(files []string, pf pluginFlags, stderr io.Writer) (*plan.Plan, *plugin.Registry, int, bool) {
+	suites, err := config.LoadFiles(files)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, nil, 2, false
+	}
+	reg := plugin.NewRegistry(pf.sources())
+	warnProblems(reg, stderr)
+	p, err := plan.Build(suites, reg)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, nil, 2, false
+	}
+	return p, reg, 0, true
+}
+
+// resolveOutputs turns --reporter and --output into outputs with their
+// plugins; pretty on stdout is the default.
+func resolveOutputs(reg *plugin.Registry, specs []string, output string) ([]report.Output, error) {
+	if len(specs) == 0 {
+		specs = []string{"pretty"}
+	}
+	var outs []report.Output
+	stdoutTaken := false
+	for _, spec := range specs {
+		name, path, _ := strings.Cut(spec, "=")
+		if name == "" {
+			return nil, fmt.Errorf("--reporter %q: the format name is empty", spec)
+		}
+		if path == "" && output != "" && len(specs) == 1 {
+			path = output
+		}
+		if path == "" {
+			if stdoutTaken {
+				return nil, fmt.Errorf("--reporter %s: only one reporter can write to stdout; give the others a file with NAME=PATH", name)
+			}
+			stdoutTaken = true
+		}
+		f, err := reg.Resolve(sdk.KindReporter, name)
+		if err != nil {
+			if errors.Is(err, plugin.ErrUnknownKey) {
+				return nil, fmt.Errorf("--reporter: %w", err)
+			}
+			return nil, err
+		}
+		outs = append(outs, report.Output{Format: name, Plugin: f, Path: path})
+	}
+	if output != "" && len(specs) > 1 {
+		return nil, fmt.Errorf("--output works with a single reporter; with several, write --reporter NAME=PATH")
+	}
+	return outs, nil
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/core/run"
+)
+
+func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var pf pluginFlags
+	fs := newFlagSet("validate", stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mcptest validate [flags] SUITE.yml...")
+		fmt.Fprintln(stderr, "Loads the suites, resolves every matcher to a plugin and has the plugins vet their arguments; no server is started.")
+		fs.PrintDefaults()
+	}
+	pf.register(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "mcptest validate: no suite given; usage: mcptest validate [flags] SUITE.yml...")
+		return 2
+	}
+	p, _, code, ok := loadAndPlan(fs.Args(), pf, stderr)
+	if !ok {
+		return code
+	}
+	host := plugin.NewHost(pf.launcher(stderr), plugin.HostOptions{CallTimeout: pf.timeout})
+	defer host.Close()
+	if err := run.CheckArguments(ctx, host, p); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "%d suite(s), %d test(s): valid\n", len(p.Suites), len(p.Tests))
+	return 0
+}

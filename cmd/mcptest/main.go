@@ -1,0 +1,87 @@
+// Command mcptest tests MCP servers: it runs YAML suites of tool calls
+// against real servers and judges the results with matcher plugins.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mcptest/mcptest/core/plugin"
+)
+
+// version is mcptest's version; release builds set it with -ldflags.
+var version = "0.1.0-dev"
+
+// exitInterrupted is the exit code of a run stopped by Ctrl-C or SIGTERM.
+const exitInterrupted = 130
+
+func main() {
+	code := mainCode(os.Args[1:], os.Stdout, os.Stderr)
+	plugin.CleanupClients()
+	os.Exit(code)
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"run", "run suites against their servers", cmdRun},
+		{"validate", "check suites without starting any server", cmdValidate},
+		{"plugins", "list, install and verify plugins", cmdPlugins},
+		{"schema", "print the JSON Schema of the suite format", cmdSchema},
+		{"version", "print mcptest's version", cmdVersion},
+	}
+}
+
+// mainCode runs the command line and returns the exit code.
+func mainCode(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	for _, c := range commands() {
+		if c.name == args[0] {
+			code := c.run(ctx, args[1:], stdout, stderr)
+			if ctx.Err() != nil && code != 0 {
+				fmt.Fprintln(stderr, "mcptest: interrupted")
+				return exitInterrupted
+			}
+			return code
+		}
+	}
+	fmt.Fprintf(stderr, "mcptest: unknown command %q", args[0])
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if s := plugin.Suggest(args[0], names); s != "" {
+		fmt.Fprintf(stderr, " (did you mean %q?)", s)
+	}
+	fmt.Fprintln(stderr)
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: mcptest <command> [flags] [args]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'mcptest <command> --help' for the command's flags.")
+	fmt.Fprintln(w, "Exit codes: 0 all tests passed, 1 a test failed, 2 the suite or run could not be carried out, 130 interrupted.")
+}

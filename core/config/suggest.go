@@ -1,0 +1,58 @@
+package config
+
+import (
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+)
+
+// suggest returns the candidate the user most likely meant by input, or ""
+// when none is close enough. Case and the choice between '-' and '_' are
+// ignored; otherwise the closest candidate by Levenshtein distance wins if
+// the distance is small for its length, and a candidate that starts with
+// the input (or the reverse, "timeout" for "timeout_ms") comes next. Ties
+// go to the earlier candidate, so results are stable.
+func suggest(input string, candidates []string) string {
+	in := normalizeKey(input)
+	if in == "" {
+		return ""
+	}
+	best, bestDist := "", -1
+	for _, c := range candidates {
+		nc := normalizeKey(c)
+		if nc == in {
+			return c
+		}
+		d := levenshtein.ComputeDistance(in, nc)
+		if d <= maxTypos(in, nc) && d < len(in) && (bestDist < 0 || d < bestDist) {
+			best, bestDist = c, d
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if len(in) >= 3 {
+		for _, c := range candidates {
+			nc := normalizeKey(c)
+			if strings.HasPrefix(nc, in) || strings.HasPrefix(in, nc) && len(nc) >= 3 {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// maxTypos is the largest edit distance still taken for a typo: one edit
+// for words of up to three characters, two (a swap of neighbours, as in
+// "lcoal") for longer ones, and about one per three characters beyond.
+func maxTypos(a, b string) int {
+	n := min(len(a), len(b))
+	if n <= 3 {
+		return 1
+	}
+	return max(2, n/3)
+}
+
+func normalizeKey(s string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
+}

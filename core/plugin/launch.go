@@ -1,0 +1,136 @@
+package plugin
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+
+	"github.com/mcptest/mcptest/sdk"
+)
+
+// Instance is one running plugin, however it was started.
+type Instance interface {
+	// Dispense returns the host-side client of a kind (sdk.KindInfo,
+	// sdk.KindMatcher, ...).
+	Dispense(kind string) (any, error)
+	// Kill stops the plugin and waits for it to exit.
+	Kill()
+	// Exited reports whether the plugin process has ended.
+	Exited() bool
+	// StderrTail returns the last n lines the plugin wrote to stderr.
+	StderrTail(n int) string
+}
+
+// Launcher starts plugins. ExecLauncher runs binaries; tests use in-process
+// launchers built on sdk/plugintest.
+type Launcher interface {
+	Launch(ctx context.Context, f *Found) (Instance, error)
+}
+
+// ExecLauncher starts plugin executables through go-plugin, checking the
+// manifest's sha256 before exec.
+type ExecLauncher struct {
+	// Logger receives the plugins' re-levelled logs; nil discards them.
+	Logger hclog.Logger
+	// StartTimeout bounds the handshake; 0 means 10 s.
+	StartTimeout time.Duration
+	// LogLevel is passed to plugins as MCPTEST_PLUGIN_LOG_LEVEL.
+	LogLevel string
+	// SkipChecksum disables the sha256 check (dev overrides only).
+	SkipChecksum bool
+}
+
+// Launch starts f's executable and returns once the handshake is done.
+func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
+	if !f.Manifest.SpeaksProtocol(sdk.ProtocolVersion) {
+		return nil, newPluginError(f, fmt.Errorf("%w: the plugin speaks protocol %v, this mcptest speaks %d; install a build of the plugin for protocol %d",
+			ErrProtocolMismatch, f.Manifest.ProtocolVersions, sdk.ProtocolVersion, sdk.ProtocolVersion), "")
+	}
+	exe, err := checkExecutable(f)
+	if err != nil {
+		return nil, newPluginError(f, err, "")
+	}
+	var secure *goplugin.SecureConfig
+	if !l.SkipChecksum {
+		if f.Manifest.SHA256 == "" {
+			return nil, newPluginError(f, fmt.Errorf("%w: the manifest %s has no sha256; reinstall the plugin with `mcptest plugins install`",
+				ErrChecksumMismatch, f.ManifestPath), "")
+		}
+		sum, err := hex.DecodeString(f.Manifest.SHA256)
+		if err != nil {
+			return nil, newPluginError(f, fmt.Errorf("%w: bad sha256 in %s: %w", ErrChecksumMismatch, f.ManifestPath, err), "")
+		}
+		secure = &goplugin.SecureConfig{Checksum: sum, Hash: sha256.New()}
+	}
+	logger := l.Logger
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	ring := newStderrRing(50)
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), sdk.LogLevelEnv+"="+l.LogLevel)
+	setParentDeathSignal(cmd)
+	start := l.StartTimeout
+	if start == 0 {
+		start = 10 * time.Second
+	}
+	client := goplugin.NewClient(&goplugin.ClientConfig{
+		HandshakeConfig:  sdk.Handshake,
+		VersionedPlugins: map[int]goplugin.PluginSet{sdk.ProtocolVersion: sdk.ClientPluginSet()},
+		Cmd:              cmd,
+		SecureConfig:     secure,
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		Managed:          true,
+		StartTimeout:     start,
+		Stderr:           ring,
+		Logger:           logger.Named(f.Manifest.Name),
+		GRPCDialOptions:  sdk.GRPCDialOptions(),
+	})
+	rpc, err := client.Client()
+	if err != nil {
+		client.Kill()
+		return nil, newPluginError(f, l.classifyStartError(f, exe, err), ring.Tail(10))
+	}
+	return &execInstance{client: client, rpc: rpc, ring: ring}, nil
+}
+
+func (l *ExecLauncher) classifyStartError(f *Found, exe string, err error) error {
+	switch {
+	case errors.Is(err, goplugin.ErrChecksumsDoNotMatch):
+		actual, herr := FileSHA256(exe)
+		if herr != nil {
+			actual = "unreadable: " + herr.Error()
+		}
+		return fmt.Errorf("%w: %s has sha256 %s but the manifest %s says %s; if you rebuilt the plugin, reinstall it with `mcptest plugins install`",
+			ErrChecksumMismatch, exe, actual, f.ManifestPath, f.Manifest.SHA256)
+	case strings.Contains(err.Error(), "incompatible API version"):
+		return fmt.Errorf("%w: this mcptest speaks plugin protocol %d but the plugin answered: %v",
+			ErrProtocolMismatch, sdk.ProtocolVersion, err)
+	}
+	return fmt.Errorf("%w: %w", ErrPluginStart, err)
+}
+
+// execInstance is a plugin process started by go-plugin.
+type execInstance struct {
+	client *goplugin.Client
+	rpc    goplugin.ClientProtocol
+	ring   *stderrRing
+}
+
+func (e *execInstance) Dispense(kind string) (any, error) { return e.rpc.Dispense(kind) }
+func (e *execInstance) Kill()                             { e.client.Kill() }
+func (e *execInstance) Exited() bool                      { return e.client.Exited() }
+func (e *execInstance) StderrTail(n int) string           { return e.ring.Tail(n) }
+
+// CleanupClients kills every plugin process still running; main calls it
+// on the way out, whatever the path.
+func CleanupClients() { goplugin.CleanupClients() }

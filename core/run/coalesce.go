@@ -1,0 +1,93 @@
+package run
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"github.com/mcptest/mcptest/core/plugin"
+)
+
+// coalescer gathers the assertions of tests finishing at about the same
+// time into shared plugin calls: one gRPC round trip costs ~100x one item
+// in a batch, so a run with many concurrent tests pays far less per
+// assertion than one call per test would.
+type coalescer struct {
+	host *plugin.Host
+	in   chan *pending
+	wg   sync.WaitGroup
+}
+
+type pending struct {
+	ctx  context.Context
+	reqs []plugin.MatchRequest
+	out  []plugin.MatchOutcome
+	done chan struct{}
+}
+
+// maxCoalesce bounds the items gathered into one flush.
+const maxCoalesce = 1000
+
+func newCoalescer(host *plugin.Host) *coalescer {
+	c := &coalescer{host: host, in: make(chan *pending, 256)}
+	// Several flushers, so one slow batch does not hold the others back.
+	for range max(2, runtime.GOMAXPROCS(0)) {
+		c.wg.Add(1)
+		go c.loop()
+	}
+	return c
+}
+
+// match evaluates reqs, possibly together with other tests' requests.
+func (c *coalescer) match(ctx context.Context, reqs []plugin.MatchRequest) []plugin.MatchOutcome {
+	if len(reqs) == 0 {
+		return nil
+	}
+	p := &pending{ctx: ctx, reqs: reqs, done: make(chan struct{})}
+	c.in <- p
+	<-p.done
+	return p.out
+}
+
+func (c *coalescer) loop() {
+	defer c.wg.Done()
+	for first := range c.in {
+		batch := []*pending{first}
+		n := len(first.reqs)
+	drain:
+		for n < maxCoalesce {
+			select {
+			case p, ok := <-c.in:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, p)
+				n += len(p.reqs)
+			default:
+				break drain
+			}
+		}
+		c.flush(batch, n)
+	}
+}
+
+func (c *coalescer) flush(batch []*pending, n int) {
+	all := make([]plugin.MatchRequest, 0, n)
+	for _, p := range batch {
+		all = append(all, p.reqs...)
+	}
+	// The batch runs under the first test's context; tests share plugins,
+	// not deadlines, and every plugin call carries its own.
+	out := c.host.Match(context.WithoutCancel(batch[0].ctx), all)
+	off := 0
+	for _, p := range batch {
+		p.out = out[off : off+len(p.reqs)]
+		off += len(p.reqs)
+		close(p.done)
+	}
+}
+
+func (c *coalescer) close() {
+	close(c.in)
+	c.wg.Wait()
+}

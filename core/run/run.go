@@ -1,0 +1,172 @@
+// Package run executes a plan: it starts the servers the tests need, calls
+// them, sends every assertion to its matcher plugin in batches, scores the
+// tests and streams events to the reporters.
+package run
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/core/report"
+	"github.com/mcptest/mcptest/core/score"
+	rpt "github.com/mcptest/mcptest/sdk/report"
+)
+
+// EventSink receives run events; core/report.Emitter is one.
+type EventSink interface {
+	Emit(ctx context.Context, ev rpt.Event)
+}
+
+// Options tune a run.
+type Options struct {
+	Host *plugin.Host
+	// Events receives the run's events; nil drops them.
+	Events EventSink
+	// Concurrency bounds the tests in flight; 0 means 4 × GOMAXPROCS.
+	Concurrency int
+	// UpdateSnapshots is passed to matchers (--update-snapshots).
+	UpdateSnapshots bool
+	// ProtocolVersion pins the MCP revision of every session; "" means the
+	// session default.
+	ProtocolVersion string
+	// ToolVersion is mcptest's version, recorded in the report.
+	ToolVersion string
+	// Redact scrubs secrets from errors and captured text.
+	Redact *report.Redactor
+	// RunID identifies the run; "" generates one.
+	RunID string
+}
+
+// runner is the state of one run.
+type runner struct {
+	opts    Options
+	plan    *plan.Plan
+	servers *servers
+	match   *coalescer
+
+	mu         sync.Mutex
+	pluginErrs map[string]*plugin.PluginError
+}
+
+// Execute runs the plan and returns the complete report. It always
+// finishes: failures of servers and plugins become errored tests and run
+// errors, never an early return. Cancelling ctx stops tests not yet begun
+// (reported as skipped) and cuts those in flight short.
+func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 4 * runtime.GOMAXPROCS(0)
+	}
+	if opts.RunID == "" {
+		opts.RunID = newRunID()
+	}
+	r := &runner{
+		opts:       opts,
+		plan:       p,
+		servers:    newServers(opts.ProtocolVersion, opts.ToolVersion),
+		pluginErrs: map[string]*plugin.PluginError{},
+	}
+	r.match = newCoalescer(opts.Host)
+	defer r.match.close()
+
+	run := &rpt.Run{
+		SchemaVersion: rpt.SchemaVersion,
+		RunID:         opts.RunID,
+		Tool:          rpt.ToolInfo{Name: "mcptest", Version: opts.ToolVersion},
+		StartedAt:     time.Now().UTC(),
+		Tests:         make([]rpt.Test, len(p.Tests)),
+	}
+	for _, s := range p.Suites {
+		run.Suites = append(run.Suites, s.File)
+	}
+	header := *run
+	header.Tests = nil
+	r.emit(ctx, rpt.Event{Type: rpt.EventRunStarted, Total: len(p.Tests), Run: &header})
+
+	sem := make(chan struct{}, opts.Concurrency)
+	var wg sync.WaitGroup
+	for i, t := range p.Tests {
+		if ctx.Err() != nil {
+			run.Tests[i] = skipped(t, "run interrupted before the test started")
+			continue
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			start := testHeader(t)
+			r.emit(ctx, rpt.Event{Type: rpt.EventTestStarted, Test: &start})
+			res := r.runTest(ctx, t)
+			run.Tests[i] = res
+			r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &res})
+		}()
+	}
+	wg.Wait()
+
+	run.Servers = r.servers.close()
+	run.Errors = append(run.Errors, r.runErrors()...)
+	run.FinishedAt = time.Now().UTC()
+	run.DurationMS = ms(run.FinishedAt.Sub(run.StartedAt))
+	run.Summary.DurationMS = run.DurationMS
+	run.Summarize()
+	run.ExitCode = score.ExitCode(run)
+	return run
+}
+
+// Finish emits run_finished with the final report.
+func Finish(ctx context.Context, sink EventSink, run *rpt.Run) {
+	if sink != nil {
+		sink.Emit(ctx, rpt.Event{Type: rpt.EventRunFinished, Time: time.Now().UTC(), Run: run})
+	}
+}
+
+func (r *runner) emit(ctx context.Context, ev rpt.Event) {
+	if r.opts.Events == nil {
+		return
+	}
+	ev.Time = time.Now().UTC()
+	r.opts.Events.Emit(ctx, ev)
+}
+
+// notePluginError remembers a plugin failure once, for the run's errors.
+func (r *runner) notePluginError(err error) {
+	var pe *plugin.PluginError
+	if !errors.As(err, &pe) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := pe.Plugin + "@" + pe.Version
+	if _, ok := r.pluginErrs[key]; !ok {
+		r.pluginErrs[key] = pe
+	}
+}
+
+func (r *runner) runErrors() []rpt.RunError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []rpt.RunError
+	for _, pe := range r.pluginErrs {
+		out = append(out, rpt.RunError{
+			Source:     "plugin",
+			Name:       pe.Plugin + "@" + pe.Version,
+			Message:    r.opts.Redact.String(pe.Err.Error()),
+			StderrTail: r.opts.Redact.String(pe.StderrTail),
+		})
+	}
+	return out
+}
+
+func newRunID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,87 @@
+package run
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/session"
+	rpt "github.com/mcptest/mcptest/sdk/report"
+)
+
+// servers starts each server of the run once, on first use, and shares the
+// session among its tests.
+type servers struct {
+	protocolVersion string
+	clientVersion   string
+
+	mu sync.Mutex
+	m  map[string]*serverEntry
+}
+
+type serverEntry struct {
+	name string
+	once sync.Once
+	sess *session.Session
+	err  error
+}
+
+func newServers(protocolVersion, clientVersion string) *servers {
+	return &servers{protocolVersion: protocolVersion, clientVersion: clientVersion, m: map[string]*serverEntry{}}
+}
+
+// get returns the session of a suite's server, starting it if needed. A
+// server that failed to start fails every later get with the same error.
+func (s *servers) get(ctx context.Context, suite *config.Suite, srv *config.Server) (*session.Session, error) {
+	key := suite.File + "\x00" + srv.Name
+	s.mu.Lock()
+	e, ok := s.m[key]
+	if !ok {
+		e = &serverEntry{name: srv.Name}
+		s.m[key] = e
+	}
+	s.mu.Unlock()
+	e.once.Do(func() {
+		e.sess, e.err = session.StartStdio(ctx, session.StdioConfig{
+			Name:            srv.Name,
+			Command:         srv.Command,
+			Env:             srv.Env,
+			ProtocolVersion: s.protocolVersion,
+			ClientVersion:   s.clientVersion,
+		})
+	})
+	return e.sess, e.err
+}
+
+// close shuts every session down in parallel and reports what each server
+// said about itself.
+func (s *servers) close() []rpt.Server {
+	s.mu.Lock()
+	entries := make([]*serverEntry, 0, len(s.m))
+	for _, e := range s.m {
+		entries = append(entries, e)
+	}
+	s.mu.Unlock()
+	out := make([]rpt.Server, len(entries))
+	var wg sync.WaitGroup
+	for i, e := range entries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rec := rpt.Server{Name: e.name, Transport: "stdio"}
+			if e.err != nil {
+				rec.Error = e.err.Error()
+			}
+			if e.sess != nil {
+				rec.ProtocolVersion = e.sess.ProtocolVersion()
+				rec.ServerName, rec.ServerVersion = e.sess.ServerInfo()
+				_ = e.sess.Close()
+			}
+			out[i] = rec
+		}()
+	}
+	wg.Wait()
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

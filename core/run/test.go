@@ -1,0 +1,149 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/core/session"
+	rpt "github.com/mcptest/mcptest/sdk/report"
+)
+
+// responseLimit bounds the envelope kept in the report of a failed test.
+const responseLimit = 64 << 10
+
+// stderrLines is how much server stderr a failed test shows.
+const stderrLines = 20
+
+// testHeader is the part of a result known before the test runs.
+func testHeader(t *plan.Test) rpt.Test {
+	return rpt.Test{
+		ID:     t.ID,
+		Name:   t.Tool.Name,
+		File:   t.Suite.File,
+		Line:   t.Tool.Pos.Line,
+		Col:    t.Tool.Pos.Col,
+		Block:  "tools",
+		Server: t.Tool.Server,
+		Tool:   t.Tool.Tool,
+		Tags:   t.Tool.Tags,
+	}
+}
+
+func skipped(t *plan.Test, why string) rpt.Test {
+	res := testHeader(t)
+	res.Status = rpt.StatusSkipped
+	res.Error = &rpt.Error{Kind: "skipped", Message: why}
+	return res
+}
+
+// runTest calls the tool, judges the result and returns the test's report.
+func (r *runner) runTest(ctx context.Context, t *plan.Test) rpt.Test {
+	res := testHeader(t)
+	start := time.Now()
+	defer func() { res.DurationMS = ms(time.Since(start)) }()
+
+	sess, err := r.servers.get(ctx, t.Suite, t.Server)
+	if err != nil {
+		res.Status = rpt.StatusErrored
+		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(err.Error())}
+		return res
+	}
+	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
+	out, err := sess.CallTool(cctx, t.Tool.Tool, t.Tool.Args)
+	cancel()
+	if err != nil {
+		res.Status = rpt.StatusErrored
+		res.Error = &rpt.Error{Kind: callErrorKind(err), Message: r.opts.Redact.String(err.Error())}
+		res.Stderr = r.opts.Redact.String(sess.StderrTail(stderrLines))
+		if out != nil {
+			res.Frames = r.frames(out.Frames, start)
+		}
+		return res
+	}
+
+	envelope := envelopeOf(out)
+	res.Assertions = r.judge(ctx, t, envelope)
+	res.Status = score.TestStatus(res.Assertions)
+	if len(t.Assertions) == 0 {
+		// With nothing to check, the call itself must succeed.
+		switch {
+		case out.RPCError != nil:
+			res.Status = rpt.StatusFailed
+			res.Error = &rpt.Error{Kind: "rpc_error", Message: r.opts.Redact.String(out.RPCError.Error())}
+		case out.IsError():
+			res.Status = rpt.StatusFailed
+			res.Error = &rpt.Error{Kind: "tool_error", Message: "the tool returned isError: true and the test has no expectations"}
+		}
+	}
+	if res.Status != rpt.StatusPassed {
+		res.Response = r.truncate(envelope)
+		res.Stderr = r.opts.Redact.String(sess.StderrTail(stderrLines))
+		res.Frames = r.frames(out.Frames, start)
+	}
+	return res
+}
+
+// envelopeOf is the root assertions' targets start from: {"result": ...}
+// for a result (isError or not), {"error": ...} for a JSON-RPC error.
+func envelopeOf(out *session.Outcome) json.RawMessage {
+	var buf bytes.Buffer
+	if out.RPCError != nil {
+		e, _ := json.Marshal(out.RPCError)
+		buf.WriteString(`{"error":`)
+		buf.Write(e)
+	} else {
+		buf.WriteString(`{"result":`)
+		if len(out.Result) == 0 {
+			buf.WriteString("null")
+		} else {
+			buf.Write(out.Result)
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes()
+}
+
+func callErrorKind(err error) string {
+	switch {
+	case errors.Is(err, session.ErrServerExited):
+		return "server_exited"
+	case errors.Is(err, session.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.Is(err, context.Canceled):
+		return "interrupted"
+	case errors.Is(err, session.ErrBadResponse):
+		return "bad_response"
+	}
+	return "transport"
+}
+
+func (r *runner) truncate(raw json.RawMessage) json.RawMessage {
+	b := r.opts.Redact.Bytes(raw)
+	if len(b) <= responseLimit {
+		return b
+	}
+	s, _ := json.Marshal(fmt.Sprintf("%s…[truncated: %d bytes in total]", b[:responseLimit], len(b)))
+	return s
+}
+
+// frames converts the session's wire capture for the report.
+func (r *runner) frames(fs []session.Frame, start time.Time) []rpt.Frame {
+	out := make([]rpt.Frame, 0, len(fs))
+	for _, f := range fs {
+		raw := r.opts.Redact.String(f.Raw)
+		fr := rpt.Frame{Direction: string(f.Direction), AtMS: ms(f.Time.Sub(start)), Truncated: f.Truncated}
+		if !f.Truncated && json.Valid([]byte(raw)) {
+			fr.Data = json.RawMessage(raw)
+		} else {
+			fr.Data, _ = json.Marshal(raw)
+		}
+		out = append(out, fr)
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DefaultProtocolVersion is the MCP revision a session asks for when
+// StdioConfig.ProtocolVersion is empty: the last revision of the legacy era,
+// which opens with an initialize handshake.
+const DefaultProtocolVersion = "2025-11-25"
+
+// LegacyProtocolVersions are the revisions a stdio session can pin: the ones
+// that use the initialize handshake, newest first.
+var LegacyProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// Defaults for the zero values of StdioConfig's durations and limits.
+const (
+	DefaultInitTimeout     = 30 * time.Second
+	DefaultCallTimeout     = 60 * time.Second
+	DefaultMaxMessageBytes = 256 << 20
+)
+
+// StdioConfig describes an MCP server to start as a child process and talk
+// to over its stdin and stdout.
+type StdioConfig struct {
+	// Name identifies the server in errors and reports. It defaults to the
+	// base name of Command[0].
+	Name string
+	// Command is the program and its arguments. A relative program path
+	// with a slash is resolved against Dir; a bare name is looked up in PATH.
+	Command []string
+	// Env holds variables added to os.Environ() for the server; they
+	// override inherited variables of the same name.
+	Env map[string]string
+	// Dir is the server's working directory; empty means mcptest's own.
+	Dir string
+	// ProtocolVersion is the revision to pin, one of LegacyProtocolVersions.
+	// Empty means DefaultProtocolVersion. The session never probes.
+	ProtocolVersion string
+	// ClientVersion is sent as clientInfo.version in initialize; empty
+	// means "dev".
+	ClientVersion string
+	// StderrLimit is how many bytes of the server's stderr are kept for
+	// StderrTail and error messages; zero means DefaultStderrLimit.
+	StderrLimit int
+	// InitTimeout bounds the initialize handshake; zero means
+	// DefaultInitTimeout.
+	InitTimeout time.Duration
+	// CallTimeout bounds a call whose context has no deadline; zero means
+	// DefaultCallTimeout, a negative value means no bound.
+	CallTimeout time.Duration
+	// MaxMessageBytes bounds one line the server writes to stdout; a longer
+	// one is discarded and the call it answers fails with ErrBadResponse.
+	// Zero means DefaultMaxMessageBytes.
+	MaxMessageBytes int
+}
+
+// withDefaults validates cfg and fills in its zero values.
+func (cfg StdioConfig) withDefaults() (StdioConfig, error) {
+	if len(cfg.Command) == 0 || strings.TrimSpace(cfg.Command[0]) == "" {
+		return cfg, errors.New("stdio server: empty command")
+	}
+	if cfg.Name == "" {
+		cfg.Name = filepath.Base(cfg.Command[0])
+	}
+	if cfg.ProtocolVersion == "" {
+		cfg.ProtocolVersion = DefaultProtocolVersion
+	}
+	if !slices.Contains(LegacyProtocolVersions, cfg.ProtocolVersion) {
+		return cfg, fmt.Errorf("stdio server %q: protocol version %q is not supported; use one of %s",
+			cfg.Name, cfg.ProtocolVersion, strings.Join(LegacyProtocolVersions, ", "))
+	}
+	if cfg.ClientVersion == "" {
+		cfg.ClientVersion = "dev"
+	}
+	if cfg.StderrLimit <= 0 {
+		cfg.StderrLimit = DefaultStderrLimit
+	}
+	if cfg.InitTimeout <= 0 {
+		cfg.InitTimeout = DefaultInitTimeout
+	}
+	if cfg.CallTimeout == 0 {
+		cfg.CallTimeout = DefaultCallTimeout
+	}
+	if cfg.MaxMessageBytes <= 0 {
+		cfg.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	return cfg, nil
+}
+
+// environ returns os-style KEY=VALUE pairs for Env, sorted for determinism.
+func environ(base []string, env map[string]string) []string {
+	out := slices.Clone(base)
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		out = append(out, k+"="+env[k])
+	}
+	return out
+}

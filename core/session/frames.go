@@ -1,0 +1,74 @@
+package session
+
+import (
+	"fmt"
+	"time"
+	"unicode/utf8"
+)
+
+// FrameLimit is how many bytes of one frame a Frame keeps; the rest is
+// replaced by a truncation marker.
+const FrameLimit = 64 << 10
+
+// Direction says which way a frame travelled.
+type Direction string
+
+// The two directions of a frame.
+const (
+	// Sent is a frame mcptest wrote to the server.
+	Sent Direction = "sent"
+	// Received is a frame mcptest read from the server.
+	Received Direction = "received"
+)
+
+// Frame is one JSON-RPC message as it crossed the wire, without the
+// trailing newline. Frames longer than FrameLimit are cut, and end with a
+// marker such as "…[truncated: 52428800 bytes in total]".
+type Frame struct {
+	// Direction says whether mcptest sent or received the frame.
+	Direction Direction `json:"direction"`
+	// Time is when the frame was written or read.
+	Time time.Time `json:"time"`
+	// Raw is the frame's text, possibly truncated.
+	Raw string `json:"raw"`
+	// Size is the frame's full length in bytes.
+	Size int `json:"size"`
+	// Truncated tells whether Raw was cut.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// newFrame copies at most FrameLimit bytes of b into a Frame.
+func newFrame(dir Direction, at time.Time, b []byte) Frame {
+	b = trimNewline(b)
+	return newCutFrame(dir, at, b, len(b))
+}
+
+// newCutFrame makes a Frame of a message of size bytes that starts with
+// head (which may hold all of it).
+func newCutFrame(dir Direction, at time.Time, head []byte, size int) Frame {
+	f := Frame{Direction: dir, Time: at, Size: size}
+	if size <= FrameLimit && len(head) == size {
+		f.Raw = string(head)
+		return f
+	}
+	limit := min(len(head), FrameLimit)
+	cut := limit
+	// Do not split a UTF-8 sequence.
+	for cut > 0 && cut > limit-utf8.UTFMax && cut < len(head) && !utf8.RuneStart(head[cut]) {
+		cut--
+	}
+	f.Raw = string(head[:cut]) + fmt.Sprintf("…[truncated: %d bytes in total]", size)
+	f.Truncated = true
+	return f
+}
+
+// trimNewline drops a trailing "\n" or "\r\n".
+func trimNewline(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+		if n := len(b); n > 0 && b[n-1] == '\r' {
+			b = b[:n-1]
+		}
+	}
+	return b
+}

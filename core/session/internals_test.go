@@ -1,0 +1,161 @@
+package session
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func TestNewFrameTruncates(t *testing.T) {
+	small := newFrame(Sent, time.Now(), []byte("{\"a\":1}\r\n"))
+	if small.Raw != `{"a":1}` || small.Size != 7 || small.Truncated {
+		t.Fatalf("small frame = %+v", small)
+	}
+	// A multi-byte character straddles the cut.
+	big := strings.Repeat("a", FrameLimit-1) + "é" + strings.Repeat("b", 100)
+	f := newFrame(Received, time.Now(), []byte(big))
+	if !f.Truncated || f.Size != len(big) {
+		t.Fatalf("big frame: truncated=%v size=%d", f.Truncated, f.Size)
+	}
+	if !utf8.ValidString(f.Raw) {
+		t.Fatal("truncation split a UTF-8 sequence")
+	}
+	wantTail := "…[truncated: 65637 bytes in total]"
+	if !strings.HasSuffix(f.Raw, wantTail) || len(f.Raw) != FrameLimit-1+len(wantTail) {
+		t.Fatalf("raw ends %q (len %d)", f.Raw[len(f.Raw)-40:], len(f.Raw))
+	}
+}
+
+func TestTailBuffer(t *testing.T) {
+	b := newTailBuffer(16)
+	_, _ = b.Write([]byte("one\ntwo\n"))
+	_, _ = b.Write([]byte("three\n"))
+	if got := b.Tail(2); got != "two\nthree" {
+		t.Fatalf("Tail(2) = %q", got)
+	}
+	if got := b.Tail(0); got != "one\ntwo\nthree" {
+		t.Fatalf("Tail(0) = %q", got)
+	}
+	for range 100 {
+		_, _ = b.Write([]byte("four\r\n"))
+	}
+	if got := b.Tail(10); len(got) > 16 || !strings.HasSuffix(got, "four\nfour") {
+		t.Fatalf("bounded tail = %q", got)
+	}
+	_, _ = b.Write([]byte(strings.Repeat("z", 40) + "\nlast"))
+	if got := b.Tail(1); got != "last" {
+		t.Fatalf("Tail(1) after a big write = %q", got)
+	}
+	if got := b.Tail(5); got != strings.Repeat("z", 11)+"\nlast" {
+		t.Fatalf("Tail(5) = %q", got)
+	}
+}
+
+func TestLineReader(t *testing.T) {
+	long := strings.Repeat("L", 200<<10)
+	input := "short\n" + long + "\n" + `{"id":7,"result":"` + long + "\"}\n" + "mid\nlast"
+	lr := newLineReader(strings.NewReader(input), 150<<10)
+	var got []string
+	var tooLong []int
+	for {
+		line, err := lr.next()
+		if errors.Is(err, errLineTooLong) {
+			tooLong = append(tooLong, lr.size)
+			continue
+		}
+		if len(line) > 0 {
+			got = append(got, string(line))
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"short\n", "mid\n", "last"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("lines = %q", got)
+	}
+	if len(tooLong) != 2 || tooLong[0] != len(long)+1 {
+		t.Fatalf("too long = %v", tooLong)
+	}
+	if id := leadingID(lr.head); id != "7" {
+		t.Fatalf("leadingID = %q", id)
+	}
+}
+
+func TestLineReaderLongLineAcrossBuffer(t *testing.T) {
+	long := strings.Repeat("x", 100<<10) // longer than bufio's 64 KiB
+	lr := newLineReader(bufio.NewReader(strings.NewReader(long+"\nnext\n")), 1<<20)
+	line, err := lr.next()
+	if err != nil || string(line) != long+"\n" {
+		t.Fatalf("long line: %d bytes, %v", len(line), err)
+	}
+	line, err = lr.next()
+	if err != nil || string(line) != "next\n" {
+		t.Fatalf("next line: %q, %v", line, err)
+	}
+}
+
+func TestLeadingID(t *testing.T) {
+	tests := map[string]string{
+		`{"jsonrpc":"2.0","id":12,"result":{"content":[`: "12",
+		`{"id":"abc","result":`:                          `"abc"`,
+		`{"jsonrpc":"2.0","result":{"x":1},"id":3}`:      "",
+		`not json`:                             "",
+		`[1,2]`:                                "",
+		`{"jsonrpc":"2.0","method":"x","id":4`: "",
+	}
+	for in, want := range tests {
+		if got := leadingID([]byte(in)); got != want {
+			t.Errorf("leadingID(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSanitize(t *testing.T) {
+	tests := map[string]string{
+		"plain text\twith tab": "plain text\twith tab",
+		"\x1b[31mred\x1b[0m":   `\x1b[31mred\x1b[0m`,
+		"bell\a and nul\x00":   `bell\x07 and nul\x00`,
+		"bad \xff utf8":        "bad \uFFFD utf8",
+		"c1 \u0085 control":    `c1 \x85 control`,
+		"ünïcödé":              "ünïcödé",
+	}
+	for in, want := range tests {
+		if got := Sanitize(in); got != want {
+			t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestServerExitErrorMessage(t *testing.T) {
+	e := &ServerExitError{Server: "s", Status: "exit status 2", ExitCode: 2, StderrTail: "boom\n\x1b[1mbold", StdoutNoise: "banner"}
+	want := "server \"s\" exited (exit status 2); non-JSON output on stdout:\n  | banner; stderr tail:\n  | boom\n  | \\x1b[1mbold"
+	if e.Error() != want {
+		t.Fatalf("got  %q\nwant %q", e.Error(), want)
+	}
+	if !errors.Is(e, ErrServerExited) {
+		t.Fatal("not ErrServerExited")
+	}
+	running := &ServerExitError{Server: "s", Status: statusRunning, ExitCode: -1}
+	if got := running.Error(); got != `server "s" closed its stdout (process still running); no stderr output` {
+		t.Fatalf("running: %q", got)
+	}
+}
+
+func TestParseRPCError(t *testing.T) {
+	e := parseRPCError([]byte(`{"code":-32602,"message":"bad","data":{"n":12345678901234567890}}`))
+	if e.Code != -32602 || e.Message != "bad" || string(e.Data) != `{"n":12345678901234567890}` {
+		t.Fatalf("parsed = %+v", e)
+	}
+	e = parseRPCError([]byte(`{"code":"x"}`))
+	if e.Code != 0 || !strings.Contains(e.Message, "malformed") || string(e.Data) != `{"code":"x"}` {
+		t.Fatalf("malformed = %+v", e)
+	}
+}

@@ -1,0 +1,361 @@
+//go:build unix
+
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// demoBin is the demo server, built once by TestMain.
+var demoBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "session-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	demoBin = filepath.Join(dir, "demo")
+	build := exec.Command("go", "build", "-o", demoBin, "github.com/mcptest/mcptest/examples/servers/demo")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "build demo server: %v\n", err)
+		os.RemoveAll(dir)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// startDemo starts the demo server and closes it when the test ends.
+func startDemo(t *testing.T, mutate ...func(*StdioConfig)) *Session {
+	t.Helper()
+	cfg := StdioConfig{Name: "demo", Command: []string{demoBin}, InitTimeout: 10 * time.Second}
+	for _, f := range mutate {
+		f(&cfg)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	s, err := StartStdio(ctx, cfg)
+	if err != nil {
+		t.Fatalf("StartStdio: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s
+}
+
+// callTool calls a tool with a 10 s deadline and fails the test on a transport error.
+func callTool(t *testing.T, s *Session, name, args string) *Outcome {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := s.CallTool(ctx, name, json.RawMessage(args))
+	if err != nil {
+		t.Fatalf("CallTool(%s): %v", name, err)
+	}
+	return out
+}
+
+// toolText decodes a tool result and returns its first text block.
+func toolText(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var r struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatalf("decode result %s: %v", raw, err)
+	}
+	if len(r.Content) == 0 {
+		t.Fatalf("result has no content: %s", raw)
+	}
+	return r.Content[0].Text
+}
+
+// processGone reports whether pid no longer exists, or is a zombie waiting
+// for a parent other than us to reap it.
+func processGone(pid int) bool {
+	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+		return true
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return os.IsNotExist(err)
+	}
+	// The state follows the parenthesised command name.
+	rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
+	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
+}
+
+// waitGone polls processGone: a SIGKILL is delivered asynchronously, so a
+// process killed a moment ago may still be exiting.
+func waitGone(pid int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for !processGone(pid) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
+
+func TestEchoRoundTrip(t *testing.T) {
+	s := startDemo(t)
+	if got := s.ProtocolVersion(); got != DefaultProtocolVersion {
+		t.Errorf("ProtocolVersion = %q, want %q", got, DefaultProtocolVersion)
+	}
+	if name, version := s.ServerInfo(); name != "mcptest-demo" || version != "1.0.0" {
+		t.Errorf("ServerInfo = %q %q", name, version)
+	}
+
+	out := callTool(t, s, "echo", `{"message":"hello, wire"}`)
+	if out.RPCError != nil || out.IsError() {
+		t.Fatalf("unexpected error outcome: %+v", out)
+	}
+	if !strings.Contains(string(out.Result), `"content"`) {
+		t.Fatalf("raw result lacks content: %s", out.Result)
+	}
+	if got := toolText(t, out.Result); got != "hello, wire" {
+		t.Fatalf("echo text = %q", got)
+	}
+	if len(out.Frames) != 2 || out.Frames[0].Direction != Sent || out.Frames[1].Direction != Received {
+		t.Fatalf("frames = %+v", out.Frames)
+	}
+	sent := out.Frames[0].Raw
+	var req struct {
+		ID     int64  `json:"id"`
+		Method string `json:"method"`
+	}
+	if err := json.Unmarshal([]byte(sent), &req); err != nil || req.Method != "tools/call" {
+		t.Fatalf("sent frame %s: %v", sent, err)
+	}
+	wantSent := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello, wire"}}}`, req.ID)
+	if sent != wantSent {
+		t.Errorf("sent frame\n got %s\nwant %s", sent, wantSent)
+	}
+	wantRecv := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, req.ID, out.Result)
+	if out.Frames[1].Raw != wantRecv {
+		t.Errorf("received frame\n got %s\nwant %s", out.Frames[1].Raw, wantRecv)
+	}
+	if out.Duration <= 0 {
+		t.Errorf("Duration = %v", out.Duration)
+	}
+}
+
+func TestRawResultIsServerBytes(t *testing.T) {
+	s := startDemo(t)
+	out := callTool(t, s, "json_blob", `{}`)
+	want := `{"content":[{"type":"text","text":"{\"id\":42,\"tags\":[\"a\",\"b\"],\"nested\":{\"ok\":true}}"},{"type":"text","text":"second block"}]}`
+	if string(out.Result) != want {
+		t.Fatalf("result\n got %s\nwant %s", out.Result, want)
+	}
+}
+
+func TestStructuredContent(t *testing.T) {
+	s := startDemo(t)
+	out := callTool(t, s, "add", `{"a":2,"b":3}`)
+	var r struct {
+		StructuredContent map[string]json.Number `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(out.Result, &r); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.StructuredContent["sum"]; got != "5" {
+		t.Fatalf("structuredContent.sum = %q in %s", got, out.Result)
+	}
+	if got := toolText(t, out.Result); got != "5" {
+		t.Fatalf("text = %q", got)
+	}
+}
+
+func TestToolErrorIsAnOutcome(t *testing.T) {
+	s := startDemo(t)
+	out := callTool(t, s, "fail", "")
+	if out.RPCError != nil {
+		t.Fatalf("isError result reported as JSON-RPC error: %+v", out.RPCError)
+	}
+	if !out.IsError() {
+		t.Fatalf("IsError() = false for %s", out.Result)
+	}
+	if got := toolText(t, out.Result); got != "something went wrong" {
+		t.Fatalf("text = %q", got)
+	}
+	// Empty arguments go out as {}, never null.
+	if !strings.Contains(out.Frames[0].Raw, `"arguments":{}`) {
+		t.Fatalf("request frame %s lacks empty arguments object", out.Frames[0].Raw)
+	}
+}
+
+func TestNullArgumentsSentAsObject(t *testing.T) {
+	s := startDemo(t)
+	for _, args := range []string{"", "null", "  null  "} {
+		out := callTool(t, s, "greet", args)
+		if !strings.Contains(out.Frames[0].Raw, `"arguments":{}`) {
+			t.Fatalf("args %q: request frame %s", args, out.Frames[0].Raw)
+		}
+	}
+	out := callTool(t, s, "greet", `{"name":"Ada"}`)
+	if got := toolText(t, out.Result); got != "Hello, Ada!" {
+		t.Fatalf("greet = %q", got)
+	}
+	if _, err := s.CallTool(context.Background(), "greet", json.RawMessage(`{"name":`)); err == nil {
+		t.Fatal("invalid JSON arguments were accepted")
+	}
+}
+
+func TestUnknownToolIsRPCError(t *testing.T) {
+	s := startDemo(t)
+	out := callTool(t, s, "no_such_tool", `{}`)
+	if out.RPCError == nil {
+		t.Fatalf("no RPC error; result %s", out.Result)
+	}
+	if out.RPCError.Code != -32602 {
+		t.Fatalf("code = %d (%s), want -32602", out.RPCError.Code, out.RPCError.Message)
+	}
+	if out.Result != nil {
+		t.Fatalf("Result = %s, want nil", out.Result)
+	}
+	if !strings.Contains(out.RPCError.Error(), "-32602") {
+		t.Fatalf("Error() = %s", out.RPCError.Error())
+	}
+}
+
+func TestRequestOtherMethods(t *testing.T) {
+	s := startDemo(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := s.Request(ctx, "resources/read", json.RawMessage(`{"uri":"demo://items/7"}`))
+	if err != nil || out.RPCError != nil {
+		t.Fatalf("resources/read: %v %+v", err, out)
+	}
+	if !strings.Contains(string(out.Result), `item 7`) {
+		t.Fatalf("resources/read result %s", out.Result)
+	}
+	out, err = s.Request(ctx, "tools/list", nil)
+	if err != nil || out.RPCError != nil {
+		t.Fatalf("tools/list: %v %+v", err, out)
+	}
+	if strings.Contains(out.Frames[0].Raw, `"params"`) {
+		t.Fatalf("nil params were sent: %s", out.Frames[0].Raw)
+	}
+	for _, tool := range []string{"echo", "add", "greet", "fail", "slow", "json_blob", "crash", "stderr_noise"} {
+		if !strings.Contains(string(out.Result), `"name":"`+tool+`"`) {
+			t.Errorf("tools/list lacks %s", tool)
+		}
+	}
+	out, err = s.Request(ctx, "prompts/get", json.RawMessage(`{"name":"review_code","arguments":{"code":"x := 1"}}`))
+	if err != nil || out.RPCError != nil || !strings.Contains(string(out.Result), "x := 1") {
+		t.Fatalf("prompts/get: %v %+v", err, out)
+	}
+}
+
+func TestPinnedProtocolVersion(t *testing.T) {
+	s := startDemo(t, func(c *StdioConfig) { c.ProtocolVersion = "2025-03-26" })
+	if got := s.ProtocolVersion(); got != "2025-03-26" {
+		t.Fatalf("ProtocolVersion = %q, want 2025-03-26", got)
+	}
+	_, err := StartStdio(context.Background(), StdioConfig{Command: []string{demoBin}, ProtocolVersion: "2026-07-28"})
+	if err == nil || !strings.Contains(err.Error(), `protocol version "2026-07-28" is not supported`) {
+		t.Fatalf("modern revision accepted or unclear error: %v", err)
+	}
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	s := startDemo(t)
+	const n = 50
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			msg := fmt.Sprintf("message %d", i)
+			args, _ := json.Marshal(map[string]string{"message": msg})
+			out, err := s.CallTool(ctx, "echo", args)
+			if err != nil {
+				errs <- fmt.Errorf("call %d: %w", i, err)
+				return
+			}
+			var r struct {
+				Content []struct{ Text string } `json:"content"`
+			}
+			if err := json.Unmarshal(out.Result, &r); err != nil || len(r.Content) != 1 || r.Content[0].Text != msg {
+				errs <- fmt.Errorf("call %d got %s", i, out.Result)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestStderrTail(t *testing.T) {
+	s := startDemo(t)
+	if got := toolText(t, callTool(t, s, "stderr_noise", "").Result); got != "ok" {
+		t.Fatalf("stderr_noise = %q", got)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(s.StderrTail(5), "demo: some noise on stderr") {
+		if time.Now().After(deadline) {
+			t.Fatalf("stderr tail = %q", s.StderrTail(5))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestEnvAndDir(t *testing.T) {
+	dir := t.TempDir()
+	script, err := filepath.Abs("testdata/env.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = StartStdio(context.Background(), StdioConfig{
+		Name:        "env",
+		Command:     []string{"sh", script},
+		Env:         map[string]string{"MCPTEST_FOO": "bar baz"},
+		Dir:         dir,
+		InitTimeout: 5 * time.Second,
+	})
+	var exit *ServerExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("err = %v, want *ServerExitError", err)
+	}
+	want := "MCPTEST_FOO=bar baz dir=" + dir
+	if !strings.Contains(exit.StderrTail, want) {
+		t.Fatalf("stderr tail %q lacks %q", exit.StderrTail, want)
+	}
+}
+
+func TestOwnProcessGroup(t *testing.T) {
+	s := startDemo(t)
+	pgid, err := syscall.Getpgid(s.PID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pgid != s.PID() {
+		t.Fatalf("server pgid = %d, want its own pid %d", pgid, s.PID())
+	}
+}

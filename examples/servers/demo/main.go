@@ -1,0 +1,90 @@
+// Command demo is the MCP server mcptest's examples and tests run against.
+//
+// It serves over stdio by default. With --http ADDR it serves Streamable HTTP
+// on ADDR instead and prints the endpoint URL to stderr, so a test can start
+// it on "127.0.0.1:0" and read the address back.
+//
+// Its tools, resources and prompts are deliberately small and deterministic;
+// some (fail, crash, slow, stderr_noise) exist to exercise mcptest's handling
+// of misbehaving servers.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+const (
+	serverName    = "mcptest-demo"
+	serverVersion = "1.0.0"
+	endpointPath  = "/mcp"
+)
+
+func main() {
+	httpAddr := flag.String("http", "", "serve Streamable HTTP on `ADDR` (host:port) instead of stdio")
+	flag.Parse()
+
+	s := newServer()
+	var err error
+	if *httpAddr != "" {
+		err = serveHTTP(s, *httpAddr)
+	} else {
+		// Tool calls run on a worker pool; the default of 5 workers would
+		// serialise concurrency tests behind one slow call.
+		err = server.ServeStdio(s, server.WithWorkerPoolSize(32))
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(os.Stderr, "demo: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// newServer builds the MCP server with every tool, resource and prompt.
+func newServer() *server.MCPServer {
+	s := server.NewMCPServer(serverName, serverVersion,
+		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
+		server.WithPromptCapabilities(false),
+		server.WithRecovery(),
+	)
+	addTools(s)
+	addResources(s)
+	addPrompts(s)
+	return s
+}
+
+// serveHTTP serves s over Streamable HTTP on addr until SIGINT or SIGTERM.
+func serveHTTP(s *server.MCPServer, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(endpointPath, server.NewStreamableHTTPServer(s))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+
+	fmt.Fprintf(os.Stderr, "demo: listening on http://%s%s\n", ln.Addr(), endpointPath)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve http: %w", err)
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdownCtx)
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// jsonBlob is the text of json_blob's first content block.
+const jsonBlob = `{"id":42,"tags":["a","b"],"nested":{"ok":true}}`
+
+// addOutputSchema is the outputSchema of the add tool.
+var addOutputSchema = json.RawMessage(`{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}`)
+
+// maxSlow caps the slow tool's sleep so a typo cannot hang a test run.
+const maxSlow = 10 * time.Minute
+
+// addTools registers the demo tools on s.
+func addTools(s *server.MCPServer) {
+	s.AddTool(mcp.NewTool("echo",
+		mcp.WithDescription("Returns the message unchanged."),
+		mcp.WithString("message", mcp.Required(), mcp.Description("Text to echo back")),
+	), echo)
+	s.AddTool(mcp.NewTool("add",
+		mcp.WithDescription("Adds two numbers."),
+		mcp.WithNumber("a", mcp.Required()),
+		mcp.WithNumber("b", mcp.Required()),
+		mcp.WithRawOutputSchema(addOutputSchema),
+	), add)
+	s.AddTool(mcp.NewTool("greet",
+		mcp.WithDescription("Greets someone."),
+		mcp.WithString("name", mcp.Required()),
+		mcp.WithString("greeting", mcp.DefaultString("Hello")),
+	), greet)
+	s.AddTool(mcp.NewTool("fail",
+		mcp.WithDescription("Always returns a tool error (isError: true)."),
+	), fail)
+	s.AddTool(mcp.NewTool("slow",
+		mcp.WithDescription("Sleeps for ms milliseconds, then returns \"done\"."),
+		mcp.WithNumber("ms", mcp.Required(), mcp.Min(0)),
+	), slow)
+	s.AddTool(mcp.NewTool("json_blob",
+		mcp.WithDescription("Returns a JSON object as text plus a second content block."),
+	), blob)
+	s.AddTool(mcp.NewTool("crash",
+		mcp.WithDescription("Exits the server process with status 3."),
+	), crash)
+	s.AddTool(mcp.NewTool("stderr_noise",
+		mcp.WithDescription("Writes a line to stderr and returns \"ok\"."),
+	), stderrNoise)
+}
+
+func echo(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	msg, err := req.RequireString("message")
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	return mcp.NewToolResultText(msg), nil
+}
+
+func add(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a, err := req.RequireFloat("a")
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	b, err := req.RequireFloat("b")
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	sum := a + b
+	return mcp.NewToolResultStructured(map[string]any{"sum": sum}, strconv.FormatFloat(sum, 'f', -1, 64)), nil
+}
+
+func greet(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name, err := req.RequireString("name")
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	greeting := req.GetString("greeting", "Hello")
+	return mcp.NewToolResultText(fmt.Sprintf("%s, %s!", greeting, name)), nil
+}
+
+func fail(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return mcp.NewToolResultError("something went wrong"), nil
+}
+
+func slow(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	ms, err := req.RequireFloat("ms")
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	d := min(time.Duration(ms*float64(time.Millisecond)), maxSlow)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return mcp.NewToolResultText("done"), nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func blob(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return &mcp.CallToolResult{Content: []mcp.Content{
+		mcp.NewTextContent(jsonBlob),
+		mcp.NewTextContent("second block"),
+	}}, nil
+}
+
+func crash(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	fmt.Fprintln(os.Stderr, "demo: crash requested")
+	os.Exit(3)
+	return nil, nil // unreachable
+}
+
+func stderrNoise(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	fmt.Fprintln(os.Stderr, "demo: some noise on stderr")
+	return mcp.NewToolResultText("ok"), nil
+}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pmezard/go-difflib/difflib"
+)
+
+// Limits that keep diffs cheap to compute and short to read.
+const (
+	// maxDiffLines is the most lines per side a line diff is computed for.
+	maxDiffLines = 5000
+	// maxDiffOutputLines caps the lines of a line diff.
+	maxDiffOutputLines = 120
+	// maxInlineRunes is the most runes per side (after trimming the common
+	// prefix and suffix) a character diff is computed for.
+	maxInlineRunes = 2000
+	// inlineContext is how many unchanged runes are kept around a change.
+	inlineContext = 24
+	// maxInlineOutput caps the runes of a character diff.
+	maxInlineOutput = 600
+)
+
+// diffValues describes how actual differs from expected. Two strings get a
+// character diff (or a line diff when either spans lines); anything else
+// gets a unified diff of the pretty-printed JSON.
+func diffValues(expected, actual any) string {
+	es, eok := expected.(string)
+	as, aok := actual.(string)
+	if eok && aok {
+		return diffStrings(es, as)
+	}
+	return diffLines(prettyJSON(expected), prettyJSON(actual))
+}
+
+// diffStrings diffs two strings: line by line when either has a newline,
+// character by character otherwise.
+func diffStrings(expected, actual string) string {
+	if strings.Contains(expected, "\n") || strings.Contains(actual, "\n") {
+		return diffLines(expected, actual)
+	}
+	return diffInline(expected, actual)
+}
+
+// diffLines is a unified diff (3 lines of context) from "expected" to
+// "actual", capped in size.
+func diffLines(expected, actual string) string {
+	a, b := difflib.SplitLines(expected), difflib.SplitLines(actual)
+	if len(a) > maxDiffLines || len(b) > maxDiffLines {
+		return fmt.Sprintf("(not diffed: %d and %d lines exceed the %d-line diff limit)", len(a), len(b), maxDiffLines)
+	}
+	out, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: a, B: b, FromFile: "expected", ToFile: "actual", Context: 3,
+	})
+	if err != nil {
+		return fmt.Sprintf("(diff failed: %v)", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) > maxDiffOutputLines {
+		more := len(lines) - maxDiffOutputLines
+		lines = append(lines[:maxDiffOutputLines], fmt.Sprintf("… (%d more diff lines)", more))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// diffInline marks the changes between two one-line strings in place:
+// [-removed-] and {+added+}, with long unchanged runs shortened to "…".
+func diffInline(expected, actual string) string {
+	a, b := []rune(expected), []rune(actual)
+	p := commonPrefix(a, b)
+	s := commonSuffix(a[p:], b[p:])
+	midA, midB := a[p:len(a)-s], b[p:len(b)-s]
+
+	var sb strings.Builder
+	sb.WriteString(keepTail(string(a[:p])))
+	if len(midA) > maxInlineRunes || len(midB) > maxInlineRunes {
+		writeChange(&sb, 'r', midA, midB)
+	} else {
+		ea, eb := runeStrings(midA), runeStrings(midB)
+		ops := difflib.NewMatcherWithJunk(ea, eb, false, nil).GetOpCodes()
+		for i, op := range ops {
+			if op.Tag != 'e' {
+				writeChange(&sb, op.Tag, midA[op.I1:op.I2], midB[op.J1:op.J2])
+				continue
+			}
+			seg := string(midA[op.I1:op.I2])
+			switch {
+			case i == 0 && p == 0:
+				seg = keepTail(seg)
+			case i == len(ops)-1 && s == 0:
+				seg = keepHead(seg)
+			default:
+				seg = keepEnds(seg)
+			}
+			sb.WriteString(seg)
+		}
+	}
+	sb.WriteString(keepHead(string(a[len(a)-s:])))
+	return truncateRunes(sb.String(), maxInlineOutput)
+}
+
+// writeChange writes one change in inline-diff notation.
+func writeChange(sb *strings.Builder, tag byte, removed, added []rune) {
+	if (tag == 'r' || tag == 'd') && len(removed) > 0 {
+		sb.WriteString("[-" + truncateRunes(string(removed), maxInlineOutput/2) + "-]")
+	}
+	if (tag == 'r' || tag == 'i') && len(added) > 0 {
+		sb.WriteString("{+" + truncateRunes(string(added), maxInlineOutput/2) + "+}")
+	}
+}
+
+func runeStrings(rs []rune) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = string(r)
+	}
+	return out
+}
+
+func commonPrefix(a, b []rune) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func commonSuffix(a, b []rune) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
+// keepTail shortens unchanged text that precedes the first change.
+func keepTail(s string) string {
+	r := []rune(s)
+	if len(r) <= inlineContext {
+		return s
+	}
+	return "…" + string(r[len(r)-inlineContext:])
+}
+
+// keepHead shortens unchanged text that follows the last change.
+func keepHead(s string) string {
+	r := []rune(s)
+	if len(r) <= inlineContext {
+		return s
+	}
+	return string(r[:inlineContext]) + "…"
+}
+
+// keepEnds shortens unchanged text between two changes.
+func keepEnds(s string) string {
+	r := []rune(s)
+	if len(r) <= 2*inlineContext+1 {
+		return s
+	}
+	return string(r[:inlineContext]) + "…" + string(r[len(r)-inlineContext:])
+}
+
+// truncateRunes cuts s to at most n runes, marking the cut.
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + fmt.Sprintf("… (%d more characters)", len(r)-n)
+}

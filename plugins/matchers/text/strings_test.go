@@ -1,0 +1,78 @@
+package main
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcptest/mcptest/sdk"
+)
+
+func TestStringMatchers(t *testing.T) {
+	runCases(t, []matchCase{
+		{name: "icontains ascii", key: "icontains", actual: `"Operation SUCCESS"`, arg: `"success"`, pass: true},
+		{name: "icontains accented", key: "icontains", actual: `"ÉCOLE NORMALE"`, arg: `"école"`, pass: true},
+		{name: "icontains full folding", key: "icontains", actual: `"GROSSE STRASSE"`, arg: `"straße"`, pass: true},
+		{name: "icontains greek final sigma", key: "icontains", actual: `"ΣΊΣΥΦΟΣ"`, arg: `"σίσυφος"`, pass: true},
+		{name: "icontains fails", key: "icontains", actual: `"abc"`, arg: `"XYZ"`, pass: false,
+			fields: map[string]string{"expected": `"XYZ"`, "actual": `"abc"`},
+			substr: map[string]string{"note": "ignoring case"}},
+		{name: "icontains on JSON text", key: "icontains", actual: `{"Status":"OK"}`, arg: `"status"`, pass: true},
+		{name: "icontains notes JSON text", key: "icontains", actual: `{"a":1}`, arg: `"b"`, pass: false,
+			substr: map[string]string{"note": "compact JSON text"}},
+
+		{name: "starts-with", key: "starts-with", actual: `"data:image/png;base64,AAAA"`, arg: `"data:image/png;base64,"`, pass: true},
+		{name: "starts-with fails", key: "starts-with", actual: `"xdata"`, arg: `"data"`, pass: false,
+			fields: map[string]string{"expected": `"data"`, "actual": `"xdata"`}, absent: []string{"note"}},
+		{name: "starts-with number text", key: "starts-with", actual: `12345`, arg: `"123"`, pass: true},
+		{name: "starts-with object text is compact", key: "starts-with", actual: "{ \"a\" :\n 1 }", arg: `"{\"a\":1"`, pass: true},
+
+		{name: "regex anchored", key: "regex", actual: `"ping from acct_demo"`, arg: `"^ping from acct_"`, pass: true},
+		{name: "regex anywhere", key: "regex", actual: `"xx abc123 yy"`, arg: `"[a-z]+\\d+"`, pass: true},
+		{name: "regex fails with match null", key: "regex", actual: `"pong from svc_demo"`, arg: `"^ping from acct_"`, pass: false,
+			fields: map[string]string{"expected": `"^ping from acct_"`, "actual": `"pong from svc_demo"`, "match": `null`},
+			absent: []string{"note"}},
+		{name: "regex on JSON text", key: "regex", actual: `{"a": 1}`, arg: `"\"a\":1"`, pass: true},
+		{name: "regex on number", key: "regex", actual: `404`, arg: `"^4\\d\\d$"`, pass: true},
+		{name: "regex unicode class", key: "regex", actual: `"日本語"`, arg: `"^\\p{Han}+$"`, pass: true},
+	})
+}
+
+func TestRegexInvalidPatternInMatch(t *testing.T) {
+	c := serve(t)
+	r := matchOne(t, c, "regex", `"x"`, `"(unclosed"`)
+	if r.ErrorKind != sdk.ErrorKindInvalidArgument {
+		t.Fatalf("kind = %s, want invalid_argument (result %+v)", r.ErrorKind, r)
+	}
+	if !strings.Contains(r.Error, "regex") || !strings.Contains(r.Error, "missing closing )") {
+		t.Errorf("error = %q", r.Error)
+	}
+}
+
+func TestBadArgumentInMatchIsInvalidArgument(t *testing.T) {
+	c := serve(t)
+	for _, tc := range []struct{ key, arg string }{
+		{"icontains", `42`}, {"starts-with", `null`}, {"contains-any", `"x"`}, {"levenshtein", `{"value":"a"}`}, {"exact", ``},
+	} {
+		r := matchOne(t, c, tc.key, `"x"`, tc.arg)
+		if r.ErrorKind != sdk.ErrorKindInvalidArgument || r.Pass {
+			t.Errorf("%s %s: got %+v, want an invalid_argument error", tc.key, tc.arg, r)
+		}
+	}
+}
+
+func TestArgumentErrorsWrap(t *testing.T) {
+	f := newFamily()
+	err := f.CheckArgument("regex", []byte(`"("`))
+	if !errors.Is(err, sdk.ErrInvalidArgument) {
+		t.Errorf("regex error %v does not wrap ErrInvalidArgument", err)
+	}
+}
+
+func TestBadActualIsInternalError(t *testing.T) {
+	c := serve(t)
+	r := matchOne(t, c, "exact", ``, `1`)
+	if r.ErrorKind != sdk.ErrorKindInternal || !strings.Contains(r.Error, "actual value") {
+		t.Errorf("got %+v", r)
+	}
+}

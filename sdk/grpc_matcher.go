@@ -1,0 +1,235 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
+)
+
+// matcherServer serves a plugin's matchers.
+type matcherServer struct {
+	pluginv1.UnimplementedMatcherServer
+	srv *pluginServer
+}
+
+func (s *matcherServer) Check(_ context.Context, req *pluginv1.CheckRequest) (*pluginv1.CheckResponse, error) {
+	out := &pluginv1.CheckResponse{Results: make([]*pluginv1.CheckResult, len(req.GetItems()))}
+	for i, it := range req.GetItems() {
+		res := &pluginv1.CheckResult{Id: it.GetId()}
+		if err := s.check(it); err != nil {
+			res.Error = err.Error()
+		}
+		out.Results[i] = res
+	}
+	return out, nil
+}
+
+func (s *matcherServer) check(it *pluginv1.CheckItem) (err error) {
+	m, ok := s.srv.plugin.Matchers[it.GetKey()]
+	if !ok {
+		return fmt.Errorf("plugin %q has no matcher %q", s.srv.plugin.Name, it.GetKey())
+	}
+	c, ok := m.(ArgumentChecker)
+	if !ok {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("argument check panicked: %v", r)
+		}
+	}()
+	return c.CheckArgument(it.GetKey(), it.GetArgumentJson())
+}
+
+func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (*pluginv1.MatchResponse, error) {
+	items := req.GetItems()
+	out := &pluginv1.MatchResponse{Results: make([]*pluginv1.MatchResult, len(items))}
+	host := s.srv.hostClient()
+	parallel(len(items), func(i int) {
+		out.Results[i] = s.matchOne(ctx, host, items[i])
+	})
+	return out, nil
+}
+
+// matchOne evaluates one item; a panic or error errors this item only.
+func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.MatchItem) (res *pluginv1.MatchResult) {
+	res = &pluginv1.MatchResult{Id: it.GetId()}
+	m, ok := s.srv.plugin.Matchers[it.GetKey()]
+	if !ok {
+		res.Error = fmt.Sprintf("plugin %q has no matcher %q", s.srv.plugin.Name, it.GetKey())
+		res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INVALID_ARGUMENT
+		return res
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.srv.logger.Error("matcher panicked", "key", it.GetKey(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			res = &pluginv1.MatchResult{
+				Id:        it.GetId(),
+				Error:     fmt.Sprintf("matcher %q panicked: %v", it.GetKey(), r),
+				ErrorKind: pluginv1.ErrorKind_ERROR_KIND_PANIC,
+			}
+		}
+	}()
+	in := MatchInput{
+		Key:      it.GetKey(),
+		Actual:   it.GetActualJson(),
+		Argument: it.GetArgumentJson(),
+		Host:     host,
+	}
+	if raw := it.GetOptionsJson(); len(raw) > 0 {
+		if err := json.Unmarshal(raw, &in.Options); err != nil {
+			res.Error = fmt.Sprintf("decode match options: %v", err)
+			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
+			return res
+		}
+		in.Options.Raw = raw
+	}
+	r, err := m.Match(ctx, in)
+	if err != nil {
+		res.Error = err.Error()
+		res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
+		if errors.Is(err, ErrInvalidArgument) {
+			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INVALID_ARGUMENT
+		}
+		return res
+	}
+	res.Pass = r.Pass
+	if r.Score != nil {
+		res.HasScore, res.Score = true, *r.Score
+	}
+	if !r.Pass && r.Failure != nil {
+		b, err := json.Marshal(r.Failure)
+		if err != nil {
+			res.Error = fmt.Sprintf("encode failure: %v", err)
+			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
+			return res
+		}
+		res.FailureJson = b
+	}
+	return res
+}
+
+// ErrorKind classifies a per-item error reported by a plugin.
+type ErrorKind int
+
+// The per-item error kinds.
+const (
+	ErrorKindNone ErrorKind = iota
+	// ErrorKindInternal: the item could not be evaluated.
+	ErrorKindInternal
+	// ErrorKindInvalidArgument: the assertion is wrong as written.
+	ErrorKindInvalidArgument
+	// ErrorKindPanic: the plugin panicked on the item and recovered.
+	ErrorKindPanic
+)
+
+// String names the kind as reports show it.
+func (k ErrorKind) String() string {
+	switch k {
+	case ErrorKindInternal:
+		return "internal"
+	case ErrorKindInvalidArgument:
+		return "invalid_argument"
+	case ErrorKindPanic:
+		return "panic"
+	}
+	return "none"
+}
+
+// MatchItem is one assertion sent by the host to a matcher plugin.
+type MatchItem struct {
+	ID       uint64
+	Key      string
+	Actual   json.RawMessage
+	Argument json.RawMessage
+	// Options is a JSON object of per-assertion context (see MatchOptions).
+	Options json.RawMessage
+}
+
+// MatchItemResult is a plugin's verdict on one MatchItem.
+type MatchItemResult struct {
+	ID    uint64
+	Pass  bool
+	Score *float64
+	// Failure is the structured failure as JSON, when the item failed.
+	Failure json.RawMessage
+	// Error is set when the item could not be evaluated.
+	Error     string
+	ErrorKind ErrorKind
+}
+
+// CheckItem is one matcher argument to validate before the run.
+type CheckItem struct {
+	ID       uint64
+	Key      string
+	Argument json.RawMessage
+}
+
+// CheckItemResult is the verdict on one CheckItem; Error is empty when the
+// argument is acceptable.
+type CheckItemResult struct {
+	ID    uint64
+	Error string
+}
+
+// MatcherClient is the host-side client of a plugin's matchers.
+type MatcherClient struct {
+	clientBase
+	c pluginv1.MatcherClient
+}
+
+// Match sends one batch. The caller keeps batches within the plugin's
+// message limit; results come back in item order.
+func (c *MatcherClient) Match(ctx context.Context, items []MatchItem) ([]MatchItemResult, error) {
+	req := &pluginv1.MatchRequest{Items: make([]*pluginv1.MatchItem, len(items))}
+	for i, it := range items {
+		req.Items[i] = &pluginv1.MatchItem{
+			Id: it.ID, Key: it.Key,
+			ActualJson: it.Actual, ArgumentJson: it.Argument, OptionsJson: it.Options,
+		}
+	}
+	resp, err := c.c.Match(ctx, req)
+	if err != nil {
+		return nil, c.wrap("match", err)
+	}
+	byID := make(map[uint64]*pluginv1.MatchResult, len(resp.GetResults()))
+	for _, r := range resp.GetResults() {
+		byID[r.GetId()] = r
+	}
+	out := make([]MatchItemResult, len(items))
+	for i, it := range items {
+		r, ok := byID[it.ID]
+		if !ok {
+			out[i] = MatchItemResult{ID: it.ID, Error: "plugin returned no result for this item", ErrorKind: ErrorKindInternal}
+			continue
+		}
+		res := MatchItemResult{ID: it.ID, Pass: r.GetPass(), Failure: r.GetFailureJson(), Error: r.GetError(), ErrorKind: ErrorKind(r.GetErrorKind())}
+		if r.GetHasScore() {
+			sc := r.GetScore()
+			res.Score = &sc
+		}
+		out[i] = res
+	}
+	return out, nil
+}
+
+// Check validates matcher arguments.
+func (c *MatcherClient) Check(ctx context.Context, items []CheckItem) ([]CheckItemResult, error) {
+	req := &pluginv1.CheckRequest{Items: make([]*pluginv1.CheckItem, len(items))}
+	for i, it := range items {
+		req.Items[i] = &pluginv1.CheckItem{Id: it.ID, Key: it.Key, ArgumentJson: it.Argument}
+	}
+	resp, err := c.c.Check(ctx, req)
+	if err != nil {
+		return nil, c.wrap("check", err)
+	}
+	out := make([]CheckItemResult, 0, len(resp.GetResults()))
+	for _, r := range resp.GetResults() {
+		out = append(out, CheckItemResult{ID: r.GetId(), Error: r.GetError()})
+	}
+	return out, nil
+}

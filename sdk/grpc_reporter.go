@@ -1,0 +1,260 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
+	"github.com/mcptest/mcptest/sdk/report"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// Sink names where the host sends bytes a reporter wrote.
+type Sink int
+
+// The sinks.
+const (
+	SinkPrimary     Sink = Sink(pluginv1.Sink_SINK_PRIMARY)
+	SinkProgress    Sink = Sink(pluginv1.Sink_SINK_PROGRESS)
+	SinkStepSummary Sink = Sink(pluginv1.Sink_SINK_STEP_SUMMARY)
+)
+
+// chunkBytes bounds one output message, far below the message limit.
+const chunkBytes = 1 << 20
+
+// reporterServer serves a plugin's reporters.
+type reporterServer struct {
+	pluginv1.UnimplementedReporterServer
+	srv *pluginServer
+}
+
+func (s *reporterServer) Render(stream pluginv1.Reporter_RenderServer) (err error) {
+	first, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	start := first.GetStart()
+	if start == nil {
+		return status.Error(codes.InvalidArgument, "first render message must be start")
+	}
+	rep, ok := s.srv.plugin.Reporters[start.GetKey()]
+	if !ok {
+		return status.Errorf(codes.NotFound, "plugin %q has no reporter %q", s.srv.plugin.Name, start.GetKey())
+	}
+	out := &streamOutput{stream: stream}
+	sess := &RenderSession{
+		Key:              start.GetKey(),
+		Options:          start.GetOptionsJson(),
+		Terminal:         terminalFromProto(start.GetTerminal()),
+		ProgressTerminal: terminalFromProto(start.GetProgressTerminal()),
+		Primary:          out.writer(SinkPrimary),
+		Progress:         out.writer(SinkProgress),
+		StepSummary:      out.writer(SinkStepSummary),
+	}
+	if len(sess.Options) == 0 {
+		sess.Options = json.RawMessage(`{}`)
+	}
+	var decodeErr error
+	sess.next = func() (report.Event, bool) {
+		if err := out.flush(); err != nil {
+			decodeErr = err
+			return report.Event{}, false
+		}
+		msg, err := stream.Recv()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				decodeErr = err
+			}
+			return report.Event{}, false
+		}
+		var ev report.Event
+		if err := json.Unmarshal(msg.GetEventJson(), &ev); err != nil {
+			decodeErr = fmt.Errorf("decode event: %w", err)
+			return report.Event{}, false
+		}
+		return ev, true
+	}
+	renderErr := s.render(stream.Context(), rep, sess)
+	if renderErr == nil {
+		renderErr = decodeErr
+	}
+	if err := out.flush(); err != nil {
+		return err
+	}
+	done := &pluginv1.RenderOutput{Done: true}
+	if renderErr != nil {
+		done.Error = renderErr.Error()
+	}
+	return stream.Send(done)
+}
+
+func (s *reporterServer) render(ctx context.Context, rep Reporter, sess *RenderSession) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.srv.logger.Error("reporter panicked", "key", sess.Key, "panic", fmt.Sprint(r))
+			err = fmt.Errorf("reporter %q panicked: %v", sess.Key, r)
+		}
+	}()
+	return rep.Render(ctx, sess)
+}
+
+func terminalFromProto(t *pluginv1.Terminal) Terminal {
+	return Terminal{IsTTY: t.GetIsTty(), Color: t.GetColor(), Width: int(t.GetWidth())}
+}
+
+func terminalToProto(t Terminal) *pluginv1.Terminal {
+	return &pluginv1.Terminal{IsTty: t.IsTTY, Color: t.Color, Width: uint32(max(t.Width, 0))}
+}
+
+// streamOutput buffers what a reporter writes per sink and sends it in
+// chunks; it is flushed before each event is read and at the end.
+type streamOutput struct {
+	mu     sync.Mutex
+	stream pluginv1.Reporter_RenderServer
+	bufs   [4][]byte
+}
+
+type sinkWriter struct {
+	o    *streamOutput
+	sink Sink
+}
+
+func (o *streamOutput) writer(s Sink) io.Writer { return &sinkWriter{o: o, sink: s} }
+
+func (w *sinkWriter) Write(p []byte) (int, error) {
+	w.o.mu.Lock()
+	defer w.o.mu.Unlock()
+	w.o.bufs[w.sink] = append(w.o.bufs[w.sink], p...)
+	if len(w.o.bufs[w.sink]) >= chunkBytes {
+		if err := w.o.flushLocked(); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+func (o *streamOutput) flush() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.flushLocked()
+}
+
+func (o *streamOutput) flushLocked() error {
+	for sink := range o.bufs {
+		buf := o.bufs[sink]
+		for len(buf) > 0 {
+			n := min(len(buf), chunkBytes)
+			if err := o.stream.Send(&pluginv1.RenderOutput{Sink: pluginv1.Sink(sink), Data: buf[:n]}); err != nil {
+				return err
+			}
+			buf = buf[n:]
+		}
+		o.bufs[sink] = o.bufs[sink][:0]
+	}
+	return nil
+}
+
+// RenderStart opens a render stream.
+type RenderStart struct {
+	Key              string
+	Options          json.RawMessage
+	Terminal         Terminal
+	ProgressTerminal Terminal
+}
+
+// ReporterClient is the host-side client of a plugin's reporters.
+type ReporterClient struct {
+	clientBase
+	c pluginv1.ReporterClient
+}
+
+// RenderStream is an open render: the host sends events and receives output
+// through the callback given to Render.
+type RenderStream struct {
+	base   clientBase
+	stream pluginv1.Reporter_RenderClient
+	done   chan struct{}
+	err    error
+}
+
+// Render opens a render stream. onOutput is called, from one goroutine and
+// in order, with every chunk the reporter writes.
+func (c *ReporterClient) Render(ctx context.Context, start RenderStart, onOutput func(Sink, []byte)) (*RenderStream, error) {
+	stream, err := c.c.Render(ctx)
+	if err != nil {
+		return nil, c.wrap("render", err)
+	}
+	first := &pluginv1.RenderInput{Msg: &pluginv1.RenderInput_Start{Start: &pluginv1.RenderStart{
+		Key:              start.Key,
+		OptionsJson:      start.Options,
+		Terminal:         terminalToProto(start.Terminal),
+		ProgressTerminal: terminalToProto(start.ProgressTerminal),
+	}}}
+	if err := stream.Send(first); err != nil {
+		return nil, c.wrap("render start", err)
+	}
+	rs := &RenderStream{base: c.clientBase, stream: stream, done: make(chan struct{})}
+	go rs.receive(onOutput)
+	return rs, nil
+}
+
+func (r *RenderStream) receive(onOutput func(Sink, []byte)) {
+	defer close(r.done)
+	for {
+		msg, err := r.stream.Recv()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				r.err = errors.New("reporter ended without finishing")
+			} else {
+				r.err = r.base.wrap("render", err)
+			}
+			return
+		}
+		if len(msg.GetData()) > 0 {
+			onOutput(Sink(msg.GetSink()), msg.GetData())
+		}
+		if msg.GetDone() {
+			if msg.GetError() != "" {
+				r.err = errors.New(msg.GetError())
+			}
+			return
+		}
+	}
+}
+
+// Send streams one encoded event (a report.Event as JSON).
+func (r *RenderStream) Send(eventJSON []byte) error {
+	select {
+	case <-r.done:
+		if r.err != nil {
+			return r.err
+		}
+		return errors.New("reporter already finished")
+	default:
+	}
+	err := r.stream.Send(&pluginv1.RenderInput{Msg: &pluginv1.RenderInput_EventJson{EventJson: eventJSON}})
+	if err != nil {
+		// The real cause arrives on the receive side.
+		<-r.done
+		if r.err != nil {
+			return r.err
+		}
+		return r.base.wrap("render send", err)
+	}
+	return nil
+}
+
+// Close ends the event stream and waits for the reporter to finish; it
+// returns the reporter's error, if any.
+func (r *RenderStream) Close() error {
+	if err := r.stream.CloseSend(); err != nil {
+		return r.base.wrap("render close", err)
+	}
+	<-r.done
+	return r.err
+}

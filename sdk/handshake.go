@@ -1,0 +1,44 @@
+package sdk
+
+import (
+
+	"github.com/hashicorp/go-plugin"
+)
+
+// ProtocolVersion is the major plugin protocol version; it equals the proto
+// package version (mcptest.plugin.v1) and go-plugin's handshake version.
+const ProtocolVersion = 1
+
+// ProtocolMinor counts additive changes to protocol version 1. Plugins
+// report it from Describe so the host can tell which optional RPCs exist.
+const ProtocolMinor = 0
+
+// Version is the SDK's own version, reported by Describe.
+const Version = "0.1.0"
+
+// MaxMessageBytes is the gRPC message size limit both sides use. The default
+// of 4 MiB is too small for a run report or a large tool response.
+const MaxMessageBytes = 256 << 20
+
+// Handshake is the go-plugin handshake shared by mcptest and its plugins.
+// The magic cookie only keeps a plugin from being run by hand by mistake; it
+// is not a security measure.
+var Handshake = plugin.HandshakeConfig{
+	ProtocolVersion:  ProtocolVersion,
+	MagicCookieKey:   "MCPTEST_PLUGIN_MAGIC_COOKIE",
+	MagicCookieValue: "6d63707465737420706c7567696e2070726f746f636f6c2076312063f6f6b6965",
+}
+
+// The component kinds. They are also the go-plugin plugin-set names.
+const (
+	KindMatcher  = "matcher"
+	KindReporter = "reporter"
+	KindProvider = "provider"
+	KindScorer   = "scorer"
+	// kindInfo is the base service every plugin serves.
+	kindInfo = "info"
+)
+
+// Kinds lists the component kinds in a fixed order.
+var Kinds = []string{KindMatcher, KindReporter, KindProvider, KindScorer}
+

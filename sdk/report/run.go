@@ -1,0 +1,87 @@
+package report
+
+import "time"
+
+// SchemaVersion is the version of the report's JSON shape. It changes only
+// when a field changes meaning or disappears; added fields keep it.
+const SchemaVersion = "1"
+
+// Run is the canonical report of one mcptest run.
+type Run struct {
+	SchemaVersion string    `json:"schema_version"`
+	RunID         string    `json:"run_id"`
+	Tool          ToolInfo  `json:"tool"`
+	StartedAt     time.Time `json:"started_at"`
+	FinishedAt    time.Time `json:"finished_at"`
+	DurationMS    float64   `json:"duration_ms"`
+	// Suites lists the suite files of the run, as given on the command line.
+	Suites  []string `json:"suites"`
+	Servers []Server `json:"servers,omitempty"`
+	Tests   []Test   `json:"tests"`
+	Summary Summary  `json:"summary"`
+	// Errors lists problems of the run itself (a plugin that crashed, a
+	// server that never started) that are not any single test's fault.
+	Errors   []RunError `json:"errors,omitempty"`
+	ExitCode int        `json:"exit_code"`
+}
+
+// ToolInfo names the program that produced the report.
+type ToolInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Server records what a server under test said about itself.
+type Server struct {
+	Name            string `json:"name"`
+	Transport       string `json:"transport"`
+	ProtocolVersion string `json:"protocol_version,omitempty"`
+	ServerName      string `json:"server_name,omitempty"`
+	ServerVersion   string `json:"server_version,omitempty"`
+	// Error is set when the server could not be started or initialised.
+	Error string `json:"error,omitempty"`
+}
+
+// Summary counts tests by status.
+type Summary struct {
+	Total      int     `json:"total"`
+	Passed     int     `json:"passed"`
+	Failed     int     `json:"failed"`
+	Errored    int     `json:"errored"`
+	Skipped    int     `json:"skipped"`
+	DurationMS float64 `json:"duration_ms"`
+}
+
+// RunError is a run-level problem.
+type RunError struct {
+	// Source names what went wrong: "plugin", "server", "reporter", "hook".
+	Source  string `json:"source"`
+	Name    string `json:"name,omitempty"`
+	Message string `json:"message"`
+	// StderrTail holds the last lines the failing process wrote to stderr.
+	StderrTail string `json:"stderr_tail,omitempty"`
+}
+
+// Add counts one test into the summary.
+func (s *Summary) Add(st Status) {
+	s.Total++
+	switch st {
+	case StatusPassed:
+		s.Passed++
+	case StatusFailed:
+		s.Failed++
+	case StatusErrored:
+		s.Errored++
+	case StatusSkipped:
+		s.Skipped++
+	}
+}
+
+// Summarize recomputes the summary from the tests, keeping the duration.
+func (r *Run) Summarize() {
+	d := r.Summary.DurationMS
+	r.Summary = Summary{DurationMS: d}
+	for i := range r.Tests {
+		r.Summary.Add(r.Tests[i].Status)
+	}
+}

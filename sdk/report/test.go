@@ -1,0 +1,82 @@
+package report
+
+import "encoding/json"
+
+// Status is the outcome of a test or an assertion.
+type Status string
+
+// The statuses. Errored means the test could not be judged (a server or a
+// plugin failed, or the suite is wrong); it is neither a pass nor a failure.
+const (
+	StatusPassed  Status = "passed"
+	StatusFailed  Status = "failed"
+	StatusErrored Status = "errored"
+	StatusSkipped Status = "skipped"
+)
+
+// Test is the result of one test.
+type Test struct {
+	// ID is the test's stable identity: suite file, block, index and name.
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// File, Line and Col locate the test in its suite.
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+	// Block is the suite block the test came from: tools, resources, ...
+	Block      string      `json:"block"`
+	Server     string      `json:"server,omitempty"`
+	Tool       string      `json:"tool,omitempty"`
+	Tags       []string    `json:"tags,omitempty"`
+	Status     Status      `json:"status"`
+	DurationMS float64     `json:"duration_ms"`
+	Assertions []Assertion `json:"assertions,omitempty"`
+	// Error explains an errored or skipped test.
+	Error *Error `json:"error,omitempty"`
+	// Response is the envelope assertions were evaluated against,
+	// truncated when large.
+	Response json.RawMessage `json:"response,omitempty"`
+	// Stderr is the tail of the server's stderr, kept for failed and errored
+	// tests.
+	Stderr string `json:"stderr,omitempty"`
+	// Frames are the JSON-RPC messages exchanged for this test.
+	Frames []Frame `json:"frames,omitempty"`
+}
+
+// Assertion is the outcome of one expect entry.
+type Assertion struct {
+	Index   int    `json:"index"`
+	Target  string `json:"target"`
+	Matcher string `json:"matcher"`
+	Message string `json:"message,omitempty"`
+	Status  Status `json:"status"`
+	// Score is set when the matcher produced one.
+	Score *float64 `json:"score,omitempty"`
+	// Failure is the matcher's structured failure: expected, actual, diff,
+	// path, note and matcher-specific fields.
+	Failure json.RawMessage `json:"failure,omitempty"`
+	// Error explains an errored assertion.
+	Error string `json:"error,omitempty"`
+	// Plugin names the plugin that judged the assertion, as name@version.
+	Plugin string `json:"plugin,omitempty"`
+}
+
+// Error describes why a test could not be judged.
+type Error struct {
+	// Kind is a short machine-readable class: "server_exited", "timeout",
+	// "transport", "plugin_crashed", "invalid_argument", "rpc_error".
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// Frame is one JSON-RPC message on the wire, as sent or received.
+type Frame struct {
+	// Direction is "send" or "recv".
+	Direction string `json:"direction"`
+	// AtMS is the offset from the test's start.
+	AtMS float64         `json:"at_ms"`
+	Data json.RawMessage `json:"data"`
+	// Truncated is set when Data was cut to the frame size limit; Data is
+	// then a JSON string holding the prefix.
+	Truncated bool `json:"truncated,omitempty"`
+}

@@ -1,0 +1,72 @@
+package sdk
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+)
+
+// LogLevelEnv names the environment variable that sets a plugin's log level
+// (trace, debug, info, warn, error); the host passes its own level through.
+const LogLevelEnv = "MCPTEST_PLUGIN_LOG_LEVEL"
+
+// Serve runs the plugin until the host disconnects. Run with the single
+// argument "describe", it prints the plugin's Description as JSON and
+// exits instead; that is how `mcptest plugins install` writes a manifest.
+// Serve does not return.
+func Serve(p *Plugin) {
+	if err := p.validate(); err != nil {
+		fmt.Fprintf(os.Stderr, "mcptest plugin: %v\n", err)
+		os.Exit(2)
+	}
+	if len(os.Args) == 2 && os.Args[1] == "describe" {
+		if err := WriteDescription(os.Stdout, p); err != nil {
+			fmt.Fprintf(os.Stderr, "mcptest plugin: %v\n", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	logger := NewLogger(p.Name)
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: Handshake,
+		VersionedPlugins: map[int]plugin.PluginSet{
+			ProtocolVersion: serverPluginSet(newPluginServer(p, logger)),
+		},
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			return grpc.NewServer(append(opts, serverOptions()...)...)
+		},
+		Logger: logger,
+	})
+	os.Exit(0)
+}
+
+// WriteDescription writes the plugin's Description as indented JSON.
+func WriteDescription(w io.Writer, p *Plugin) error {
+	b, err := json.MarshalIndent(p.Describe(), "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode description: %w", err)
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// NewLogger returns the logger a plugin should use: hclog JSON on stderr,
+// which the host parses and re-levels under the plugin's name. Stdout is
+// reserved for the go-plugin handshake.
+func NewLogger(name string) hclog.Logger {
+	level := hclog.LevelFromString(os.Getenv(LogLevelEnv))
+	if level == hclog.NoLevel {
+		level = hclog.Warn
+	}
+	return hclog.New(&hclog.LoggerOptions{
+		Name:       name,
+		Level:      level,
+		Output:     os.Stderr,
+		JSONFormat: true,
+	})
+}
