@@ -1,7 +1,6 @@
 package sdk
 
 import (
-
 	"github.com/hashicorp/go-plugin"
 )
 
@@ -41,4 +40,3 @@ const (
 
 // Kinds lists the component kinds in a fixed order.
 var Kinds = []string{KindMatcher, KindReporter, KindProvider, KindScorer}
-

@@ -15,7 +15,7 @@ import (
 
 // maxJSONSize bounds the JSON of one converted value, so that an alias bomb
 // (anchors that expand exponentially) fails instead of exhausting memory.
-const maxJSONSize = 64 << 20
+const maxJSONSize = 16 << 20
 
 // loc is the JSON pointer of a value being converted, kept as its parent's
 // pointer plus one step so that scalars, the bulk of any document, never
@@ -61,6 +61,13 @@ func (l *loader) jerr(n *yaml.Node, p loc, msg, hint string) {
 // directly or through an alias) is converted once; its JSON is reused for
 // every alias to it.
 func (l *loader) appendJSON(buf []byte, n *yaml.Node, p loc) []byte {
+	if len(buf) > maxJSONSize {
+		if !l.jfailed {
+			l.jerr(n, p, fmt.Sprintf("value expands to more than %d MiB of JSON", maxJSONSize>>20),
+				"check for aliases that expand recursively")
+		}
+		return buf
+	}
 	switch {
 	case n.Kind == yaml.AliasNode:
 		return l.appendShared(buf, deref(n), n, p)
@@ -102,13 +109,6 @@ func (l *loader) appendShared(buf []byte, t, at *yaml.Node, p loc) []byte {
 
 // appendValue appends the JSON form of n, which is not an alias.
 func (l *loader) appendValue(buf []byte, n *yaml.Node, p loc) []byte {
-	if len(buf) > maxJSONSize {
-		if !l.jfailed {
-			l.jerr(n, p, fmt.Sprintf("value expands to more than %d MiB of JSON", maxJSONSize>>20),
-				"check for aliases that expand recursively")
-		}
-		return buf
-	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		if tag := n.ShortTag(); tag != tagMap {

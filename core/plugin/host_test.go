@@ -10,9 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	goplugin "github.com/hashicorp/go-plugin"
-
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
 )
 
 // inProcLauncher serves sdk.Plugins in-process over real gRPC, keyed by
@@ -32,19 +31,22 @@ func (l *inProcLauncher) Launch(_ context.Context, f *Found) (Instance, error) {
 	l.mu.Lock()
 	l.starts[f.Manifest.Name]++
 	l.mu.Unlock()
-	client, _ := goplugin.TestPluginGRPCConn(l.t, false, sdk.TestServerPluginSet(p))
-	l.t.Cleanup(func() { _ = client.Close() })
-	return &inProcInstance{client: client}, nil
+	conn, err := plugintest.Dial(p)
+	if err != nil {
+		return nil, err
+	}
+	l.t.Cleanup(conn.Close)
+	return &inProcInstance{conn: conn}, nil
 }
 
+// inProcInstance adapts a plugintest connection to Instance.
 type inProcInstance struct {
-	client *goplugin.GRPCClient
-	killed atomic.Bool
+	conn *plugintest.Conn
 }
 
-func (i *inProcInstance) Dispense(kind string) (any, error) { return i.client.Dispense(kind) }
-func (i *inProcInstance) Kill()                             { i.killed.Store(true) }
-func (i *inProcInstance) Exited() bool                      { return i.killed.Load() }
+func (i *inProcInstance) Dispense(kind string) (any, error) { return i.conn.Dispense(kind) }
+func (i *inProcInstance) Kill()                             { i.conn.Close() }
+func (i *inProcInstance) Exited() bool                      { return i.conn.Exited() }
 func (i *inProcInstance) StderrTail(int) string             { return "" }
 
 // foundFor builds the Found a manifest for p would produce.

@@ -1,12 +1,14 @@
 // Package plugintest serves a plugin in-process over real gRPC, so plugin
-// authors and mcptest's own core can test against real protobuf encoding and
-// the real adapters without building a binary.
+// authors and mcptest's own core can test against real protobuf encoding,
+// the real message limits and the real adapters without building a binary.
 package plugintest
 
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 
 	"github.com/mcptest/mcptest/sdk"
@@ -20,40 +22,98 @@ type Conn struct {
 	Reporter *sdk.ReporterClient
 	Provider *sdk.ProviderClient
 	Scorer   *sdk.ScorerClient
+
+	client *plugin.Client
+	stop   func()
 }
 
-// New serves p over an in-memory gRPC connection and returns its clients;
-// clients of kinds p does not serve are nil. If host is not nil it is
-// offered to the plugin through Configure, as mcptest does. Everything is
-// closed when the test ends.
+// New serves p and connects to it, then configures it as mcptest does; if
+// host is not nil it is offered to the plugin for model calls. Clients of
+// kinds p does not serve are nil. Everything stops when the test ends.
 func New(t testing.TB, p *sdk.Plugin, host sdk.Host) *Conn {
 	t.Helper()
-	client, _ := plugin.TestPluginGRPCConn(t, false, sdk.TestServerPluginSet(p))
-	t.Cleanup(func() { _ = client.Close() })
-	conn := &Conn{}
-	dispense := func(kind string) any {
-		raw, err := client.Dispense(kind)
-		if err != nil {
-			t.Fatalf("dispense %s: %v", kind, err)
-		}
-		return raw
+	conn, err := Dial(p)
+	if err != nil {
+		t.Fatalf("plugintest: %v", err)
 	}
-	conn.Info = dispense(sdk.KindInfo).(*sdk.InfoClient)
-	d := p.Describe()
-	for _, c := range d.Components {
-		switch c.Kind {
-		case sdk.KindMatcher:
-			conn.Matcher = dispense(c.Kind).(*sdk.MatcherClient)
-		case sdk.KindReporter:
-			conn.Reporter = dispense(c.Kind).(*sdk.ReporterClient)
-		case sdk.KindProvider:
-			conn.Provider = dispense(c.Kind).(*sdk.ProviderClient)
-		case sdk.KindScorer:
-			conn.Scorer = dispense(c.Kind).(*sdk.ScorerClient)
-		}
-	}
+	t.Cleanup(conn.Close)
 	if err := conn.Info.Configure(context.Background(), host, []byte(`{}`)); err != nil {
-		t.Fatalf("configure: %v", err)
+		t.Fatalf("plugintest: configure: %v", err)
 	}
 	return conn
 }
+
+// Dial serves p in-process and connects to it without configuring it; the
+// caller must Close the connection.
+func Dial(p *sdk.Plugin) (*Conn, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	reattach := make(chan *plugin.ReattachConfig, 1)
+	closed := make(chan struct{})
+	go sdk.ServeInProcess(ctx, p, reattach, closed)
+	var rc *plugin.ReattachConfig
+	select {
+	case rc = <-reattach:
+	case <-time.After(10 * time.Second):
+		cancel()
+		return nil, context.DeadlineExceeded
+	}
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig: sdk.Handshake,
+		// A reattached client dispenses from Plugins, not VersionedPlugins.
+		Plugins:          sdk.ClientPluginSet(),
+		Reattach:         rc,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		GRPCDialOptions:  sdk.GRPCDialOptions(),
+		Logger:           hclog.NewNullLogger(),
+	})
+	c := &Conn{client: client, stop: func() {
+		client.Kill()
+		cancel()
+		<-closed
+	}}
+	rpc, err := client.Client()
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	raw, err := rpc.Dispense(sdk.KindInfo)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	c.Info = raw.(*sdk.InfoClient)
+	for _, comp := range p.Describe().Components {
+		raw, err := rpc.Dispense(comp.Kind)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		switch cl := raw.(type) {
+		case *sdk.MatcherClient:
+			c.Matcher = cl
+		case *sdk.ReporterClient:
+			c.Reporter = cl
+		case *sdk.ProviderClient:
+			c.Provider = cl
+		case *sdk.ScorerClient:
+			c.Scorer = cl
+		}
+	}
+	return c, nil
+}
+
+// Dispense returns the raw host-side client of a kind, as a plugin process
+// would hand it out.
+func (c *Conn) Dispense(kind string) (any, error) {
+	rpc, err := c.client.Client()
+	if err != nil {
+		return nil, err
+	}
+	return rpc.Dispense(kind)
+}
+
+// Exited reports whether the plugin has stopped.
+func (c *Conn) Exited() bool { return c.client.Exited() }
+
+// Close stops the plugin and waits for it.
+func (c *Conn) Close() { c.stop() }

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcptest/mcptest/sdk/report"
+)
+
+// Failure display limits.
+const (
+	// maxValueRunes caps a rendered JSON value.
+	maxValueRunes = 200
+	// maxDecodeBytes is the largest value decoded for re-encoding; larger
+	// values are shown from a prefix of their raw text.
+	maxDecodeBytes = 1 << 20
+	// maxBlockLines caps a multi-line field such as a diff.
+	maxBlockLines = 40
+	// maxLabelWidth caps the padding of field labels.
+	maxLabelWidth = 12
+)
+
+// knownFields are the common failure fields, shown first and in this order;
+// any other field follows in key order.
+var knownFields = []string{"expected", "actual", "diff", "path", "note"}
+
+// textFields hold prose, shown without JSON quoting.
+var textFields = map[string]bool{"diff": true, "path": true, "note": true}
+
+// writeAssertion writes a failed or errored assertion and its details.
+func (r *renderer) writeAssertion(b *strings.Builder, a *report.Assertion) {
+	mark, st := "✗", red
+	if a.Status == report.StatusErrored {
+		mark, st = "!", yellow
+	}
+	b.WriteString(indent1 + r.p.paint(st, mark) + " " + r.p.line(plain, truncate(a.Target, maxLineRunes)))
+	b.WriteString(" " + r.p.paint(dim, "›") + " " + r.p.line(bold, truncate(a.Matcher, maxLineRunes)))
+	if a.Message != "" {
+		b.WriteString(r.p.paint(dim, " — ") + r.p.line(plain, truncate(a.Message, maxLineRunes)))
+	}
+	b.WriteString("\n")
+
+	if a.Status == report.StatusErrored {
+		msg := a.Error
+		if msg == "" {
+			msg = "(no error message)"
+		}
+		if a.Plugin != "" {
+			msg += " [plugin " + a.Plugin + "]"
+		}
+		r.writeField(b, indent2, "error", msg, len("error"))
+		return
+	}
+	if a.Score != nil {
+		r.writeField(b, indent2, "score", strconv.FormatFloat(*a.Score, 'f', -1, 64), len("score"))
+	}
+	r.writeFailure(b, a.Failure)
+}
+
+// writeFailure writes the fields of a structured failure.
+func (r *renderer) writeFailure(b *strings.Builder, raw json.RawMessage) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		r.writeField(b, indent2, "failure", renderValue(raw), len("failure"))
+		return
+	}
+	var order []string
+	for _, k := range knownFields {
+		if _, ok := fields[k]; ok {
+			order = append(order, k)
+		}
+	}
+	var extra []string
+	for k := range fields {
+		if !slices.Contains(knownFields, k) {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	order = append(order, extra...)
+
+	width := 0
+	for _, k := range order {
+		width = max(width, min(len(cleanLine(k)), maxLabelWidth))
+	}
+	for _, k := range order {
+		v := fields[k]
+		if textFields[k] {
+			var s string
+			if json.Unmarshal(v, &s) == nil {
+				if k == "diff" {
+					r.writeDiff(b, s, width)
+				} else {
+					r.writeField(b, indent2, k, s, width)
+				}
+				continue
+			}
+		}
+		r.writeField(b, indent2, k, renderValue(v), width)
+	}
+}
+
+// writeField writes "label: text", or the label and an indented block when
+// the text spans lines. The text is untrusted.
+func (r *renderer) writeField(b *strings.Builder, ind, label, text string, width int) {
+	label = truncate(cleanLine(label), maxLabelWidth)
+	head := ind + r.p.paint(dim, label+":")
+	text = strings.TrimRight(clean(text), "\n")
+	if !strings.Contains(text, "\n") {
+		pad := strings.Repeat(" ", max(width-len([]rune(label)), 0)+1)
+		b.WriteString(head + pad + r.p.line(plain, truncate(text, maxLineRunes)) + "\n")
+		return
+	}
+	b.WriteString(head + "\n")
+	for _, l := range capLines(strings.Split(text, "\n"), maxBlockLines) {
+		b.WriteString(ind + "  " + r.p.line(plain, truncate(l, maxLineRunes)) + "\n")
+	}
+}
+
+// writeDiff writes a diff, colouring added and removed lines.
+func (r *renderer) writeDiff(b *strings.Builder, diff string, width int) {
+	diff = strings.TrimRight(clean(diff), "\n")
+	if !strings.Contains(diff, "\n") {
+		r.writeField(b, indent2, "diff", diff, width)
+		return
+	}
+	b.WriteString(indent2 + r.p.paint(dim, "diff:") + "\n")
+	for _, l := range capLines(strings.Split(diff, "\n"), maxBlockLines) {
+		st := plain
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"):
+			st = dim
+		case strings.HasPrefix(l, "+"):
+			st = green
+		case strings.HasPrefix(l, "-"):
+			st = red
+		}
+		b.WriteString(indent2 + "  " + r.p.line(st, truncate(l, maxLineRunes)) + "\n")
+	}
+}
+
+// renderValue shows a JSON value compactly on one line, long values cut.
+func renderValue(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) <= maxDecodeBytes {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err == nil {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if enc.Encode(v) == nil {
+				return truncate(strings.TrimSuffix(buf.String(), "\n"), maxValueRunes)
+			}
+		}
+	}
+	prefix := raw[:min(len(raw), 4*maxValueRunes)]
+	text := strings.Join(strings.Fields(string(prefix)), " ")
+	if len(prefix) < len(raw) {
+		return truncate(text, maxValueRunes) + "… (+" + strconv.Itoa(len(raw)-len(prefix)) + " bytes)"
+	}
+	return truncate(text, maxValueRunes)
+}

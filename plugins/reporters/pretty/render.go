@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/report"
+)
+
+// Output limits.
+const (
+	// stderrLines is how many trailing stderr lines are shown.
+	stderrLines = 10
+	// maxLineRunes caps one line of untrusted text.
+	maxLineRunes = 300
+)
+
+// Indentation of the nested parts of a test block.
+const (
+	indent1 = "    "
+	indent2 = "        "
+)
+
+// render is the pretty reporter: test lines as tests finish, the summary
+// when the run finishes.
+func render(_ context.Context, s *sdk.RenderSession) error {
+	r := &renderer{p: painter{color: s.Terminal.Color}, w: s.Primary, seen: map[string]bool{}}
+	for ev := range s.Events() {
+		switch ev.Type {
+		case report.EventTestFinished:
+			if ev.Test != nil {
+				if err := r.test(ev.Test); err != nil {
+					return err
+				}
+			}
+		case report.EventRunFinished:
+			if ev.Run != nil {
+				return r.finish(ev.Run)
+			}
+		}
+	}
+	return sdk.ErrNoRunFinished
+}
+
+// renderer holds the state of one render.
+type renderer struct {
+	p painter
+	w io.Writer
+	// seen records the tests already printed, so a run_finished report
+	// that holds tests never announced one by one still shows them.
+	seen map[string]bool
+}
+
+// test prints one finished test.
+func (r *renderer) test(t *report.Test) error {
+	r.seen[testKey(t)] = true
+	var b strings.Builder
+	r.writeTest(&b, t)
+	return r.write(b.String())
+}
+
+func (r *renderer) write(s string) error {
+	if _, err := io.WriteString(r.w, s); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+func testKey(t *report.Test) string { return t.ID + "\x00" + t.Name }
+
+// writeTest writes the status line of a test and, unless it passed, why.
+func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
+	l := labelFor(t.Status)
+	b.WriteString(r.p.paint(l.st, l.mark+" "+fmt.Sprintf("%-5s", l.word)))
+	b.WriteString(" ")
+	b.WriteString(r.p.line(plain, truncate(t.Name, maxLineRunes)))
+	if t.Status != report.StatusSkipped || t.DurationMS > 0 {
+		b.WriteString(" " + r.p.paint(dim, "("+formatMS(t.DurationMS)+")"))
+	}
+	b.WriteString("\n")
+
+	if t.Status == report.StatusPassed {
+		return
+	}
+	for i := range t.Assertions {
+		a := &t.Assertions[i]
+		if a.Status == report.StatusFailed || a.Status == report.StatusErrored {
+			r.writeAssertion(b, a)
+		}
+	}
+	if t.Error != nil {
+		label := "error"
+		if t.Status == report.StatusSkipped {
+			label = "reason"
+		}
+		msg := t.Error.Message
+		if t.Error.Kind != "" {
+			msg = t.Error.Kind + ": " + msg
+		}
+		r.writeField(b, indent1, label, msg, len(label))
+	}
+	if t.Status == report.StatusFailed || t.Status == report.StatusErrored {
+		r.writeStderr(b, indent1, t.Stderr)
+	}
+}
+
+// writeStderr writes the tail of a process's stderr, one line per line.
+func (r *renderer) writeStderr(b *strings.Builder, ind, stderr string) {
+	lines, dropped := lastLines(clean(stderr), stderrLines)
+	if len(lines) == 0 {
+		return
+	}
+	head := "stderr:"
+	if dropped > 0 {
+		head = fmt.Sprintf("stderr (last %d lines):", len(lines))
+	}
+	b.WriteString(ind + r.p.paint(dim, head) + "\n")
+	for _, l := range lines {
+		b.WriteString(ind + "  " + r.p.paint(dim, "│") + " " + r.p.line(plain, truncate(l, maxLineRunes)) + "\n")
+	}
+}
+
+// finish prints the tests not yet shown, the run-level errors and the
+// summary line.
+func (r *renderer) finish(run *report.Run) error {
+	var b strings.Builder
+	for i := range run.Tests {
+		t := &run.Tests[i]
+		if !r.seen[testKey(t)] {
+			r.seen[testKey(t)] = true
+			r.writeTest(&b, t)
+		}
+	}
+	if len(run.Errors) > 0 {
+		b.WriteString("\n" + r.p.paint(yellow, "run errors:") + "\n")
+		for _, e := range run.Errors {
+			r.writeRunError(&b, e)
+		}
+	}
+	b.WriteString("\n" + r.summary(run) + "\n")
+	return r.write(b.String())
+}
+
+// writeRunError writes one problem of the run itself.
+func (r *renderer) writeRunError(b *strings.Builder, e report.RunError) {
+	who := e.Source
+	if e.Name != "" {
+		who += " " + e.Name
+	}
+	b.WriteString("  " + r.p.paint(yellow, "!") + " " + r.p.line(bold, who) + ": ")
+	msg := clean(e.Message)
+	if first, rest, multi := strings.Cut(msg, "\n"); multi {
+		b.WriteString(r.p.line(plain, truncate(first, maxLineRunes)) + "\n")
+		for _, l := range capLines(strings.Split(rest, "\n"), stderrLines) {
+			b.WriteString("      " + r.p.line(plain, truncate(l, maxLineRunes)) + "\n")
+		}
+	} else {
+		b.WriteString(r.p.line(plain, truncate(msg, maxLineRunes)) + "\n")
+	}
+	r.writeStderr(b, "    ", e.StderrTail)
+}
+
+// summary is the final line: counts by status, total, wall time.
+func (r *renderer) summary(run *report.Run) string {
+	s := run.Summary
+	count := func(n int, word string, st style) string {
+		text := fmt.Sprintf("%d %s", n, word)
+		if n == 0 {
+			return r.p.paint(dim, text)
+		}
+		return r.p.paint(st, text)
+	}
+	tests := "tests"
+	if s.Total == 1 {
+		tests = "test"
+	}
+	ms := run.DurationMS
+	if ms == 0 {
+		ms = s.DurationMS
+	}
+	return strings.Join([]string{
+		count(s.Passed, "passed", green),
+		count(s.Failed, "failed", red),
+		count(s.Errored, "errored", yellow),
+		count(s.Skipped, "skipped", dim),
+	}, ", ") + fmt.Sprintf(" (%d %s) in %s", s.Total, tests, formatSeconds(ms))
+}
+
+// capLines keeps the first n lines, noting how many were cut.
+func capLines(lines []string, n int) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	return append(lines[:n:n], fmt.Sprintf("… (%d more lines)", len(lines)-n))
+}

@@ -1,0 +1,177 @@
+package sdk_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
+	"github.com/mcptest/mcptest/sdk/report"
+)
+
+func TestDescribe(t *testing.T) {
+	p := &sdk.Plugin{
+		Name: "multi", Version: "1.2.3",
+		Matchers:  map[string]sdk.Matcher{"b": sdk.MatcherFunc(nil), "a": sdk.MatcherFunc(nil)},
+		Reporters: map[string]sdk.Reporter{"r": sdk.ReporterFunc(nil)},
+	}
+	var buf bytes.Buffer
+	if err := sdk.WriteDescription(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	var d sdk.Description
+	if err := json.Unmarshal(buf.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "multi" || d.Version != "1.2.3" || fmt.Sprint(d.ProtocolVersions) != "[1]" {
+		t.Fatalf("description = %+v", d)
+	}
+	if fmt.Sprint(d.Components) != "[{matcher [a b]} {reporter [r]}]" {
+		t.Fatalf("components = %v", d.Components)
+	}
+	conn := plugintest.New(t, p, nil)
+	got, err := conn.Info.Describe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got.Components) != fmt.Sprint(d.Components) || got.Name != d.Name {
+		t.Fatalf("Describe over gRPC = %+v, want %+v", got, d)
+	}
+}
+
+func TestMatchCarriesOptionsScoreAndFailure(t *testing.T) {
+	var seen sdk.MatchOptions
+	var mu sync.Mutex
+	m := sdk.MatcherFunc(func(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		mu.Lock()
+		seen = in.Options
+		mu.Unlock()
+		s := 0.25
+		return sdk.MatchResult{Pass: false, Score: &s, Failure: &sdk.Failure{
+			Expected: in.Argument, Actual: in.Actual, Note: "n", Extra: map[string]any{"match": nil},
+		}}, nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, nil)
+	res, err := conn.Matcher.Match(context.Background(), []sdk.MatchItem{{
+		ID: 9, Key: "k", Actual: json.RawMessage(`12345678901234567890`), Argument: json.RawMessage(`"x"`),
+		Options: json.RawMessage(`{"test_name":"t","target":"result","future_field":1}`),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res[0]
+	if r.ID != 9 || r.Pass || r.Score == nil || *r.Score != 0.25 {
+		t.Fatalf("result = %+v", r)
+	}
+	var f map[string]any
+	if err := json.Unmarshal(r.Failure, &f); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f["match"]; !ok || f["note"] != "n" || f["expected"] != "x" {
+		t.Fatalf("failure = %s", r.Failure)
+	}
+	if !strings.Contains(string(r.Failure), "12345678901234567890") {
+		t.Fatalf("big integer lost: %s", r.Failure)
+	}
+	if seen.TestName != "t" || seen.Target != "result" || !strings.Contains(string(seen.Raw), "future_field") {
+		t.Fatalf("options = %+v", seen)
+	}
+}
+
+func TestLargeBatchRoundTrips(t *testing.T) {
+	m := sdk.MatcherFunc(func(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		return sdk.MatchResult{Pass: bytes.Equal(in.Actual, in.Argument)}, nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"eq": m}}, nil)
+	big := json.RawMessage(`"` + strings.Repeat("a", 6<<20) + `"`) // over gRPC's 4 MiB default
+	items := []sdk.MatchItem{{ID: 1, Key: "eq", Actual: big, Argument: big}}
+	for i := range 2000 {
+		v := json.RawMessage(fmt.Sprint(i))
+		items = append(items, sdk.MatchItem{ID: uint64(i + 2), Key: "eq", Actual: v, Argument: v})
+	}
+	res, err := conn.Matcher.Match(context.Background(), items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res {
+		if !r.Pass || r.ID != items[i].ID {
+			t.Fatalf("item %d: %+v", i, r)
+		}
+	}
+}
+
+func TestReporterStreamsOutputPerEvent(t *testing.T) {
+	rep := sdk.ReporterFunc(func(_ context.Context, s *sdk.RenderSession) error {
+		fmt.Fprintf(s.Progress, "start %s color=%v\n", s.Key, s.Terminal.Color)
+		for ev := range s.Events() {
+			switch ev.Type {
+			case report.EventTestFinished:
+				fmt.Fprintf(s.Primary, "test %s %s\n", ev.Test.Name, ev.Test.Status)
+			case report.EventRunFinished:
+				fmt.Fprintf(s.Primary, "total %d\n", ev.Run.Summary.Total)
+				fmt.Fprintln(s.StepSummary, "## summary")
+			}
+		}
+		return nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "r1", Version: "1.0.0", Reporters: map[string]sdk.Reporter{"txt": rep}}, nil)
+	var mu sync.Mutex
+	out := map[sdk.Sink]*bytes.Buffer{sdk.SinkPrimary: {}, sdk.SinkProgress: {}, sdk.SinkStepSummary: {}}
+	var order []string
+	rs, err := conn.Reporter.Render(context.Background(), sdk.RenderStart{Key: "txt", Terminal: sdk.Terminal{Color: true}},
+		func(s sdk.Sink, b []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			out[s].Write(b)
+			order = append(order, string(b))
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(ev report.Event) {
+		b, _ := json.Marshal(ev)
+		if err := rs.Send(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(report.Event{Type: report.EventRunStarted, Total: 1})
+	send(report.Event{Type: report.EventTestFinished, Test: &report.Test{Name: "a", Status: report.StatusPassed}})
+	send(report.Event{Type: report.EventRunFinished, Run: &report.Run{Summary: report.Summary{Total: 1}}})
+	if err := rs.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := out[sdk.SinkPrimary].String(); got != "test a passed\ntotal 1\n" {
+		t.Errorf("primary = %q", got)
+	}
+	if got := out[sdk.SinkProgress].String(); got != "start txt color=true\n" {
+		t.Errorf("progress = %q", got)
+	}
+	if got := out[sdk.SinkStepSummary].String(); got != "## summary\n" {
+		t.Errorf("step summary = %q", got)
+	}
+}
+
+func TestReporterErrorAndPanicReachTheHost(t *testing.T) {
+	p := &sdk.Plugin{Name: "r1", Version: "1.0.0", Reporters: map[string]sdk.Reporter{
+		"fails":  sdk.FinalReporter(func(context.Context, *sdk.RenderSession, *report.Run) error { return errors.New("disk full") }),
+		"panics": sdk.ReporterFunc(func(context.Context, *sdk.RenderSession) error { panic("kaboom") }),
+	}}
+	conn := plugintest.New(t, p, nil)
+	for key, want := range map[string]string{"fails": "disk full", "panics": "kaboom"} {
+		rs, err := conn.Reporter.Render(context.Background(), sdk.RenderStart{Key: key}, func(sdk.Sink, []byte) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(report.Event{Type: report.EventRunFinished, Run: &report.Run{}})
+		_ = rs.Send(b)
+		if err := rs.Close(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: close error = %v, want %q", key, err, want)
+		}
+	}
+}
