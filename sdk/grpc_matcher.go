@@ -97,6 +97,11 @@ func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.Ma
 		}
 		return res
 	}
+	if r.Score != nil && !(*r.Score >= 0 && *r.Score <= 1) {
+		res.Error = fmt.Sprintf("matcher %q returned score %v, outside [0, 1]", it.GetKey(), *r.Score)
+		res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
+		return res
+	}
 	res.Pass = r.Pass
 	if r.Score != nil {
 		res.HasScore, res.Score = true, *r.Score

@@ -79,10 +79,9 @@ func (s *reporterServer) Render(stream pluginv1.Reporter_RenderServer) (err erro
 		}
 		return ev, true
 	}
-	renderErr := s.render(stream.Context(), rep, sess)
-	if renderErr == nil {
-		renderErr = decodeErr
-	}
+	// The stream's own failure explains a reporter that then saw no
+	// run_finished, so it goes first.
+	renderErr := errors.Join(decodeErr, s.render(stream.Context(), rep, sess))
 	if err := out.flush(); err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ const MaxMessageBytes = 256 << 20
 var Handshake = plugin.HandshakeConfig{
 	ProtocolVersion:  ProtocolVersion,
 	MagicCookieKey:   "MCPTEST_PLUGIN_MAGIC_COOKIE",
-	MagicCookieValue: "6d63707465737420706c7567696e2070726f746f636f6c2076312063f6f6b6965",
+	MagicCookieValue: "6d63707465737420706c7567696e2070726f746f636f6c20763120636f6f6b6965",
 }
 
 // The component kinds. They are also the go-plugin plugin-set names.

@@ -129,7 +129,8 @@ func JSON(v any) json.RawMessage {
 // cannot work), not a failed assertion: the run exits 2.
 var ErrInvalidArgument = errors.New("invalid matcher argument")
 
-// InvalidArgument wraps err so errors.Is(err, ErrInvalidArgument) holds.
+// InvalidArgument returns an error for which errors.Is(err,
+// ErrInvalidArgument) holds; format may use %w to wrap a cause too.
 func InvalidArgument(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalidArgument, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidArgument}, args...)...)
 }

@@ -32,6 +32,7 @@ func Serve(p *Plugin) {
 		os.Exit(0)
 	}
 	logger := NewLogger(p.Name)
+	servedLogger = logger
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: Handshake,
 		VersionedPlugins: map[int]plugin.PluginSet{
@@ -54,6 +55,15 @@ func WriteDescription(w io.Writer, p *Plugin) error {
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
 }
+
+// servedLogger is the logger of the plugin being served.
+var servedLogger = hclog.NewNullLogger()
+
+// Logger returns the served plugin's logger. Use it rather than printing to
+// os.Stderr: go-plugin forwards printed output asynchronously, so a line
+// printed just before the process dies is lost, while the logger writes to
+// the real stderr that mcptest keeps for crash reports.
+func Logger() hclog.Logger { return servedLogger }
 
 // NewLogger returns the logger a plugin should use: hclog JSON on stderr,
 // which the host parses and re-levels under the plugin's name. Stdout is

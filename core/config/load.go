@@ -43,7 +43,7 @@ func LoadFiles(paths []string) ([]*Suite, error) {
 			defer func() { <-sem }()
 			s, err := Load(p)
 			if err != nil {
-				errs[i] = err.(Errors)
+				errors.As(err, &errs[i]) // Load only returns Errors
 				return
 			}
 			suites[i] = s
@@ -144,7 +144,7 @@ func (l *loader) load(data []byte) *Suite {
 	case !errors.Is(err, io.EOF):
 		l.c.errs = append(l.c.errs, syntaxError(l.c.file, data, err))
 	}
-	if len(doc.Content) == 0 {
+	if len(doc.Content) == 0 || deref(doc.Content[0]).ShortTag() == tagNull {
 		l.c.add(&doc, "", "the suite is empty", "a suite needs at least a servers block")
 		return nil
 	}

@@ -344,7 +344,7 @@ func TestSyntaxErrorPositions(t *testing.T) {
 	}
 }
 
-func TestWriteSuiteWithCRLFAndBOM(t *testing.T) {
+func TestLoadCRLFAndBOM(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "crlf.yml")
 	src := "\ufeffservers:\r\n  a:\r\n    command: [x]\r\ntools:\r\n  - name: n\r\n    server: b\r\n    tool: t\r\n"
@@ -354,5 +354,78 @@ func TestWriteSuiteWithCRLFAndBOM(t *testing.T) {
 	_, err := Load(path)
 	if err == nil || !strings.HasSuffix(err.Error(), `:6:13: /tools/0/server: unknown server "b" (declared servers: a)`) {
 		t.Errorf("error = %v", err)
+	}
+}
+
+// TestLoadInlineErrors covers smaller cases inline: each source must yield
+// exactly these errors.
+func TestLoadInlineErrors(t *testing.T) {
+	const base = "servers: {local: {command: [x]}}\n"
+	const tool = "tools: [{name: a, server: local, tool: t, "
+	cases := []struct {
+		src  string
+		want []string
+	}{
+		{"servers: {local: ./srv --stdio}", []string{
+			`1:18: /servers/local: expected a server (an object), found a string ("./srv --stdio") (write command: ["./srv", "--stdio"])`}},
+		{"servers: {remote: {url: 'http://x'}}", []string{ // no "missing command" on top
+			`1:20: /servers/remote/url: "url" is not supported yet by this build (supported here: command, env)`}},
+		{"servers: {'': {command: [x]}}", []string{`1:11: /servers/: a server name must not be empty`}},
+		{"servers: {local: {command: ['', x]}}", []string{
+			`1:29: /servers/local/command/0: the executable (the first element of command) must not be empty`}},
+		{"servers: {local: {command: [x, 1]}}", []string{
+			`1:32: /servers/local/command/1: expected an element of command (a string), found an integer (1) (quote it to make it a string: "1")`}},
+		{"servers: {}", []string{
+			`1:10: /servers: servers must declare at least one server (for example: servers: {local: {command: ["./my-server"]}})`}},
+		{"servers:\n", []string{
+			`1:9: /servers: expected the servers block (an object of named servers), found null (for example: servers: {local: {command: ["./my-server"]}})`}},
+		{"---\n", []string{`1:1: the suite is empty (a suite needs at least a servers block)`}},
+		{base + tool + "expect: [{assert-set: {name: x}}]}]", []string{ // no "missing target" on top
+			`2:53: /tools/0/expect/0/assert-set: "assert-set" is not supported yet by this build (supported here: target, matcher, message)`}},
+		{base + tool + "expect: [{target: x, matcher: contains}]}]", []string{
+			`2:73: /tools/0/expect/0/matcher: expected a matcher (an object with exactly one key), found a string ("contains") (for example: matcher: {contains: "hello"})`}},
+		{base + tool + "expect: [{target: x, matcher: {a: 1, b: 2, c: 3}}]}]", []string{
+			`2:73: /tools/0/expect/0/matcher: a matcher has exactly one key, found 3: "a", "b" and "c" (write one assertion per matcher, or combine them with allOf)`}},
+		{base + tool + "timeout_ms: 99999999999999999999}]", []string{
+			`2:55: /tools/0/timeout_ms: timeout_ms 99999999999999999999 is out of range`}},
+		{base + tool + "timeout_ms: 1.5}]", []string{
+			`2:55: /tools/0/timeout_ms: expected timeout_ms (an integer ≥ 1), found a number (1.5)`}},
+		{base + tool + "tags: [a, '']}]", []string{
+			`2:53: /tools/0/tags/1: expected an element of tags (a non-empty string), found an empty string`}},
+		{base + "tools: [{name: a, server: ~, tool: t}]", []string{
+			`2:27: /tools/0/server: expected a server name (a string), found null`}},
+		// An error inside an anchored test is reported once, at the anchor;
+		// the alias only adds what is missing where it is used.
+		{base + "tools:\n  - &t {name: a, server: local, tol: t}\n  - *t\n", []string{
+			`3:5: /tools/0: missing required key "tool" in a tool test`,
+			`3:33: /tools/0/tol: unknown key "tol" in a tool test (did you mean "tool"?)`,
+			`4:5: /tools/1: missing required key "tool" in a tool test`}},
+	}
+	for _, tc := range cases {
+		_, err := loadBytes("t.yml", []byte(tc.src))
+		var got []string
+		for _, e := range asErrors(err) {
+			got = append(got, strings.TrimPrefix(e.Error(), "t.yml:"))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q:\n got: %s\nwant: %s", tc.src, strings.Join(got, "\n      "), strings.Join(tc.want, "\n      "))
+		}
+	}
+}
+
+func asErrors(err error) Errors {
+	var es Errors
+	errors.As(err, &es)
+	return es
+}
+
+func TestLoadMergeAtTopLevelAndFloatTimeout(t *testing.T) {
+	src := "<<: {servers: {a: {command: [x]}}}\ntools: [{name: n, server: a, tool: t, timeout_ms: 2.0, args: {b: !!binary aGk=}}]\n"
+	s, err := loadBytes("t.yml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Servers["a"] == nil || s.Tools[0].TimeoutMS != 2 || string(s.Tools[0].Args) != `{"b":"aGk="}` {
+		t.Errorf("suite = %+v, tool = %+v", s, s.Tools[0])
 	}
 }

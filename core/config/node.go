@@ -78,11 +78,11 @@ func describe(n *yaml.Node) string {
 
 // short truncates s for display in a message.
 func short(s string) string {
-	const max = 40
-	if len(s) <= max {
+	const limit = 40
+	if len(s) <= limit {
 		return s
 	}
-	cut := max
+	cut := limit
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
@@ -97,12 +97,6 @@ func isMergeKey(k *yaml.Node) bool {
 	return k.Kind == yaml.ScalarNode && k.ShortTag() == tagMerge
 }
 
-// isNull reports whether n (dereferenced) is a null scalar.
-func isNull(n *yaml.Node) bool {
-	n = deref(n)
-	return n.Kind == yaml.ScalarNode && n.ShortTag() == tagNull
-}
-
 // child returns the JSON pointer of key under the pointer ptr.
 func child(ptr, key string) string {
 	if strings.ContainsAny(key, "~/") {
@@ -111,11 +105,12 @@ func child(ptr, key string) string {
 	return ptr + "/" + key
 }
 
-// keyString returns the key of a mapping entry, which must be a string.
+// keyString returns the key of a mapping entry, which must be a string
+// (or a scalar whose JSON form is a string, such as a timestamp).
 func (l *loader) keyString(k *yaml.Node, ptr string) (string, bool) {
 	kd := deref(k)
-	if kd.Kind == yaml.ScalarNode && kd.ShortTag() == tagStr {
-		return kd.Value, true
+	if s, ok := stringOf(kd); ok {
+		return s, true
 	}
 	hint := ""
 	if kd.Kind == yaml.ScalarNode {

@@ -67,7 +67,6 @@ func (k keySpec) asAlone() keySpec { k.alone = true; return k }
 
 // fields bundles the supported entries of one object, by key.
 type fields struct {
-	node    *yaml.Node // the mapping (dereferenced)
 	ptr     string
 	entries []entry
 	later   []string // keys written that this build does not support yet
@@ -103,7 +102,7 @@ func (l *loader) object(n *yaml.Node, ptr string, spec *objectSpec) (f *fields, 
 		l.c.add(n, ptr, fmt.Sprintf("expected %s (an object), found %s", spec.what, describe(m)), "")
 		return nil, false
 	}
-	f = &fields{node: m, ptr: ptr}
+	f = &fields{ptr: ptr}
 	otherShape := false
 	for _, e := range l.entries(m, ptr) {
 		k, known := spec.byName[e.key]

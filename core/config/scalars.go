@@ -1,8 +1,9 @@
 package config
 
 import (
+	"errors"
 	"fmt"
-	"math/big"
+	"math"
 	"strconv"
 	"strings"
 
@@ -83,16 +84,14 @@ func integerLiteral(d *yaml.Node) (string, bool) {
 	case tagInt:
 		return jsonInt(d.Value)
 	case tagFloat:
-		lit, msg := jsonFloat(d.Value)
-		if msg != "" {
+		f, err := strconv.ParseFloat(strings.ReplaceAll(d.Value, "_", ""), 64)
+		switch {
+		case err != nil && !errors.Is(err, strconv.ErrRange), math.IsInf(f, 0), f != math.Trunc(f):
 			return "", false
+		case math.Abs(f) >= 1<<53:
+			return d.Value, true // reported as out of range, as written
 		}
-		var f big.Float
-		if _, ok := f.SetString(lit); !ok || !f.IsInt() {
-			return "", false
-		}
-		i, _ := f.Int(nil)
-		return i.String(), true
+		return strconv.FormatInt(int64(f), 10), true
 	}
 	return "", false
 }

@@ -23,17 +23,22 @@ const maxJSONSize = 16 << 20
 type loc struct {
 	parent string
 	key    string
-	idx    int // array index, or -1 when key applies
+	idx    int // array index, or locKey or locRoot
 }
 
+const (
+	locKey  = -1 // the step is key
+	locRoot = -2 // no step: parent is the pointer of the value
+)
+
 func (p loc) String() string {
-	if p.idx >= 0 {
-		return p.parent + "/" + strconv.Itoa(p.idx)
-	}
-	if p.key == "\x00" { // the root of the conversion
+	switch p.idx {
+	case locRoot:
 		return p.parent
+	case locKey:
+		return child(p.parent, p.key)
 	}
-	return child(p.parent, p.key)
+	return p.parent + "/" + strconv.Itoa(p.idx)
 }
 
 // toJSON converts the value n (args, a matcher argument) from YAML to JSON.
@@ -43,7 +48,7 @@ func (p loc) String() string {
 // It returns nil after reporting the problems it found.
 func (l *loader) toJSON(n *yaml.Node, ptr string) json.RawMessage {
 	l.jfailed = false
-	buf := l.appendJSON(l.buf[:0], n, loc{parent: ptr, key: "\x00", idx: -1})
+	buf := l.appendJSON(l.buf[:0], n, loc{parent: ptr, idx: locRoot})
 	l.buf = buf[:0]
 	if l.jfailed {
 		return nil
@@ -128,7 +133,7 @@ func (l *loader) appendValue(buf []byte, n *yaml.Node, p loc) []byte {
 			}
 			buf = appendJSONString(buf, e.key)
 			buf = append(buf, ':')
-			buf = l.appendJSON(buf, e.value, loc{parent: ptr, key: e.key, idx: -1})
+			buf = l.appendJSON(buf, e.value, loc{parent: ptr, key: e.key, idx: locKey})
 		}
 		return append(buf, '}')
 	case yaml.SequenceNode:

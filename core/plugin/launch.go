@@ -91,9 +91,14 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Managed:          true,
 		StartTimeout:     start,
-		Stderr:           ring,
-		Logger:           logger.Named(f.Manifest.Name),
-		GRPCDialOptions:  sdk.GRPCDialOptions(),
+		// Stderr carries the plugin's log and any crash trace; SyncStderr
+		// and SyncStdout carry what plugin code printed, which go-plugin
+		// forwards over gRPC. All of it feeds the tail shown on failure.
+		Stderr:          ring,
+		SyncStderr:      ring,
+		SyncStdout:      ring,
+		Logger:          logger.Named(f.Manifest.Name),
+		GRPCDialOptions: sdk.GRPCDialOptions(),
 	})
 	rpc, err := client.Client()
 	if err != nil {

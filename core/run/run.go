@@ -80,6 +80,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		RunID:         opts.RunID,
 		Tool:          rpt.ToolInfo{Name: "mcptest", Version: opts.ToolVersion},
 		StartedAt:     time.Now().UTC(),
+		Suites:        []string{},
 		Tests:         make([]rpt.Test, len(p.Tests)),
 	}
 	for _, s := range p.Suites {

@@ -43,8 +43,8 @@ func skipped(t *plan.Test, why string) rpt.Test {
 }
 
 // runTest calls the tool, judges the result and returns the test's report.
-func (r *runner) runTest(ctx context.Context, t *plan.Test) rpt.Test {
-	res := testHeader(t)
+func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
+	res = testHeader(t)
 	start := time.Now()
 	defer func() { res.DurationMS = ms(time.Since(start)) }()
 

@@ -130,21 +130,36 @@ func (s *Session) do(ctx context.Context, label, method string, params any) (*Ou
 
 	select {
 	case r := <-c.done:
-		return finish(out, label, start, r, s.cfg.MaxMessageBytes)
+		return s.settle(out, label, start, r)
 	case <-s.dead:
-		if s.takePending(key) == nil { // the response won the race
-			return finish(out, label, start, <-c.done, s.cfg.MaxMessageBytes)
+		if s.takePending(key) == nil { // the router has taken the call
+			return s.settle(out, label, start, <-c.done)
 		}
 		out.Duration = time.Since(start)
 		return out, fmt.Errorf("%s: %w", label, s.deathError())
 	case <-ctx.Done():
 		if s.takePending(key) == nil {
-			return finish(out, label, start, <-c.done, s.cfg.MaxMessageBytes)
+			return s.settle(out, label, start, <-c.done)
 		}
 		out.Duration = time.Since(start)
 		s.sendCancel(id, ctx.Err())
 		return out, fmt.Errorf("%s: %w", label, ctxError(ctx, out.Duration))
 	}
+}
+
+// settle turns the response r into the call's result, unless it arrived
+// after the session died (or was closed): then the death is the result, so
+// that a call interrupted by Close reliably fails with ErrClosed.
+func (s *Session) settle(out *Outcome, label string, start time.Time, r reply) (*Outcome, error) {
+	s.mu.Lock()
+	deadErr, deadAt := s.deadErr, s.deadAt
+	s.mu.Unlock()
+	if deadErr != nil && !r.at.Before(deadAt) {
+		out.Duration = r.at.Sub(start)
+		out.Frames = append(out.Frames, r.frame)
+		return out, fmt.Errorf("%s: %w", label, deadErr)
+	}
+	return finish(out, label, start, r, s.cfg.MaxMessageBytes)
 }
 
 // finish fills out from the response r.
@@ -167,25 +182,31 @@ func finish(out *Outcome, label string, start time.Time, r reply, limit int) (*O
 	return out, nil
 }
 
-// ctxError describes a call abandoned because ctx ended after waited.
+// ctxError describes a call abandoned because ctx ended after waited. A
+// context whose deadline has passed but whose timer has not yet fired
+// counts as expired.
 func ctxError(ctx context.Context, waited time.Duration) error {
 	waited = waited.Round(time.Millisecond)
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("%w: no response after %s: %w", ErrTimeout, waited, ctx.Err())
+	cause := ctx.Err()
+	if cause == nil || errors.Is(cause, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: no response after %s: %w", ErrTimeout, waited, context.DeadlineExceeded)
 	}
-	return fmt.Errorf("cancelled after %s: %w", waited, ctx.Err())
+	return fmt.Errorf("cancelled after %s: %w", waited, cause)
 }
 
 // writeError classifies a failed request write.
 func (s *Session) writeError(ctx context.Context, err error, start time.Time) error {
-	if ctx.Err() != nil {
-		return ctxError(ctx, time.Since(start))
+	if broken := s.stdin.brokenErr(); broken != nil {
+		// Half a frame is on the server's stdin: nothing sent from now on
+		// could be understood, so every call fails now.
+		s.die(broken)
 	}
-	if errors.Is(err, errStdinBroken) || errors.Is(err, ErrTimeout) {
-		// The server is not reading, or half a frame is on its stdin:
-		// nothing sent from now on could be understood.
-		s.die(fmt.Errorf("%w: %w", ErrTimeout, err))
+	if errors.Is(err, errStdinStalled) {
+		s.die(err)
 		return s.deathError()
+	}
+	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+		return ctxError(ctx, time.Since(start))
 	}
 	// Most likely a broken pipe: the server is gone. Give the monitor a
 	// moment to collect the exit status and stderr.

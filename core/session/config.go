@@ -14,14 +14,20 @@ import (
 // which opens with an initialize handshake.
 const DefaultProtocolVersion = "2025-11-25"
 
-// LegacyProtocolVersions are the revisions a stdio session can pin: the ones
-// that use the initialize handshake, newest first.
-var LegacyProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+// legacyVersions are the revisions that use the initialize handshake.
+var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// LegacyProtocolVersions returns the revisions a stdio session can pin: the
+// ones that use the initialize handshake, newest first.
+func LegacyProtocolVersions() []string { return slices.Clone(legacyVersions) }
 
 // Defaults for the zero values of StdioConfig's durations and limits.
 const (
-	DefaultInitTimeout     = 30 * time.Second
-	DefaultCallTimeout     = 60 * time.Second
+	// DefaultInitTimeout bounds the initialize handshake.
+	DefaultInitTimeout = 30 * time.Second
+	// DefaultCallTimeout bounds a call whose context has no deadline.
+	DefaultCallTimeout = 60 * time.Second
+	// DefaultMaxMessageBytes bounds one line of the server's stdout.
 	DefaultMaxMessageBytes = 256 << 20
 )
 
@@ -39,7 +45,7 @@ type StdioConfig struct {
 	Env map[string]string
 	// Dir is the server's working directory; empty means mcptest's own.
 	Dir string
-	// ProtocolVersion is the revision to pin, one of LegacyProtocolVersions.
+	// ProtocolVersion is the revision to pin, one of LegacyProtocolVersions().
 	// Empty means DefaultProtocolVersion. The session never probes.
 	ProtocolVersion string
 	// ClientVersion is sent as clientInfo.version in initialize; empty
@@ -71,9 +77,9 @@ func (cfg StdioConfig) withDefaults() (StdioConfig, error) {
 	if cfg.ProtocolVersion == "" {
 		cfg.ProtocolVersion = DefaultProtocolVersion
 	}
-	if !slices.Contains(LegacyProtocolVersions, cfg.ProtocolVersion) {
+	if !slices.Contains(legacyVersions, cfg.ProtocolVersion) {
 		return cfg, fmt.Errorf("stdio server %q: protocol version %q is not supported; use one of %s",
-			cfg.Name, cfg.ProtocolVersion, strings.Join(LegacyProtocolVersions, ", "))
+			cfg.Name, cfg.ProtocolVersion, strings.Join(legacyVersions, ", "))
 	}
 	if cfg.ClientVersion == "" {
 		cfg.ClientVersion = "dev"

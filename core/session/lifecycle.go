@@ -28,7 +28,7 @@ func (s *Session) die(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.deadErr == nil {
-		s.deadErr = err
+		s.deadErr, s.deadAt = err, time.Now()
 		close(s.dead)
 	}
 }

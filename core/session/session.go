@@ -57,7 +57,8 @@ type Session struct {
 
 	mu      sync.Mutex
 	pending map[string]*call
-	deadErr error // why the session can carry no more calls
+	deadErr error     // why the session can carry no more calls
+	deadAt  time.Time // when deadErr was set
 	closed  bool
 
 	dead       chan struct{} // closed when deadErr is set

@@ -13,20 +13,26 @@ import (
 // context has no deadline, so a server that stops reading cannot block us.
 const defaultWriteTimeout = 30 * time.Second
 
-// errStdinBroken marks a stdin on which a frame was only partly written:
-// the next frame would be glued to the half-written one, so nothing more may
-// be sent.
+// errStdinStalled marks a write that the server did not read within
+// defaultWriteTimeout although the caller had no deadline of its own.
+var errStdinStalled = errors.New("the server stopped reading its stdin")
+
+// errStdinBroken marks a stdin on which a frame was only partly written
+// before a deadline: the next frame would be glued to the half-written one,
+// so nothing more may be sent.
 var errStdinBroken = errors.New("server stdin is unusable after a partial write")
 
 // stdinWriter writes whole frames to the server's stdin, one at a time. It
 // is shared by our calls and by mcp-go's transport, which sees it as an
 // io.WriteCloser and writes one complete frame per Write call.
 type stdinWriter struct {
-	f      *os.File
-	lock   chan struct{} // a mutex that waiting writers can give up on
-	broken error         // set, under lock, after a partial write
-	once   sync.Once
-	err    error
+	f    *os.File
+	lock chan struct{} // a mutex that waiting writers can give up on
+	once sync.Once
+	err  error
+
+	mu     sync.Mutex
+	broken error // set after a partial write
 }
 
 func newStdinWriter(f *os.File) *stdinWriter {
@@ -42,8 +48,8 @@ func (w *stdinWriter) writeFrame(ctx context.Context, b []byte) error {
 		return ctx.Err()
 	}
 	defer func() { <-w.lock }()
-	if w.broken != nil {
-		return w.broken
+	if err := w.brokenErr(); err != nil {
+		return err
 	}
 
 	deadline, ok := ctx.Deadline()
@@ -66,16 +72,29 @@ func (w *stdinWriter) writeFrame(ctx context.Context, b []byte) error {
 	if err == nil {
 		return nil
 	}
-	if n > 0 && n < len(b) {
-		w.broken = fmt.Errorf("%w (%d of %d bytes written)", errStdinBroken, n, len(b))
-	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
+		if n > 0 {
+			w.mu.Lock()
+			w.broken = fmt.Errorf("%w: %w (%d of %d bytes written)", ErrTimeout, errStdinBroken, n, len(b))
+			w.mu.Unlock()
+		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return fmt.Errorf("write to server stdin: %w", ctxErr)
 		}
-		return fmt.Errorf("write to server stdin: %w: the server did not read %d bytes within %s", ErrTimeout, len(b), defaultWriteTimeout)
+		if ok { // ctx's deadline; its timer has not fired yet
+			return fmt.Errorf("write to server stdin: %w", context.DeadlineExceeded)
+		}
+		return fmt.Errorf("write to server stdin: %w: %w: a %d-byte frame was not read within %s",
+			ErrTimeout, errStdinStalled, len(b), defaultWriteTimeout)
 	}
 	return fmt.Errorf("write to server stdin: %w", err)
+}
+
+// brokenErr returns the error that made stdin unusable, or nil.
+func (w *stdinWriter) brokenErr() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.broken
 }
 
 // Write implements io.Writer for mcp-go's transport.

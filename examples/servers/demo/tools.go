@@ -21,37 +21,55 @@ var addOutputSchema = json.RawMessage(`{"type":"object","properties":{"sum":{"ty
 // maxSlow caps the slow tool's sleep so a typo cannot hang a test run.
 const maxSlow = 10 * time.Minute
 
+// pure marks a tool as read-only, idempotent and closed-world, so audits of
+// the demo server see realistic annotations.
+func pure() []mcp.ToolOption {
+	return []mcp.ToolOption{
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	}
+}
+
+// tool builds a tool from opts followed by extra options.
+func tool(name string, extra []mcp.ToolOption, opts ...mcp.ToolOption) mcp.Tool {
+	return mcp.NewTool(name, append(opts, extra...)...)
+}
+
 // addTools registers the demo tools on s.
 func addTools(s *server.MCPServer) {
-	s.AddTool(mcp.NewTool("echo",
+	s.AddTool(tool("echo", pure(),
 		mcp.WithDescription("Returns the message unchanged."),
 		mcp.WithString("message", mcp.Required(), mcp.Description("Text to echo back")),
 	), echo)
-	s.AddTool(mcp.NewTool("add",
+	s.AddTool(tool("add", pure(),
 		mcp.WithDescription("Adds two numbers."),
 		mcp.WithNumber("a", mcp.Required()),
 		mcp.WithNumber("b", mcp.Required()),
 		mcp.WithRawOutputSchema(addOutputSchema),
 	), add)
-	s.AddTool(mcp.NewTool("greet",
+	s.AddTool(tool("greet", pure(),
 		mcp.WithDescription("Greets someone."),
 		mcp.WithString("name", mcp.Required()),
 		mcp.WithString("greeting", mcp.DefaultString("Hello")),
 	), greet)
-	s.AddTool(mcp.NewTool("fail",
+	s.AddTool(tool("fail", pure(),
 		mcp.WithDescription("Always returns a tool error (isError: true)."),
 	), fail)
-	s.AddTool(mcp.NewTool("slow",
+	s.AddTool(tool("slow", pure(),
 		mcp.WithDescription("Sleeps for ms milliseconds, then returns \"done\"."),
 		mcp.WithNumber("ms", mcp.Required(), mcp.Min(0)),
 	), slow)
-	s.AddTool(mcp.NewTool("json_blob",
+	s.AddTool(tool("json_blob", pure(),
 		mcp.WithDescription("Returns a JSON object as text plus a second content block."),
 	), blob)
 	s.AddTool(mcp.NewTool("crash",
 		mcp.WithDescription("Exits the server process with status 3."),
+		mcp.WithDestructiveHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
 	), crash)
-	s.AddTool(mcp.NewTool("stderr_noise",
+	s.AddTool(tool("stderr_noise", pure(),
 		mcp.WithDescription("Writes a line to stderr and returns \"ok\"."),
 	), stderrNoise)
 }

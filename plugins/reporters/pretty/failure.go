@@ -55,23 +55,29 @@ func (r *renderer) writeAssertion(b *strings.Builder, a *report.Assertion) {
 		r.writeField(b, indent2, "error", msg, len("error"))
 		return
 	}
-	if a.Score != nil {
-		r.writeField(b, indent2, "score", strconv.FormatFloat(*a.Score, 'f', -1, 64), len("score"))
-	}
-	r.writeFailure(b, a.Failure)
+	r.writeFailure(b, a.Failure, a.Score)
 }
 
-// writeFailure writes the fields of a structured failure.
-func (r *renderer) writeFailure(b *strings.Builder, raw json.RawMessage) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return
-	}
+// writeFailure writes the fields of a structured failure, preceded by the
+// assertion's score when it has one.
+func (r *renderer) writeFailure(b *strings.Builder, raw json.RawMessage, score *float64) {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		r.writeField(b, indent2, "failure", renderValue(raw), len("failure"))
-		return
+	if len(bytes.TrimSpace(raw)) > 0 {
+		if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+			r.writeField(b, indent2, "failure", renderValue(raw), len("failure"))
+			return
+		}
 	}
 	var order []string
+	if score != nil {
+		if fields == nil {
+			fields = map[string]json.RawMessage{}
+		}
+		if _, dup := fields["score"]; !dup {
+			fields["score"] = json.RawMessage(strconv.FormatFloat(*score, 'f', -1, 64))
+			order = append(order, "score")
+		}
+	}
 	for _, k := range knownFields {
 		if _, ok := fields[k]; ok {
 			order = append(order, k)
@@ -79,7 +85,7 @@ func (r *renderer) writeFailure(b *strings.Builder, raw json.RawMessage) {
 	}
 	var extra []string
 	for k := range fields {
-		if !slices.Contains(knownFields, k) {
+		if !slices.Contains(knownFields, k) && !slices.Contains(order, k) {
 			extra = append(extra, k)
 		}
 	}

@@ -1,0 +1,261 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// install installs a fixture plugin into a fresh plugin directory with
+// `mcptest plugins install` and returns the directory.
+func install(t *testing.T, fixture string) string {
+	t.Helper()
+	dir := t.TempDir()
+	r := mcptest(t, "plugins", "install", "--dir", dir, filepath.Join(fixtures, fixture))
+	if r.code != 0 {
+		t.Fatalf("install %s:\n%s", fixture, r)
+	}
+	return dir
+}
+
+func TestPluginsListShowsBundled(t *testing.T) {
+	r := mcptest(t, "plugins", "list")
+	if r.code != 0 {
+		t.Fatalf("plugins list:\n%s", r)
+	}
+	mustContain(t, "plugins list", r.stdout, "text 0.1.0", "pretty 0.1.0", "json 0.1.0", "(bundled)",
+		"matcher:  contains, contains-all, contains-any, exact, icontains", "reporter: json", "checksum: ok")
+	assertNoOrphans(t)
+}
+
+func TestPrivateMatcherWithoutRebuild(t *testing.T) {
+	dir := install(t, "shout")
+	suite := writeSuite(t, `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: loud echo passes
+    server: demo
+    tool: echo
+    args: {message: "HELLO"}
+    expect:
+      - target: result.content[0].text
+        matcher: {shouted: true}
+  - name: quiet echo fails
+    server: demo
+    tool: echo
+    args: {message: "hello"}
+    expect:
+      - target: result.content[0].text
+        matcher: {shouted: true}
+`)
+	r := mcptest(t, "run", "--plugin-dir", dir, suite)
+	if r.code != 1 {
+		t.Fatalf("want exit 1:\n%s", r)
+	}
+	mustContain(t, "output", r.stdout, "loud echo passes", "quiet echo fails", "not upper case", "1 passed", "1 failed")
+	// Without the directory the key is unknown, with a clear error.
+	r = mcptest(t, "run", suite)
+	if r.code != 2 {
+		t.Fatalf("want exit 2 without the plugin:\n%s", r)
+	}
+	mustContain(t, "stderr", r.stderr, `unknown matcher "shouted"`)
+	assertNoOrphans(t)
+}
+
+func TestPrivateReporterShadowsBundledJSON(t *testing.T) {
+	dir := install(t, "altjson")
+	list := mcptest(t, "plugins", "list", "--plugin-dir", dir)
+	mustContain(t, "plugins list", list.stdout, "altjson 0.9.0", "shadows:  reporter json of json@0.1.0", "shadowed: reporter json by altjson@0.9.0")
+	suite := writeSuite(t, mixedSuite)
+	r := mcptest(t, "run", "--plugin-dir", dir, "--reporter", "json", suite)
+	if r.code != 1 {
+		t.Fatalf("want exit 1:\n%s", r)
+	}
+	if strings.TrimSpace(r.stdout) != "ALTJSON passed=1 failed=2 total=3" {
+		t.Fatalf("the private reporter did not render:\n%s", r)
+	}
+}
+
+func TestChecksumMismatchIsRefused(t *testing.T) {
+	dir := install(t, "shout")
+	exe := filepath.Join(dir, "shout", "mcptest-plugin-shout")
+	f, err := os.OpenFile(exe, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("tampered"))
+	f.Close()
+	suite := writeSuite(t, `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: t
+    server: demo
+    tool: echo
+    args: {message: "HI"}
+    expect:
+      - target: result.content[0].text
+        matcher: {shouted: true}
+`)
+	r := mcptest(t, "run", "--plugin-dir", dir, suite)
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	mustContain(t, "stderr", r.stderr, "plugin shout@1.0.0", "checksum mismatch", "mcptest plugins install")
+	list := mcptest(t, "plugins", "list", "--plugin-dir", dir)
+	mustContain(t, "plugins list", list.stdout, "checksum: mismatch")
+	verify := mcptest(t, "plugins", "verify", "--plugin-dir", dir)
+	if verify.code != 2 {
+		t.Fatalf("verify should fail:\n%s", verify)
+	}
+	mustContain(t, "verify", verify.stdout, "FAIL shout@1.0.0", "checksum mismatch")
+	assertNoOrphans(t)
+}
+
+func TestProtocolMismatchIsExplained(t *testing.T) {
+	dir := install(t, "wrongproto")
+	suite := writeSuite(t, `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: t
+    server: demo
+    tool: echo
+    args: {message: "x"}
+    expect:
+      - target: result
+        matcher: {future: 1}
+`)
+	r := mcptest(t, "run", "--plugin-dir", dir, suite)
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	mustContain(t, "stderr", r.stderr, "wrongproto@2.0.0", "protocol version mismatch", "speaks protocol [2]", "this mcptest speaks 1")
+
+	// A manifest that lies about the protocol is caught at the handshake.
+	manifest := filepath.Join(dir, "wrongproto", "mcptest-plugin.yaml")
+	raw, _ := os.ReadFile(manifest)
+	os.WriteFile(manifest, []byte(strings.Replace(string(raw), "protocol_versions: [2]", "protocol_versions: [1]", 1)), 0o644)
+	r = mcptest(t, "run", "--plugin-dir", dir, suite)
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	mustContain(t, "stderr", r.stderr, "wrongproto@2.0.0", "protocol version mismatch", "incompatible API version")
+	assertNoOrphans(t)
+}
+
+func chaosSuite(mode string) string {
+	return `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: calm before
+    server: demo
+    tool: echo
+    args: {message: "a"}
+    expect:
+      - target: result.content[0].text
+        matcher: {chaos: "fine"}
+      - target: result.content[0].text
+        matcher: {exact: "a"}
+  - name: chaos strikes
+    server: demo
+    tool: echo
+    args: {message: "b"}
+    expect:
+      - target: result.content[0].text
+        matcher: {chaos: "` + mode + `"}
+      - target: result.content[0].text
+        matcher: {exact: "b"}
+`
+}
+
+func TestPluginPanicErrorsOnlyThatAssertion(t *testing.T) {
+	dir := install(t, "chaos")
+	r := mcptest(t, "run", "--plugin-dir", dir, "--reporter", "json", writeSuite(t, chaosSuite("panic")))
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	mustContain(t, "report", r.stdout, `"status": "errored"`, "chaos: panic on purpose")
+	// Everything else passed, including the other assertion of the same test.
+	if strings.Count(r.stdout, `"status": "passed"`) != 4 || strings.Count(r.stdout, `"status": "errored"`) != 2 {
+		t.Fatalf("want 4 passed statuses (3 assertions, 1 test) and 2 errored (1 assertion, 1 test):\n%s", r.stdout)
+	}
+	assertNoOrphans(t)
+}
+
+func TestPluginExitMidRun(t *testing.T) {
+	dir := install(t, "chaos")
+	r := mcptest(t, "run", "--plugin-dir", dir, writeSuite(t, chaosSuite("exit")))
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	mustContain(t, "output", r.stdout, "chaos@0.0.1", "plugin crashed", "chaos: exiting on purpose", "calm before")
+	assertNoOrphans(t)
+}
+
+func TestPluginHangHitsTheDeadline(t *testing.T) {
+	dir := install(t, "chaos")
+	start := time.Now()
+	r := mcptest(t, "run", "--plugin-dir", dir, "--plugin-timeout", "2s", writeSuite(t, chaosSuite("hang")))
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	if time.Since(start) > time.Minute {
+		t.Errorf("the hang was not cut short")
+	}
+	mustContain(t, "output", r.stdout, "chaos@0.0.1", "did not answer in time", "chaos: hanging on purpose")
+	assertNoOrphans(t)
+}
+
+func TestInterruptLeavesNoOrphans(t *testing.T) {
+	suite := writeSuite(t, `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: slow
+    server: demo
+    tool: slow
+    args: {ms: 60000}
+    expect:
+      - target: result.content[0].text
+        matcher: {exact: "done"}
+`)
+	cmd := exec.Command(filepath.Join(binDir, "mcptest"), "run", suite)
+	cmd.Dir = root
+	cmd.Env = cleanEnv()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the server is up, then interrupt as Ctrl-C would.
+	deadline := time.Now().Add(20 * time.Second)
+	for len(liveProcs()) < 3 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("mcptest did not stop after SIGINT")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit code after SIGINT = %d, want 130", code)
+	}
+	assertNoOrphans(t)
+}

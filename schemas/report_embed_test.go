@@ -1,0 +1,182 @@
+package schemas
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcptest/mcptest/sdk/report"
+)
+
+// reportDefs maps each report type to where the schema describes it ("" is
+// the root).
+var reportDefs = map[reflect.Type]string{
+	reflect.TypeFor[report.Run]():       "",
+	reflect.TypeFor[report.ToolInfo]():  "tool",
+	reflect.TypeFor[report.Server]():    "server",
+	reflect.TypeFor[report.Summary]():   "summary",
+	reflect.TypeFor[report.RunError]():  "run_error",
+	reflect.TypeFor[report.Test]():      "test",
+	reflect.TypeFor[report.Assertion](): "assertion",
+	reflect.TypeFor[report.Error]():     "test_error",
+	reflect.TypeFor[report.Frame]():     "frame",
+}
+
+// TestReportSchemaMatchesGoTypes walks the report types and checks that
+// the schema lists exactly their JSON fields, requires exactly the fields
+// encoded without omitempty, closes every object, and refers to the right
+// definition for every nested struct.
+func TestReportSchemaMatchesGoTypes(t *testing.T) {
+	var root map[string]any
+	if err := json.Unmarshal(ReportV1, &root); err != nil {
+		t.Fatalf("report.v1.json: %v", err)
+	}
+	defs, _ := root["$defs"].(map[string]any)
+	for typ, name := range reportDefs {
+		obj := root
+		if name != "" {
+			obj, _ = defs[name].(map[string]any)
+		}
+		if obj == nil {
+			t.Errorf("%s: no $defs/%s", typ, name)
+			continue
+		}
+		checkReportObject(t, typ, obj)
+	}
+}
+
+func checkReportObject(t *testing.T, typ reflect.Type, obj map[string]any) {
+	t.Helper()
+	if obj["additionalProperties"] != false {
+		t.Errorf("%s: additionalProperties must be false", typ)
+	}
+	props, _ := obj["properties"].(map[string]any)
+	var fields, required []string
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		fields = append(fields, name)
+		if !strings.Contains(opts, "omitempty") {
+			required = append(required, name)
+		}
+		prop, _ := props[name].(map[string]any)
+		if prop == nil {
+			t.Errorf("%s: field %q is not in the schema", typ, name)
+			continue
+		}
+		checkReportRef(t, typ, name, f.Type, prop)
+	}
+	var schemaFields []string
+	for k := range props {
+		schemaFields = append(schemaFields, k)
+	}
+	var schemaRequired []string
+	for _, r := range obj["required"].([]any) {
+		schemaRequired = append(schemaRequired, r.(string))
+	}
+	sort.Strings(fields)
+	sort.Strings(required)
+	sort.Strings(schemaFields)
+	sort.Strings(schemaRequired)
+	if !slices.Equal(fields, schemaFields) {
+		t.Errorf("%s: Go fields %v, schema properties %v", typ, fields, schemaFields)
+	}
+	if !slices.Equal(required, schemaRequired) {
+		t.Errorf("%s: Go fields without omitempty %v, schema required %v", typ, required, schemaRequired)
+	}
+}
+
+// checkReportRef checks that a struct-typed field points at its definition.
+func checkReportRef(t *testing.T, typ reflect.Type, name string, ft reflect.Type, prop map[string]any) {
+	t.Helper()
+	if ft.Kind() == reflect.Pointer {
+		ft = ft.Elem()
+	}
+	if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct {
+		items, _ := prop["items"].(map[string]any)
+		if items == nil {
+			t.Errorf("%s.%s: array without items", typ, name)
+			return
+		}
+		prop, ft = items, ft.Elem()
+	}
+	if ft.Kind() != reflect.Struct || ft.PkgPath() != reflect.TypeFor[report.Run]().PkgPath() {
+		return
+	}
+	if want := "#/$defs/" + reportDefs[ft]; prop["$ref"] != want {
+		t.Errorf("%s.%s: $ref %v, want %s", typ, name, prop["$ref"], want)
+	}
+}
+
+func compileReportSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(ReportV1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("report.v1.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("report.v1.json")
+	if err != nil {
+		t.Fatalf("compile report.v1.json: %v", err)
+	}
+	return sch
+}
+
+func TestReportSchemaAcceptsAndRejects(t *testing.T) {
+	sch := compileReportSchema(t)
+	minimal := `{"schema_version":"1","run_id":"r","tool":{"name":"mcptest","version":"0.1.0"},` +
+		`"started_at":"2026-01-02T03:04:05Z","finished_at":"2026-01-02T03:04:06.5Z","duration_ms":1500,` +
+		`"suites":[],"tests":[%s],"summary":{"total":0,"passed":0,"failed":0,"errored":0,"skipped":0,"duration_ms":0},"exit_code":0%s}`
+	test := `{"id":"a","name":"a","file":"s.yml","block":"tools","status":"failed","duration_ms":1,` +
+		`"assertions":[{"index":0,"target":"result","matcher":"regex","status":"failed","failure":{"expected":"x","match":null,"anything":[1]}}]}`
+	for _, tc := range []struct {
+		name, tests, extra string
+		ok                 bool
+	}{
+		{"minimal", "", "", true},
+		{"open failure object", test, "", true},
+		{"unknown top-level field", "", `,"extra":1`, false},
+		{"unknown test field", strings.Replace(test, `"block"`, `"bogus":1,"block"`, 1), "", false},
+		{"bad status", strings.Replace(test, `"status":"failed","duration_ms"`, `"status":"broken","duration_ms"`, 1), "", false},
+		{"failure must be an object", strings.Replace(test, `"failure":{"expected":"x","match":null,"anything":[1]}`, `"failure":"text"`, 1), "", false},
+	} {
+		doc := strings.Replace(minimal, "%s", tc.tests, 1)
+		doc = strings.Replace(doc, "%s", tc.extra, 1)
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if err := sch.Validate(v); (err == nil) != tc.ok {
+			t.Errorf("%s: valid=%v, want %v (%v)", tc.name, err == nil, tc.ok, err)
+		}
+	}
+	empty := strings.Replace(minimal, "%s", "", 2)
+	for name, doc := range map[string]string{
+		"schema_version 2":        strings.Replace(empty, `"schema_version":"1"`, `"schema_version":"2"`, 1),
+		"started_at not a time":   strings.Replace(empty, "2026-01-02T03:04:05Z", "yesterday", 1),
+		"tests null":              strings.Replace(empty, `"tests":[]`, `"tests":null`, 1),
+		"summary missing a count": strings.Replace(empty, `"skipped":0,`, ``, 1),
+	} {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if sch.Validate(v) == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
