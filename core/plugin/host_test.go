@@ -1,4 +1,4 @@
-package plugin
+package plugin_test
 
 import (
 	"context"
@@ -6,58 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/core/plugin/inproc"
 	"github.com/mcptest/mcptest/sdk"
-	"github.com/mcptest/mcptest/sdk/plugintest"
 )
-
-// inProcLauncher serves sdk.Plugins in-process over real gRPC, keyed by
-// plugin name, so the host is tested without building binaries.
-type inProcLauncher struct {
-	t       *testing.T
-	plugins map[string]*sdk.Plugin
-	mu      sync.Mutex
-	starts  map[string]int
-}
-
-func (l *inProcLauncher) Launch(_ context.Context, f *Found) (Instance, error) {
-	p, ok := l.plugins[f.Manifest.Name]
-	if !ok {
-		return nil, fmt.Errorf("no in-process plugin %q", f.Manifest.Name)
-	}
-	l.mu.Lock()
-	l.starts[f.Manifest.Name]++
-	l.mu.Unlock()
-	conn, err := plugintest.Dial(p)
-	if err != nil {
-		return nil, err
-	}
-	l.t.Cleanup(conn.Close)
-	return &inProcInstance{conn: conn}, nil
-}
-
-// inProcInstance adapts a plugintest connection to Instance.
-type inProcInstance struct {
-	conn *plugintest.Conn
-}
-
-func (i *inProcInstance) Dispense(kind string) (any, error) { return i.conn.Dispense(kind) }
-func (i *inProcInstance) Kill()                             { i.conn.Close() }
-func (i *inProcInstance) Exited() bool                      { return i.conn.Exited() }
-func (i *inProcInstance) StderrTail(int) string             { return "" }
-
-// foundFor builds the Found a manifest for p would produce.
-func foundFor(p *sdk.Plugin) *Found {
-	d := p.Describe()
-	return &Found{
-		Manifest: &Manifest{ManifestVersion: 1, Name: d.Name, Version: d.Version, ProtocolVersions: d.ProtocolVersions,
-			Executable: "x", Components: d.Components},
-		Dir: "/nonexistent/" + d.Name, ManifestPath: "/nonexistent/" + d.Name + "/" + ManifestFile,
-	}
-}
 
 // countingMatcher passes when actual equals the argument and counts calls.
 type countingMatcher struct{ items atomic.Int64 }
@@ -85,29 +40,29 @@ func (c *countingMatcher) CheckArgument(_ string, arg json.RawMessage) error {
 	return nil
 }
 
-func newTestHost(t *testing.T, opts HostOptions, plugins ...*sdk.Plugin) (*Host, *inProcLauncher) {
-	l := &inProcLauncher{t: t, plugins: map[string]*sdk.Plugin{}, starts: map[string]int{}}
-	for _, p := range plugins {
-		l.plugins[p.Name] = p
-	}
-	h := NewHost(l, opts)
-	t.Cleanup(h.Close)
+func newTestHost(t *testing.T, opts plugin.HostOptions, plugins ...*sdk.Plugin) (*plugin.Host, *inproc.Launcher) {
+	l := inproc.New(plugins...)
+	h := plugin.NewHost(l, opts)
+	t.Cleanup(func() { h.Close(); l.Close() })
 	return h, l
 }
+
+// foundFor builds the plugin.Found a manifest for p would produce.
+var foundFor = inproc.Found
 
 func TestHostMatchBatchesAndKeepsOrder(t *testing.T) {
 	m := &countingMatcher{}
 	p := &sdk.Plugin{Name: "eq", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"eq": m}}
-	h, l := newTestHost(t, HostOptions{MaxBatchItems: 7}, p)
+	h, l := newTestHost(t, plugin.HostOptions{MaxBatchItems: 7}, p)
 	f := foundFor(p)
-	var reqs []MatchRequest
+	var reqs []plugin.MatchRequest
 	for i := range 50 {
 		actual := fmt.Sprintf("%d", i)
 		arg := actual
 		if i%5 == 0 {
 			arg = `"other"`
 		}
-		reqs = append(reqs, MatchRequest{Plugin: f, Key: "eq", Actual: json.RawMessage(actual), Argument: json.RawMessage(arg)})
+		reqs = append(reqs, plugin.MatchRequest{Plugin: f, Key: "eq", Actual: json.RawMessage(actual), Argument: json.RawMessage(arg)})
 	}
 	out := h.Match(context.Background(), reqs)
 	if len(out) != 50 {
@@ -130,31 +85,16 @@ func TestHostMatchBatchesAndKeepsOrder(t *testing.T) {
 	if got := m.items.Load(); got != 50 {
 		t.Errorf("matcher saw %d items, want 50", got)
 	}
-	if l.starts["eq"] != 1 {
-		t.Errorf("plugin started %d times, want once", l.starts["eq"])
-	}
-}
-
-func TestHostChunksByItemsAndBytes(t *testing.T) {
-	h := NewHost(nil, HostOptions{MaxBatchItems: 3, MaxBatchBytes: 150})
-	reqs := make([]MatchRequest, 10)
-	for i := range reqs {
-		reqs[i] = MatchRequest{Key: "k", Actual: json.RawMessage(`1`)}
-	}
-	reqs[4].Actual = json.RawMessage(strings.Repeat("1", 500)) // larger than the byte cap
-	idx := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
-	chunks := h.chunks(reqs, idx)
-	want := [][]int{{0, 1, 2}, {3}, {4}, {5, 6, 7}, {8, 9}}
-	if fmt.Sprint(chunks) != fmt.Sprint(want) {
-		t.Fatalf("chunks = %v, want %v", chunks, want)
+	if n := l.Starts("eq"); n != 1 {
+		t.Errorf("plugin started %d times, want once", n)
 	}
 }
 
 func TestHostPanicAndErrorsAffectOnlyTheirItems(t *testing.T) {
 	p := &sdk.Plugin{Name: "eq", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"eq": &countingMatcher{}}}
-	h, _ := newTestHost(t, HostOptions{}, p)
+	h, _ := newTestHost(t, plugin.HostOptions{}, p)
 	f := foundFor(p)
-	reqs := []MatchRequest{
+	reqs := []plugin.MatchRequest{
 		{Plugin: f, Key: "eq", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`1`)},
 		{Plugin: f, Key: "eq", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`"panic"`)},
 		{Plugin: f, Key: "eq", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`"error"`)},
@@ -183,9 +123,9 @@ func TestHostPanicAndErrorsAffectOnlyTheirItems(t *testing.T) {
 
 func TestHostCheckArguments(t *testing.T) {
 	p := &sdk.Plugin{Name: "eq", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"eq": &countingMatcher{}}}
-	h, _ := newTestHost(t, HostOptions{}, p)
+	h, _ := newTestHost(t, plugin.HostOptions{}, p)
 	f := foundFor(p)
-	errs := h.Check(context.Background(), []CheckRequest{
+	errs := h.Check(context.Background(), []plugin.CheckRequest{
 		{Plugin: f, Key: "eq", Argument: json.RawMessage(`"fine"`)},
 		{Plugin: f, Key: "eq", Argument: json.RawMessage(`"reject"`)},
 		{Plugin: f, Key: "nope", Argument: json.RawMessage(`1`)},
@@ -203,19 +143,19 @@ func TestHostCheckArguments(t *testing.T) {
 
 func TestHostRefusesPluginThatDisagreesWithManifest(t *testing.T) {
 	p := &sdk.Plugin{Name: "eq", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"eq": &countingMatcher{}}}
-	h, _ := newTestHost(t, HostOptions{}, p)
+	h, _ := newTestHost(t, plugin.HostOptions{}, p)
 	f := foundFor(p)
 	f.Manifest.Version = "2.0.0"
-	out := h.Match(context.Background(), []MatchRequest{{Plugin: f, Key: "eq", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`1`)}})
-	if !errors.Is(out[0].Err, ErrDescribeMismatch) {
-		t.Fatalf("want ErrDescribeMismatch, got %v", out[0].Err)
+	out := h.Match(context.Background(), []plugin.MatchRequest{{Plugin: f, Key: "eq", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`1`)}})
+	if !errors.Is(out[0].Err, plugin.ErrDescribeMismatch) {
+		t.Fatalf("want plugin.ErrDescribeMismatch, got %v", out[0].Err)
 	}
 	if !strings.Contains(out[0].Err.Error(), "eq@1.0.0") || !strings.Contains(out[0].Err.Error(), "eq@2.0.0") {
 		t.Errorf("message should name both versions: %v", out[0].Err)
 	}
 }
 
-// hostServices answers model calls for the Host-service test.
+// hostServices answers model calls for the plugin.Host-service test.
 type hostServices struct{}
 
 func (hostServices) Complete(_ context.Context, provider string, req sdk.ChatRequest) (sdk.ChatResponse, error) {
@@ -238,8 +178,8 @@ func TestPluginsReachHostServicesOverTheBroker(t *testing.T) {
 		return sdk.Pass(), nil
 	})
 	p := &sdk.Plugin{Name: "judge", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"judge": judge}}
-	h, _ := newTestHost(t, HostOptions{Services: hostServices{}}, p)
-	out := h.Match(context.Background(), []MatchRequest{{Plugin: foundFor(p), Key: "judge", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`1`)}})
+	h, _ := newTestHost(t, plugin.HostOptions{Services: hostServices{}}, p)
+	out := h.Match(context.Background(), []plugin.MatchRequest{{Plugin: foundFor(p), Key: "judge", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`1`)}})
 	if out[0].Err != nil || !out[0].Pass {
 		t.Fatalf("host call through the broker failed: %+v", out[0])
 	}
