@@ -57,7 +57,7 @@ func setup() (int, error) {
 	if out, err := bundle.CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("bundle: %v\n%s", err, out)
 	}
-	build := exec.Command("go", "build", "-trimpath", "-o", fixtures+string(filepath.Separator), "./e2e/testdata/plugins/...")
+	build := exec.Command("go", "build", "-trimpath", "-o", fixtures+string(filepath.Separator), "./e2e/testdata/plugins/...", "./examples/plugins/...")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("build fixtures: %v\n%s", err, out)
