@@ -113,4 +113,3 @@ func wrapFragment(text string) string {
 	}
 	return text
 }
-
