@@ -153,8 +153,8 @@ func TestExecuteOutcomes(t *testing.T) {
 	want := map[string]report.Status{
 		"pass": report.StatusPassed, "fail": report.StatusFailed, "missing target": report.StatusFailed,
 		"matcher error": report.StatusErrored, "rpc error is asserted on": report.StatusPassed,
-		"rpc error without expectations fails":  report.StatusFailed,
-		"isError without expectations fails": report.StatusFailed,
+		"rpc error without expectations fails": report.StatusFailed,
+		"isError without expectations fails":   report.StatusFailed,
 	}
 	for _, tr := range res.Tests {
 		if tr.Status != want[tr.Name] {
