@@ -26,6 +26,8 @@ var reportDefs = map[reflect.Type]string{
 	reflect.TypeFor[report.Assertion](): "assertion",
 	reflect.TypeFor[report.Error]():     "test_error",
 	reflect.TypeFor[report.Frame]():     "frame",
+	reflect.TypeFor[report.Check]():     "check",
+	reflect.TypeFor[report.Shard]():     "shard",
 }
 
 // TestReportSchemaMatchesGoTypes walks the report types and checks that

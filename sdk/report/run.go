@@ -23,6 +23,15 @@ type Run struct {
 	// server that never started) that are not any single test's fault.
 	Errors   []RunError `json:"errors,omitempty"`
 	ExitCode int        `json:"exit_code"`
+	// Shard is set on the report of one shard of a sharded run.
+	Shard *Shard `json:"shard,omitempty"`
+}
+
+// Shard says which part of a sharded run a report covers.
+type Shard struct {
+	// Index is 1-based; Total is the number of shards.
+	Index int `json:"index"`
+	Total int `json:"total"`
 }
 
 // ToolInfo names the program that produced the report.

@@ -41,6 +41,29 @@ type Test struct {
 	Stderr string `json:"stderr,omitempty"`
 	// Frames are the JSON-RPC messages exchanged for this test.
 	Frames []Frame `json:"frames,omitempty"`
+	// Score is the test's weighted score; set only for tests that declare a
+	// threshold, so reports of plain suites keep their shape.
+	Score *float64 `json:"score,omitempty"`
+	// Threshold is the score the test had to reach.
+	Threshold *float64 `json:"threshold,omitempty"`
+	// ProtocolVersion is the MCP revision the test ran against when the
+	// suite fans out over several.
+	ProtocolVersion string `json:"protocol_version,omitempty"`
+	// Check describes a compliance check, for tests that are one.
+	Check *Check `json:"check,omitempty"`
+}
+
+// Check identifies a compliance check and what the specification demands.
+type Check struct {
+	// ID is the check's stable identifier, such as "J01".
+	ID string `json:"id"`
+	// Title says what is checked, in one line.
+	Title string `json:"title"`
+	// Severity is "MUST" (a failure is an error) or "SHOULD" (a warning).
+	Severity string `json:"severity"`
+	// Revision and Section locate the requirement in the specification.
+	Revision string `json:"revision,omitempty"`
+	Section  string `json:"section,omitempty"`
 }
 
 // Assertion is the outcome of one expect entry.

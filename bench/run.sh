@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# bench/run.sh runs the performance-budget benchmarks (DESIGN.md,
+# "Performance budgets") against the binaries of `make build` and prints a
+# table of medians with verdicts. `make bench` calls it after the build.
+#
+# Each budget is judged against a floor measured in the same run, because
+# the machine is shared and absolute times drift. For the same reason a
+# verdict of OVER does not fail: the script exits non-zero only when a
+# benchmark cannot run (build error, missing binaries, a failed call).
+#
+# Environment: GO (default go), BENCH_COUNT (runs of each benchmark whose
+# median is reported, default 3).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+GO=${GO:-go}
+COUNT=${BENCH_COUNT:-3}
+RAW=$(mktemp)
+trap 'rm -f "$RAW"' EXIT
+
+# run_bench PATTERN BENCHTIME PACKAGE runs one benchmark, streaming its
+# output and keeping it for the table. The benchtimes keep the whole script
+# near a minute on a 2-vCPU machine.
+run_bench() {
+	echo "== $3: $1 (-benchtime $2 -count $COUNT)"
+	if ! "$GO" test -run '^$' -bench "$1" -benchtime "$2" -count "$COUNT" "$3" 2>&1 | tee -a "$RAW"; then
+		echo "bench/run.sh: $1 in $3 failed to run" >&2
+		exit 1
+	fi
+}
+
+run_bench '^BenchmarkDispatch$' 1s ./plugins/matchers/text/
+run_bench '^BenchmarkColdStart$' 30x ./bench/
+run_bench '^BenchmarkThroughput$' 5x ./bench/
+
+# metric NAME UNIT prints the median of UNIT over the runs of benchmark
+# NAME (without the -GOMAXPROCS suffix); it fails when there is none, e.g.
+# because the benchmark skipped.
+metric() {
+	awk -v name="$1" -v unit="$2" '
+		{ sub(/-[0-9]+$/, "", $1) }
+		$1 == name { for (i = 3; i < NF; i++) if ($(i+1) == unit) v[n++] = $i }
+		END {
+			if (n == 0) exit 1
+			for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+			print (n % 2) ? v[int(n/2)] : (v[n/2-1] + v[n/2]) / 2
+		}' "$RAW" || { echo "bench/run.sh: no $2 result for $1 (did it skip?)" >&2; exit 1; }
+}
+
+batch=$(metric BenchmarkDispatch/plugin-batch ns/assert)
+single=$(metric BenchmarkDispatch/plugin-single ns/assert)
+inproc=$(metric BenchmarkDispatch/sdk-inproc ns/assert)
+direct=$(metric BenchmarkDispatch/direct ns/assert)
+cs_run=$(metric BenchmarkColdStart ms-run)
+cs_floor=$(metric BenchmarkColdStart ms-floor)
+cs_over=$(metric BenchmarkColdStart ms-overhead)
+tp_run=$(metric BenchmarkThroughput ms-run)
+tp_bare=$(metric BenchmarkThroughput ms-bare)
+tp_ratio=$(metric BenchmarkThroughput x-bare)
+
+# verdict VALUE LIMIT prints PASS when VALUE <= LIMIT, else OVER.
+verdict() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "PASS" : "OVER" }'; }
+
+echo
+echo "Performance budgets (median of $COUNT runs; floors measured in the same run)"
+awk -v batch="$batch" -v single="$single" -v inproc="$inproc" -v direct="$direct" \
+	-v cs_run="$cs_run" -v cs_floor="$cs_floor" -v cs_over="$cs_over" \
+	-v tp_run="$tp_run" -v tp_bare="$tp_bare" -v tp_ratio="$tp_ratio" \
+	-v v_dispatch="$(verdict "$(awk -v a="$batch" -v b="$direct" 'BEGIN { print a - b }')" 2000)" \
+	-v v_tp="$(verdict "$tp_ratio" 1.3)" 'BEGIN {
+	row = "  %-44s %12s  %s\n"
+	printf row, "matcher dispatch (exact, text plugin)", "", ""
+	printf row, "plugin, batches of 1,000", sprintf("%.0f ns/assert", batch), ""
+	printf row, "plugin, one item per call", sprintf("%.0f ns/assert", single), ""
+	printf row, "same SDK in-process (no process boundary)", sprintf("%.0f ns/assert", inproc), ""
+	printf row, "direct Go call (floor)", sprintf("%.0f ns/assert", direct), ""
+	printf row, "dispatch overhead, batched (budget 2,000)", sprintf("%.0f ns/assert", batch - direct), v_dispatch
+	printf row, "cold start, one-test suite", "", ""
+	printf row, "mcptest run", sprintf("%.1f ms", cs_run), ""
+	printf row, "bare mcp-go client, one call (floor)", sprintf("%.1f ms", cs_floor), ""
+	printf row, "overhead beyond the server start", sprintf("%.1f ms", cs_over), ""
+	printf row, "1,000 echo tests", "", ""
+	printf row, "mcptest run", sprintf("%.1f ms", tp_run), ""
+	printf row, "bare mcp-go client loop (floor)", sprintf("%.1f ms", tp_bare), ""
+	printf row, "ratio (budget 1.3x)", sprintf("%.2fx", tp_ratio), v_tp
+}'
