@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	corereport "github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -61,14 +62,12 @@ func TestRunReportsFailuresAndWritesJSON(t *testing.T) {
 	}
 	mustContain(t, "pretty output", r.stdout, "passes", "fails with a diff", "goodbye", "hello", "echo should say goodbye",
 		"product", "1 passed", "2 failed")
-	raw, err := os.ReadFile(out)
+	// ReadRun validates the file against schemas/report.v1.json.
+	runp, err := corereport.ReadRun(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var run report.Run
-	if err := json.Unmarshal(raw, &run); err != nil {
-		t.Fatalf("json report does not decode: %v\n%s", err, raw)
-	}
+	run := *runp
 	if run.SchemaVersion != report.SchemaVersion || run.Summary.Passed != 1 || run.Summary.Failed != 2 || run.ExitCode != 1 {
 		t.Fatalf("report summary = %+v exit %d", run.Summary, run.ExitCode)
 	}

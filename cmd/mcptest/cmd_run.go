@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/mcptest/mcptest/core/config"
@@ -15,6 +14,7 @@ import (
 	"github.com/mcptest/mcptest/core/run"
 	"github.com/mcptest/mcptest/core/score"
 	"github.com/mcptest/mcptest/sdk"
+	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
 // runFlags are the flags of `mcptest run`.
@@ -25,6 +25,8 @@ type runFlags struct {
 	jobs            int
 	updateSnapshots bool
 	noColor         bool
+	shard           string
+	runID           string
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -39,6 +41,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVarP(&f.jobs, "jobs", "j", 0, "tests in flight at once (default 4 x CPUs)")
 	fs.BoolVarP(&f.updateSnapshots, "update-snapshots", "u", false, "rewrite the snapshots the run touches")
 	fs.BoolVar(&f.noColor, "no-color", false, "never colour the output")
+	fs.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n), chosen by a stable hash of each test's id")
+	fs.StringVar(&f.runID, "run-id", "", "id recorded in the report (default: generated); give all shards of a CI run the same one")
 	f.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -47,9 +51,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcptest run: no suite given; usage: mcptest run [flags] SUITE.yml...")
 		return 2
 	}
+	var shardIndex, shardTotal int
+	if f.shard != "" {
+		var err error
+		if shardIndex, shardTotal, err = plan.ParseShard(f.shard); err != nil {
+			fmt.Fprintf(stderr, "mcptest run: --shard: %v\n", err)
+			return 2
+		}
+	}
 	p, reg, code, ok := loadAndPlan(fs.Args(), f.pluginFlags, stderr)
 	if !ok {
 		return code
+	}
+	if shardTotal > 0 {
+		p.Shard(shardIndex, shardTotal)
 	}
 	outputs, err := resolveOutputs(reg, f.reporters, f.output)
 	if err != nil {
@@ -71,19 +86,18 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 2
 	}
-	emitter, err := report.Open(ctx, host, outputs, report.Terminals{
-		Stdout: stdout, Stderr: stderr,
-		StdoutTerm: terminalOf(os.Stdout, f.noColor), StderrTerm: terminalOf(os.Stderr, f.noColor),
-		StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"),
-	}, nil)
+	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, f.noColor), nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
 		return 2
 	}
 	result := run.Execute(ctx, p, run.Options{
 		Host: host, Events: emitter, Concurrency: f.jobs,
-		UpdateSnapshots: f.updateSnapshots, ToolVersion: version,
+		UpdateSnapshots: f.updateSnapshots, ToolVersion: version, RunID: f.runID,
 	})
+	if shardTotal > 0 {
+		result.Shard = &rpt.Shard{Index: shardIndex, Total: shardTotal}
+	}
 	// Reporter failures so far belong in the report itself.
 	result.Errors = append(result.Errors, emitter.Errors()...)
 	result.ExitCode = score.ExitCode(result)

@@ -36,6 +36,7 @@ func commands() []command {
 	return []command{
 		{"run", "run suites against their servers", cmdRun},
 		{"validate", "check suites without starting any server", cmdValidate},
+		{"report", "re-render a saved run, or merge shard reports", cmdReport},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
 		{"version", "print mcptest's version", cmdVersion},

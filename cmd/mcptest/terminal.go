@@ -1,11 +1,13 @@
 package main
 
 import (
+	"io"
 	"os"
 	"strconv"
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -20,4 +22,13 @@ func terminalOf(f *os.File, noColor bool) sdk.Terminal {
 	_, noColorEnv := os.LookupEnv("NO_COLOR")
 	t.Color = tty && !noColor && !noColorEnv && os.Getenv("TERM") != "dumb"
 	return t
+}
+
+// terminals describes where unfiled report output goes.
+func terminals(stdout, stderr io.Writer, noColor bool) report.Terminals {
+	return report.Terminals{
+		Stdout: stdout, Stderr: stderr,
+		StdoutTerm: terminalOf(os.Stdout, noColor), StderrTerm: terminalOf(os.Stderr, noColor),
+		StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"),
+	}
 }

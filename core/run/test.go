@@ -137,7 +137,11 @@ func (r *runner) frames(fs []session.Frame, start time.Time) []rpt.Frame {
 	out := make([]rpt.Frame, 0, len(fs))
 	for _, f := range fs {
 		raw := r.opts.Redact.String(f.Raw)
-		fr := rpt.Frame{Direction: string(f.Direction), AtMS: ms(f.Time.Sub(start)), Truncated: f.Truncated}
+		dir := "recv"
+		if f.Direction == session.Sent {
+			dir = "send"
+		}
+		fr := rpt.Frame{Direction: dir, AtMS: ms(f.Time.Sub(start)), Truncated: f.Truncated}
 		if !f.Truncated && json.Valid([]byte(raw)) {
 			fr.Data = json.RawMessage(raw)
 		} else {

@@ -103,3 +103,10 @@ type Frame struct {
 	// then a JSON string holding the prefix.
 	Truncated bool `json:"truncated,omitempty"`
 }
+
+// Header returns the part of the test known before it runs (identity,
+// location, server, tool, tags), as test_started events carry it.
+func (t *Test) Header() Test {
+	return Test{ID: t.ID, Name: t.Name, File: t.File, Line: t.Line, Col: t.Col, Block: t.Block,
+		Server: t.Server, Tool: t.Tool, Tags: t.Tags, ProtocolVersion: t.ProtocolVersion, Check: t.Check}
+}

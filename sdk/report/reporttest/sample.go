@@ -113,7 +113,7 @@ func Events() []report.Event {
 	evs := []report.Event{{Type: report.EventRunStarted, Time: at, Total: len(run.Tests), Run: &header}}
 	for i := range run.Tests {
 		t := run.Tests[i]
-		start := report.Test{ID: t.ID, Name: t.Name, File: t.File, Line: t.Line, Col: t.Col, Block: t.Block, Server: t.Server, Tool: t.Tool, Tags: t.Tags}
+		start := t.Header()
 		evs = append(evs,
 			report.Event{Type: report.EventTestStarted, Time: at, Test: &start},
 			report.Event{Type: report.EventTestFinished, Time: at, Test: &t})

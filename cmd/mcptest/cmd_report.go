@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/core/report"
+	rpt "github.com/mcptest/mcptest/sdk/report"
+)
+
+func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return reportMerge(args[1:], stdout, stderr)
+	}
+	var pf pluginFlags
+	var formats []string
+	var output string
+	var noColor bool
+	fs := newFlagSet("report", stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mcptest report [flags] RUN.json            re-render a saved run, running nothing")
+		fmt.Fprintln(stderr, "       mcptest report merge -o ALL.json A.json B.json...   join shard reports")
+		fs.PrintDefaults()
+	}
+	fs.StringArrayVarP(&formats, "format", "f", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")
+	fs.StringVarP(&output, "output", "o", "", "write the single format's output to this file instead of stdout")
+	fs.BoolVar(&noColor, "no-color", false, "never colour the output")
+	pf.register(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	run, err := report.ReadRun(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest report: %v\n", err)
+		return 2
+	}
+	reg := plugin.NewRegistry(pf.sources())
+	warnProblems(reg, stderr)
+	outputs, err := resolveOutputs(reg, formats, output)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest report: %v\n", err)
+		return 2
+	}
+	host := plugin.NewHost(pf.launcher(stderr), plugin.HostOptions{CallTimeout: pf.timeout})
+	defer host.Close()
+	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, noColor), nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest report: %v\n", err)
+		return 2
+	}
+	report.Replay(ctx, emitter, run)
+	code := 0
+	for _, e := range emitter.Close(ctx) {
+		fmt.Fprintf(stderr, "mcptest report: reporter %s failed: %s\n", e.Name, e.Message)
+		if e.StderrTail != "" {
+			fmt.Fprintf(stderr, "  last stderr lines:\n%s\n", indent(e.StderrTail, "    "))
+		}
+		code = 2
+	}
+	return code
+}
+
+func reportMerge(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("report merge", stderr)
+	output := fs.StringP("output", "o", "", "file to write the merged report to (default stdout)")
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "usage: mcptest report merge -o ALL.json A.json B.json...")
+		return 2
+	}
+	runs := make([]*rpt.Run, 0, fs.NArg())
+	for _, path := range fs.Args() {
+		r, err := report.ReadRun(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcptest report merge: %v\n", err)
+			return 2
+		}
+		runs = append(runs, r)
+	}
+	merged, err := report.Merge(runs)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest report merge: %v\n", err)
+		return 2
+	}
+	b, err := json.MarshalIndent(merged, "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest report merge: %v\n", err)
+		return 2
+	}
+	b = append(b, '\n')
+	if *output == "" {
+		_, _ = stdout.Write(b)
+		return 0
+	}
+	if err := os.MkdirAll(filepath.Dir(*output), 0o755); err != nil {
+		fmt.Fprintf(stderr, "mcptest report merge: %v\n", err)
+		return 2
+	}
+	if err := os.WriteFile(*output, b, 0o644); err != nil {
+		fmt.Fprintf(stderr, "mcptest report merge: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "merged %d reports (%d tests) into %s\n", len(runs), len(merged.Tests), *output)
+	return 0
+}

@@ -1,0 +1,99 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/mcptest/mcptest/core/score"
+	rpt "github.com/mcptest/mcptest/sdk/report"
+)
+
+// ErrMergeConflict is wrapped when reports cannot be merged.
+var ErrMergeConflict = errors.New("reports cannot be merged")
+
+// Merge joins the reports of the shards of one run into the report an
+// unsharded run would have written: tests in suite and file order, servers
+// and run errors de-duplicated, the summary and exit code recomputed. The
+// run id is kept when all shards share it.
+func Merge(runs []*rpt.Run) (*rpt.Run, error) {
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%w: nothing to merge", ErrMergeConflict)
+	}
+	out := &rpt.Run{
+		SchemaVersion: rpt.SchemaVersion,
+		RunID:         runs[0].RunID,
+		Tool:          runs[0].Tool,
+		StartedAt:     runs[0].StartedAt,
+		FinishedAt:    runs[0].FinishedAt,
+		Suites:        []string{},
+		Tests:         []rpt.Test{},
+	}
+	seenSuite := map[string]int{}
+	seenServer := map[string]bool{}
+	seenError := map[string]bool{}
+	seenTest := map[string]string{}
+	for i, r := range runs {
+		if r.SchemaVersion != rpt.SchemaVersion {
+			return nil, fmt.Errorf("%w: report %d has schema_version %q, want %q", ErrMergeConflict, i+1, r.SchemaVersion, rpt.SchemaVersion)
+		}
+		if r.RunID != out.RunID {
+			out.RunID = ""
+		}
+		if r.StartedAt.Before(out.StartedAt) {
+			out.StartedAt = r.StartedAt
+		}
+		if r.FinishedAt.After(out.FinishedAt) {
+			out.FinishedAt = r.FinishedAt
+		}
+		for _, s := range r.Suites {
+			if _, ok := seenSuite[s]; !ok {
+				seenSuite[s] = len(out.Suites)
+				out.Suites = append(out.Suites, s)
+			}
+		}
+		for _, s := range r.Servers {
+			key := s.Name + "\x00" + s.Transport + "\x00" + s.Error
+			if !seenServer[key] {
+				seenServer[key] = true
+				out.Servers = append(out.Servers, s)
+			}
+		}
+		for _, e := range r.Errors {
+			key := e.Source + "\x00" + e.Name + "\x00" + e.Message
+			if !seenError[key] {
+				seenError[key] = true
+				out.Errors = append(out.Errors, e)
+			}
+		}
+		for _, t := range r.Tests {
+			if prev, ok := seenTest[t.ID]; ok {
+				return nil, fmt.Errorf("%w: test %q appears in both %s and report %d; were the shards taken from different runs?", ErrMergeConflict, t.ID, prev, i+1)
+			}
+			seenTest[t.ID] = fmt.Sprintf("report %d", i+1)
+			out.Tests = append(out.Tests, t)
+		}
+	}
+	if out.RunID == "" {
+		out.RunID = "merged-" + runs[0].RunID
+	}
+	sort.SliceStable(out.Tests, func(i, j int) bool {
+		a, b := out.Tests[i], out.Tests[j]
+		if sa, sb := seenSuite[a.File], seenSuite[b.File]; sa != sb {
+			return sa < sb
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return a.ID < b.ID
+	})
+	sort.SliceStable(out.Servers, func(i, j int) bool { return out.Servers[i].Name < out.Servers[j].Name })
+	out.DurationMS = float64(out.FinishedAt.Sub(out.StartedAt).Microseconds()) / 1000
+	out.Summary.DurationMS = out.DurationMS
+	out.Summarize()
+	out.ExitCode = score.ExitCode(out)
+	return out, nil
+}

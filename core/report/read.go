@@ -1,0 +1,64 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcptest/mcptest/schemas"
+	rpt "github.com/mcptest/mcptest/sdk/report"
+)
+
+// ErrInvalidReport is wrapped by every error reading a saved report.
+var ErrInvalidReport = errors.New("invalid report")
+
+var reportSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemas.ReportV1))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("report.v1.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("report.v1.json")
+})
+
+// ReadRun reads a saved JSON report (mcptest run --reporter json) and checks
+// it against schemas/report.v1.json, so a re-render never works from a
+// truncated or foreign file.
+func ReadRun(path string) (*rpt.Run, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidReport, err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s is not JSON: %w", ErrInvalidReport, path, err)
+	}
+	var head struct {
+		SchemaVersion string `json:"schema_version"`
+	}
+	_ = json.Unmarshal(raw, &head)
+	if head.SchemaVersion != rpt.SchemaVersion {
+		return nil, fmt.Errorf("%w: %s has schema_version %q; this mcptest reads version %q reports (written by mcptest run --reporter json)",
+			ErrInvalidReport, path, head.SchemaVersion, rpt.SchemaVersion)
+	}
+	sch, err := reportSchema()
+	if err != nil {
+		return nil, fmt.Errorf("compile report schema: %w", err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		return nil, fmt.Errorf("%w: %s does not match the report schema: %v", ErrInvalidReport, path, err)
+	}
+	var run rpt.Run
+	if err := json.Unmarshal(raw, &run); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrInvalidReport, path, err)
+	}
+	return &run, nil
+}
