@@ -110,12 +110,20 @@ func terminalToProto(t Terminal) *pluginv1.Terminal {
 	return &pluginv1.Terminal{IsTty: t.IsTTY, Color: t.Color, Width: uint32(max(t.Width, 0))}
 }
 
-// streamOutput buffers what a reporter writes per sink and sends it in
-// chunks; it is flushed before each event is read and at the end.
+// streamOutput buffers what a reporter writes and sends it in chunks,
+// keeping the order of writes across sinks (a progress line cleared before
+// a result line must reach the terminal in that order). It is flushed
+// before each event is read and at the end.
 type streamOutput struct {
-	mu     sync.Mutex
-	stream pluginv1.Reporter_RenderServer
-	bufs   [4][]byte
+	mu      sync.Mutex
+	stream  pluginv1.Reporter_RenderServer
+	pending []chunk
+	size    int
+}
+
+type chunk struct {
+	sink Sink
+	data []byte
 }
 
 type sinkWriter struct {
@@ -128,8 +136,13 @@ func (o *streamOutput) writer(s Sink) io.Writer { return &sinkWriter{o: o, sink:
 func (w *sinkWriter) Write(p []byte) (int, error) {
 	w.o.mu.Lock()
 	defer w.o.mu.Unlock()
-	w.o.bufs[w.sink] = append(w.o.bufs[w.sink], p...)
-	if len(w.o.bufs[w.sink]) >= chunkBytes {
+	if n := len(w.o.pending); n > 0 && w.o.pending[n-1].sink == w.sink {
+		w.o.pending[n-1].data = append(w.o.pending[n-1].data, p...)
+	} else {
+		w.o.pending = append(w.o.pending, chunk{sink: w.sink, data: append([]byte(nil), p...)})
+	}
+	w.o.size += len(p)
+	if w.o.size >= chunkBytes {
 		if err := w.o.flushLocked(); err != nil {
 			return 0, err
 		}
@@ -144,17 +157,17 @@ func (o *streamOutput) flush() error {
 }
 
 func (o *streamOutput) flushLocked() error {
-	for sink := range o.bufs {
-		buf := o.bufs[sink]
+	for _, c := range o.pending {
+		buf := c.data
 		for len(buf) > 0 {
 			n := min(len(buf), chunkBytes)
-			if err := o.stream.Send(&pluginv1.RenderOutput{Sink: pluginv1.Sink(sink), Data: buf[:n]}); err != nil {
+			if err := o.stream.Send(&pluginv1.RenderOutput{Sink: pluginv1.Sink(c.sink), Data: buf[:n]}); err != nil {
 				return err
 			}
 			buf = buf[n:]
 		}
-		o.bufs[sink] = o.bufs[sink][:0]
 	}
+	o.pending, o.size = o.pending[:0], 0
 	return nil
 }
 

@@ -28,15 +28,21 @@ const (
 // when the run finishes.
 func render(_ context.Context, s *sdk.RenderSession) error {
 	r := &renderer{p: painter{color: s.Terminal.Color}, w: s.Primary, seen: map[string]bool{}}
+	prog := newProgress(s.Progress, s.ProgressTerminal.IsTTY)
 	for ev := range s.Events() {
 		switch ev.Type {
+		case report.EventRunStarted:
+			prog.started(ev.Total)
 		case report.EventTestFinished:
 			if ev.Test != nil {
+				prog.clear()
 				if err := r.test(ev.Test); err != nil {
 					return err
 				}
+				prog.finished(ev.Test)
 			}
 		case report.EventRunFinished:
+			prog.clear()
 			if ev.Run != nil {
 				return r.finish(ev.Run)
 			}
@@ -104,6 +110,33 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 	}
 	if t.Status == report.StatusFailed || t.Status == report.StatusErrored {
 		r.writeStderr(b, indent1, t.Stderr)
+		r.writeFrames(b, indent1, t.Frames)
+	}
+}
+
+// framesShown is how many of a failed test's wire frames are shown; the
+// JSON report keeps them all.
+const framesShown = 4
+
+// writeFrames writes the last frames of the call, one compact line each, so
+// a failure shows what was really sent and received.
+func (r *renderer) writeFrames(b *strings.Builder, ind string, frames []report.Frame) {
+	if len(frames) == 0 {
+		return
+	}
+	head := "wire:"
+	if len(frames) > framesShown {
+		head = fmt.Sprintf("wire (last %d of %d frames):", framesShown, len(frames))
+		frames = frames[len(frames)-framesShown:]
+	}
+	b.WriteString(ind + r.p.paint(dim, head) + "\n")
+	for _, f := range frames {
+		arrow := "←"
+		if f.Direction == "send" {
+			arrow = "→"
+		}
+		text := cleanLine(string(f.Data))
+		b.WriteString(ind + "  " + r.p.paint(dim, arrow) + " " + r.p.line(plain, truncate(text, maxLineRunes)) + "\n")
 	}
 }
 
