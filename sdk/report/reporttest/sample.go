@@ -84,13 +84,13 @@ func Sample() *report.Run {
 			{
 				ID: "suites/compliance.yml::compliance::J04", Name: "J04 unknown method is -32601", File: "suites/compliance.yml", Line: 3, Col: 3,
 				Block: "compliance", Server: "demo", Status: report.StatusFailed, DurationMS: 1,
-				Check: &report.Check{ID: "J04", Title: "Unknown method answers -32601", Severity: "MUST", Revision: "2025-11-25", Section: "basic/index"},
+				Check:      &report.Check{ID: "J04", Title: "Unknown method answers -32601", Severity: "MUST", Revision: "2025-11-25", Section: "basic/index"},
 				Assertions: []report.Assertion{{Index: 0, Target: "error.code", Matcher: "exact", Status: report.StatusFailed, Failure: json.RawMessage(`{"expected":-32601,"actual":-32600}`)}},
 			},
 			{
 				ID: "suites/compliance.yml::compliance::T06", Name: "T06 tool names follow the naming rules", File: "suites/compliance.yml", Line: 3, Col: 3,
 				Block: "compliance", Server: "demo", Status: report.StatusFailed, DurationMS: 1,
-				Check: &report.Check{ID: "T06", Title: "Tool names use 1-128 characters of [A-Za-z0-9_.-]", Severity: "SHOULD", Revision: "2025-11-25", Section: "server/tools"},
+				Check:      &report.Check{ID: "T06", Title: "Tool names use 1-128 characters of [A-Za-z0-9_.-]", Severity: "SHOULD", Revision: "2025-11-25", Section: "server/tools"},
 				Assertions: []report.Assertion{{Index: 0, Target: "result.tools[2].name", Matcher: "regex", Status: report.StatusFailed, Failure: json.RawMessage(`{"expected":"^[A-Za-z0-9_.-]{1,128}$","actual":"bad name!","match":null}`)}},
 			},
 		},
