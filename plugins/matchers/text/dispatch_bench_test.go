@@ -13,7 +13,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/sdk"
@@ -29,47 +31,99 @@ const dispatchBatch = 1000
 // ~135 µs per RPC) that the op stays short.
 const dispatchSingle = 100
 
-// BenchmarkDispatch compares judging exact assertions in the text plugin
-// process, batched and one per call, with the same batches served in this
-// process and with calling the matcher directly. Every variant reports
-// ns/assert; the driver subtracts direct from plugin-batch to get the
-// dispatch overhead.
+// BenchmarkDispatch judges exact assertions in the text plugin process and
+// compares that with the floor, a direct Go call of the same matcher.
+//
+//   - batch: each op judges the same 1,000 items three ways, rotating the
+//     order so drift in machine load hits all alike: through the plugin
+//     process (ns/assert, the number the budget is about), through the same
+//     SDK server and gRPC served from this process (inproc-ns/assert), and
+//     directly (direct-ns/assert). overhead-ns/assert is plugin minus
+//     direct, what bench/run.sh holds against the 2 µs budget; plugin minus
+//     inproc is what the process boundary costs, inproc minus direct what
+//     the protocol and the SDK's per-item work (options, failure JSON) cost.
+//   - single: the plugin with one item per call, to show why the host
+//     batches.
+//   - direct: the direct call alone, for profiling the matcher without
+//     the plugin's noise; bench/run.sh does not run it.
 func BenchmarkDispatch(b *testing.B) {
 	items := dispatchItems(dispatchBatch)
 	host, found := startTextPlugin(b)
+	reqs := matchRequests(found, items)
+	inputs := directInputs(b, items)
+	m := newPlugin().Matchers["exact"]
+	ctx := context.Background()
 
 	// Both paths must agree on every verdict, or the comparison is of
 	// different work (a matcher erroring fast in one of them, say).
-	want := matchDirect(b, items)
-	got := host.Match(context.Background(), matchRequests(found, items))
-	for i := range items {
-		if got[i].Err != nil {
-			b.Fatalf("item %d: plugin error: %v", i, got[i].Err)
+	for i, o := range host.Match(ctx, reqs) {
+		r, err := m.Match(ctx, inputs[i])
+		if o.Err != nil || err != nil {
+			b.Fatalf("item %d: plugin error %v, direct error %v", i, o.Err, err)
 		}
-		if got[i].Pass != want[i] {
-			b.Fatalf("item %d: plugin says pass=%v, direct call says %v", i, got[i].Pass, want[i])
+		if o.Pass != r.Pass {
+			b.Fatalf("item %d: plugin says pass=%v, direct call says %v", i, o.Pass, r.Pass)
 		}
 	}
 
-	b.Run("plugin-batch", func(b *testing.B) {
-		reqs := matchRequests(found, items)
-		ctx := context.Background()
-		b.ReportAllocs()
-		b.ResetTimer()
-		for range b.N {
-			for _, o := range host.Match(ctx, reqs) {
-				if o.Err != nil {
-					b.Fatal(o.Err)
-				}
+	viaPlugin := func() {
+		for _, o := range host.Match(ctx, reqs) {
+			if o.Err != nil {
+				b.Fatal(o.Err)
 			}
 		}
-		reportPerAssert(b, dispatchBatch)
+	}
+	direct := func() {
+		for _, in := range inputs {
+			if _, err := m.Match(ctx, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	conn := plugintest.New(b, newPlugin(), nil)
+	batch := make([]sdk.MatchItem, len(items))
+	for i, it := range items {
+		batch[i] = sdk.MatchItem{ID: uint64(i), Key: "exact", Actual: it.actual, Argument: it.argument, Options: it.options}
+	}
+	inProcess := func() {
+		res, err := conn.Matcher.Match(ctx, batch)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Error != "" {
+				b.Fatal(r.Error)
+			}
+		}
+	}
+
+	b.Run("batch", func(b *testing.B) {
+		ways := []func(){viaPlugin, inProcess, direct}
+		var spent [3]time.Duration
+		b.ResetTimer()
+		for i := range b.N {
+			for k := range ways {
+				w := (i + k) % len(ways)
+				// Start each way on a collected heap: otherwise the
+				// garbage of the in-process server is collected on the
+				// direct call's time, and the floor rises.
+				b.StopTimer()
+				runtime.GC()
+				b.StartTimer()
+				start := time.Now()
+				ways[w]()
+				spent[w] += time.Since(start)
+			}
+		}
+		n := float64(b.N * dispatchBatch)
+		b.ReportMetric(float64(spent[0].Nanoseconds())/n, "ns/assert")
+		b.ReportMetric(float64(spent[1].Nanoseconds())/n, "inproc-ns/assert")
+		b.ReportMetric(float64(spent[2].Nanoseconds())/n, "direct-ns/assert")
+		b.ReportMetric(float64((spent[0]-spent[2]).Nanoseconds())/n, "overhead-ns/assert")
 	})
 
-	b.Run("plugin-single", func(b *testing.B) {
-		reqs := matchRequests(found, items[:dispatchSingle])
-		ctx := context.Background()
-		b.ReportAllocs()
+	b.Run("single", func(b *testing.B) {
+		reqs := reqs[:dispatchSingle]
 		b.ResetTimer()
 		for range b.N {
 			for i := range reqs {
@@ -78,50 +132,17 @@ func BenchmarkDispatch(b *testing.B) {
 				}
 			}
 		}
-		reportPerAssert(b, dispatchSingle)
-	})
-
-	// The same batches through the same SDK server and gRPC, but served
-	// from this process: plugin-batch minus this is what the process
-	// boundary costs, this minus direct what the protocol and the SDK's
-	// per-item work (options, failure JSON) cost.
-	b.Run("sdk-inproc", func(b *testing.B) {
-		conn := plugintest.New(b, newPlugin(), nil)
-		batch := make([]sdk.MatchItem, len(items))
-		for i, it := range items {
-			batch[i] = sdk.MatchItem{ID: uint64(i), Key: "exact", Actual: it.actual, Argument: it.argument, Options: it.options}
-		}
-		ctx := context.Background()
-		b.ReportAllocs()
-		b.ResetTimer()
-		for range b.N {
-			if _, err := conn.Matcher.Match(ctx, batch); err != nil {
-				b.Fatal(err)
-			}
-		}
-		reportPerAssert(b, dispatchBatch)
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*dispatchSingle), "ns/assert")
 	})
 
 	b.Run("direct", func(b *testing.B) {
-		m := newPlugin().Matchers["exact"]
-		inputs := directInputs(b, items)
-		ctx := context.Background()
 		b.ReportAllocs()
 		b.ResetTimer()
 		for range b.N {
-			for _, in := range inputs {
-				if _, err := m.Match(ctx, in); err != nil {
-					b.Fatal(err)
-				}
-			}
+			direct()
 		}
-		reportPerAssert(b, dispatchBatch)
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*dispatchBatch), "ns/assert")
 	})
-}
-
-// reportPerAssert reports the mean time per assertion of the finished loop.
-func reportPerAssert(b *testing.B, perOp int) {
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perOp), "ns/assert")
 }
 
 // dispatchItem is one exact assertion as the core would send it.
@@ -182,21 +203,6 @@ func directInputs(b *testing.B, items []dispatchItem) []sdk.MatchInput {
 			b.Fatal(err)
 		}
 		out[i] = in
-	}
-	return out
-}
-
-// matchDirect returns the direct call's verdicts.
-func matchDirect(b *testing.B, items []dispatchItem) []bool {
-	b.Helper()
-	m := newPlugin().Matchers["exact"]
-	out := make([]bool, len(items))
-	for i, in := range directInputs(b, items) {
-		r, err := m.Match(context.Background(), in)
-		if err != nil {
-			b.Fatalf("item %d: %v", i, err)
-		}
-		out[i] = r.Pass
 	}
 	return out
 }
