@@ -49,29 +49,32 @@ func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (
 	items := req.GetItems()
 	out := &pluginv1.MatchResponse{Results: make([]*pluginv1.MatchResult, len(items))}
 	host := s.srv.hostClient()
+	// One allocation for all results: batches are large and items cheap.
+	results := make([]pluginv1.MatchResult, len(items))
 	parallel(len(items), func(i int) {
-		out.Results[i] = s.matchOne(ctx, host, items[i])
+		res := &results[i]
+		s.matchOne(ctx, host, items[i], res)
+		out.Results[i] = res
 	})
 	return out, nil
 }
 
-// matchOne evaluates one item; a panic or error errors this item only.
-func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.MatchItem) (res *pluginv1.MatchResult) {
-	res = &pluginv1.MatchResult{Id: it.GetId()}
+// matchOne evaluates one item into res; a panic or error errors this item
+// only.
+func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.MatchItem, res *pluginv1.MatchResult) {
+	res.Id = it.GetId()
 	m, ok := s.srv.plugin.Matchers[it.GetKey()]
 	if !ok {
 		res.Error = fmt.Sprintf("plugin %q has no matcher %q", s.srv.plugin.Name, it.GetKey())
 		res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INVALID_ARGUMENT
-		return res
+		return
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			s.srv.logger.Error("matcher panicked", "key", it.GetKey(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			res = &pluginv1.MatchResult{
-				Id:        it.GetId(),
-				Error:     fmt.Sprintf("matcher %q panicked: %v", it.GetKey(), r),
-				ErrorKind: pluginv1.ErrorKind_ERROR_KIND_PANIC,
-			}
+			res.Pass, res.HasScore, res.Score, res.FailureJson = false, false, 0, nil
+			res.Error = fmt.Sprintf("matcher %q panicked: %v", it.GetKey(), r)
+			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_PANIC
 		}
 	}()
 	in := MatchInput{
@@ -79,13 +82,12 @@ func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.Ma
 		Actual:   it.GetActualJson(),
 		Argument: it.GetArgumentJson(),
 		Host:     host,
+		Options: MatchOptions{
+			TestID: it.GetTestId(), TestName: it.GetTestName(), Target: it.GetTarget(), Message: it.GetMessage(),
+			SuiteFile: it.GetSuiteFile(), SuiteDir: it.GetSuiteDir(), UpdateSnapshots: it.GetUpdateSnapshots(),
+		},
 	}
 	if raw := it.GetOptionsJson(); len(raw) > 0 {
-		if err := json.Unmarshal(raw, &in.Options); err != nil {
-			res.Error = fmt.Sprintf("decode match options: %v", err)
-			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
-			return res
-		}
 		in.Options.Raw = raw
 	}
 	r, err := m.Match(ctx, in)
@@ -95,12 +97,12 @@ func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.Ma
 		if errors.Is(err, ErrInvalidArgument) {
 			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INVALID_ARGUMENT
 		}
-		return res
+		return
 	}
 	if r.Score != nil && !(*r.Score >= 0 && *r.Score <= 1) {
 		res.Error = fmt.Sprintf("matcher %q returned score %v, outside [0, 1]", it.GetKey(), *r.Score)
 		res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
-		return res
+		return
 	}
 	res.Pass = r.Pass
 	if r.Score != nil {
@@ -111,11 +113,10 @@ func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.Ma
 		if err != nil {
 			res.Error = fmt.Sprintf("encode failure: %v", err)
 			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
-			return res
+			return
 		}
 		res.FailureJson = b
 	}
-	return res
 }
 
 // ErrorKind classifies a per-item error reported by a plugin.
@@ -151,8 +152,8 @@ type MatchItem struct {
 	Key      string
 	Actual   json.RawMessage
 	Argument json.RawMessage
-	// Options is a JSON object of per-assertion context (see MatchOptions).
-	Options json.RawMessage
+	// Options is the per-assertion context; Options.Raw travels as JSON.
+	Options MatchOptions
 }
 
 // MatchItemResult is a plugin's verdict on one MatchItem.
@@ -191,24 +192,42 @@ type MatcherClient struct {
 // message limit; results come back in item order.
 func (c *MatcherClient) Match(ctx context.Context, items []MatchItem) ([]MatchItemResult, error) {
 	req := &pluginv1.MatchRequest{Items: make([]*pluginv1.MatchItem, len(items))}
-	for i, it := range items {
-		req.Items[i] = &pluginv1.MatchItem{
+	protoItems := make([]pluginv1.MatchItem, len(items))
+	for i := range items {
+		it := &items[i]
+		o := &it.Options
+		pi := &protoItems[i]
+		req.Items[i] = pi
+		*pi = pluginv1.MatchItem{
 			Id: it.ID, Key: it.Key,
-			ActualJson: it.Actual, ArgumentJson: it.Argument, OptionsJson: it.Options,
+			ActualJson: it.Actual, ArgumentJson: it.Argument, OptionsJson: o.Raw,
+			TestId: o.TestID, TestName: o.TestName, Target: o.Target, Message: o.Message,
+			SuiteFile: o.SuiteFile, SuiteDir: o.SuiteDir, UpdateSnapshots: o.UpdateSnapshots,
 		}
 	}
 	resp, err := c.c.Match(ctx, req)
 	if err != nil {
 		return nil, c.wrap("match", err)
 	}
-	byID := make(map[uint64]*pluginv1.MatchResult, len(resp.GetResults()))
-	for _, r := range resp.GetResults() {
-		byID[r.GetId()] = r
-	}
+	results := resp.GetResults()
+	// Plugins built with this SDK answer in item order; only others pay for
+	// the lookup table.
+	var byID map[uint64]*pluginv1.MatchResult
 	out := make([]MatchItemResult, len(items))
 	for i, it := range items {
-		r, ok := byID[it.ID]
-		if !ok {
+		var r *pluginv1.MatchResult
+		if i < len(results) && results[i].GetId() == it.ID {
+			r = results[i]
+		} else {
+			if byID == nil {
+				byID = make(map[uint64]*pluginv1.MatchResult, len(results))
+				for _, x := range results {
+					byID[x.GetId()] = x
+				}
+			}
+			r = byID[it.ID]
+		}
+		if r == nil {
 			out[i] = MatchItemResult{ID: it.ID, Error: "plugin returned no result for this item", ErrorKind: ErrorKindInternal}
 			continue
 		}

@@ -47,6 +47,8 @@ type MatchInput struct {
 }
 
 // MatchOptions is the per-assertion context the host sends with each item.
+// The named fields travel as typed protobuf fields; Raw carries any further
+// options as a JSON object.
 type MatchOptions struct {
 	TestID    string `json:"test_id,omitempty"`
 	TestName  string `json:"test_name,omitempty"`
@@ -56,8 +58,8 @@ type MatchOptions struct {
 	SuiteDir  string `json:"suite_dir,omitempty"`
 	// UpdateSnapshots is set by --update-snapshots.
 	UpdateSnapshots bool `json:"update_snapshots,omitempty"`
-	// Raw holds the options object as received, for fields this SDK version
-	// does not know.
+	// Raw holds further options as a JSON object, for fields this SDK
+	// version does not know; nil when there are none.
 	Raw json.RawMessage `json:"-"`
 }
 
@@ -87,9 +89,22 @@ type Failure struct {
 	Extra    map[string]any
 }
 
+// failureFields is Failure without Extra, for the common case where
+// encoding needs no map.
+type failureFields struct {
+	Expected json.RawMessage `json:"expected,omitempty"`
+	Actual   json.RawMessage `json:"actual,omitempty"`
+	Diff     string          `json:"diff,omitempty"`
+	Path     string          `json:"path,omitempty"`
+	Note     string          `json:"note,omitempty"`
+}
+
 // MarshalJSON flattens Extra into the top-level object so failures read
 // like the shapes in the suite reference.
 func (f Failure) MarshalJSON() ([]byte, error) {
+	if len(f.Extra) == 0 {
+		return json.Marshal(failureFields{f.Expected, f.Actual, f.Diff, f.Path, f.Note})
+	}
 	m := make(map[string]any, len(f.Extra)+5)
 	for k, v := range f.Extra {
 		m[k] = v

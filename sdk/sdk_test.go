@@ -60,7 +60,7 @@ func TestMatchCarriesOptionsScoreAndFailure(t *testing.T) {
 	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, nil)
 	res, err := conn.Matcher.Match(context.Background(), []sdk.MatchItem{{
 		ID: 9, Key: "k", Actual: json.RawMessage(`12345678901234567890`), Argument: json.RawMessage(`"x"`),
-		Options: json.RawMessage(`{"test_name":"t","target":"result","future_field":1}`),
+		Options: sdk.MatchOptions{TestName: "t", Target: "result", Raw: json.RawMessage(`{"future_field":1}`)},
 	}})
 	if err != nil {
 		t.Fatal(err)

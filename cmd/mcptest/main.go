@@ -20,6 +20,7 @@ var version = "0.1.0-dev"
 const exitInterrupted = 130
 
 func main() {
+	plugin.TuneHostGC()
 	code := mainCode(os.Args[1:], os.Stdout, os.Stderr)
 	plugin.CleanupClients()
 	os.Exit(code)

@@ -16,7 +16,7 @@ type MatchRequest struct {
 	Key      string
 	Actual   json.RawMessage
 	Argument json.RawMessage
-	Options  json.RawMessage
+	Options  sdk.MatchOptions
 }
 
 // MatchOutcome is the verdict on one MatchRequest. Err is set when the item
@@ -86,7 +86,9 @@ func (h *Host) chunks(reqs []MatchRequest, idx []int) [][]int {
 	size := 0
 	for _, i := range idx {
 		r := reqs[i]
-		n := len(r.Actual) + len(r.Argument) + len(r.Options) + len(r.Key) + 32
+		o := &r.Options
+		n := len(r.Actual) + len(r.Argument) + len(r.Key) + len(o.Raw) + len(o.TestID) + len(o.TestName) +
+			len(o.Target) + len(o.Message) + len(o.SuiteFile) + len(o.SuiteDir) + 48
 		if len(cur) > 0 && (len(cur) >= h.opts.MaxBatchItems || size+n > h.opts.MaxBatchBytes) {
 			out = append(out, cur)
 			cur, size = nil, 0

@@ -47,6 +47,9 @@ const dispatchSingle = 100
 //   - direct: the direct call alone, for profiling the matcher without
 //     the plugin's noise; bench/run.sh does not run it.
 func BenchmarkDispatch(b *testing.B) {
+	// This process plays mcptest's part, so it runs with mcptest's
+	// collector settings.
+	plugin.TuneHostGC()
 	items := dispatchItems(dispatchBatch)
 	host, found := startTextPlugin(b)
 	reqs := matchRequests(found, items)
@@ -147,7 +150,8 @@ func BenchmarkDispatch(b *testing.B) {
 
 // dispatchItem is one exact assertion as the core would send it.
 type dispatchItem struct {
-	actual, argument, options json.RawMessage
+	actual, argument json.RawMessage
+	options          sdk.MatchOptions
 }
 
 // dispatchItems builds n exact assertions on ~60-byte tool text, the shape
@@ -162,13 +166,13 @@ func dispatchItems(n int) []dispatchItem {
 		if i%4 == 3 {
 			want = text[:len(text)-2] + "KO"
 		}
-		opts, _ := json.Marshal(map[string]string{
-			"test_id":    fmt.Sprintf("suites/orders.yml::tools::order %d ships", i),
-			"test_name":  fmt.Sprintf("order %d ships", i),
-			"target":     "result.content[0].text",
-			"suite_file": "suites/orders.yml",
-			"suite_dir":  "suites",
-		})
+		opts := sdk.MatchOptions{
+			TestID:    fmt.Sprintf("suites/orders.yml::tools::order %d ships", i),
+			TestName:  fmt.Sprintf("order %d ships", i),
+			Target:    "result.content[0].text",
+			SuiteFile: "suites/orders.yml",
+			SuiteDir:  "suites",
+		}
 		out[i] = dispatchItem{actual: mustJSON(text), argument: mustJSON(want), options: opts}
 	}
 	return out
@@ -191,18 +195,14 @@ func matchRequests(found *plugin.Found, items []dispatchItem) []plugin.MatchRequ
 	return reqs
 }
 
-// directInputs decodes the options once, up front: the floor is the
-// matcher's own work, and option decoding is part of what the plugin path
+// directInputs builds the matcher inputs up front: the floor is the
+// matcher's own work; carrying the inputs across is what the plugin path
 // pays per item.
 func directInputs(b *testing.B, items []dispatchItem) []sdk.MatchInput {
 	b.Helper()
 	out := make([]sdk.MatchInput, len(items))
 	for i, it := range items {
-		in := sdk.MatchInput{Key: "exact", Actual: it.actual, Argument: it.argument, Host: benchNoHost{}}
-		if err := json.Unmarshal(it.options, &in.Options); err != nil {
-			b.Fatal(err)
-		}
-		out[i] = in
+		out[i] = sdk.MatchInput{Key: "exact", Actual: it.actual, Argument: it.argument, Options: it.options, Host: benchNoHost{}}
 	}
 	return out
 }

@@ -59,6 +59,15 @@ func (v value) textNote() string {
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as json.Number.
 func decodeJSON(raw []byte) (any, error) {
+	// Most values matchers see are strings (tool text); they need no
+	// number handling, and json.Unmarshal skips the Decoder's buffers.
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '"' {
+		var s string
+		if err := json.Unmarshal(t, &s); err != nil {
+			return nil, fmt.Errorf("decode JSON: %w", err)
+		}
+		return s, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

@@ -286,11 +286,20 @@ type MatchItem struct {
 	ActualJson []byte `protobuf:"bytes,3,opt,name=actual_json,json=actualJson,proto3" json:"actual_json,omitempty"`
 	// argument_json is the matcher's argument as written in the suite.
 	ArgumentJson []byte `protobuf:"bytes,4,opt,name=argument_json,json=argumentJson,proto3" json:"argument_json,omitempty"`
-	// options_json carries per-assertion context (test name, target, suite
-	// directory, snapshot flags) as a JSON object.
-	OptionsJson   []byte `protobuf:"bytes,5,opt,name=options_json,json=optionsJson,proto3" json:"options_json,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// options_json carries per-assertion options beyond the typed context
+	// fields below, as a JSON object; usually empty.
+	OptionsJson []byte `protobuf:"bytes,5,opt,name=options_json,json=optionsJson,proto3" json:"options_json,omitempty"`
+	// The per-assertion context, typed so a batch of thousands of items costs
+	// no JSON decoding per item.
+	TestId          string `protobuf:"bytes,6,opt,name=test_id,json=testId,proto3" json:"test_id,omitempty"`
+	TestName        string `protobuf:"bytes,7,opt,name=test_name,json=testName,proto3" json:"test_name,omitempty"`
+	Target          string `protobuf:"bytes,8,opt,name=target,proto3" json:"target,omitempty"`
+	Message         string `protobuf:"bytes,9,opt,name=message,proto3" json:"message,omitempty"`
+	SuiteFile       string `protobuf:"bytes,10,opt,name=suite_file,json=suiteFile,proto3" json:"suite_file,omitempty"`
+	SuiteDir        string `protobuf:"bytes,11,opt,name=suite_dir,json=suiteDir,proto3" json:"suite_dir,omitempty"`
+	UpdateSnapshots bool   `protobuf:"varint,12,opt,name=update_snapshots,json=updateSnapshots,proto3" json:"update_snapshots,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *MatchItem) Reset() {
@@ -356,6 +365,55 @@ func (x *MatchItem) GetOptionsJson() []byte {
 		return x.OptionsJson
 	}
 	return nil
+}
+
+func (x *MatchItem) GetTestId() string {
+	if x != nil {
+		return x.TestId
+	}
+	return ""
+}
+
+func (x *MatchItem) GetTestName() string {
+	if x != nil {
+		return x.TestName
+	}
+	return ""
+}
+
+func (x *MatchItem) GetTarget() string {
+	if x != nil {
+		return x.Target
+	}
+	return ""
+}
+
+func (x *MatchItem) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *MatchItem) GetSuiteFile() string {
+	if x != nil {
+		return x.SuiteFile
+	}
+	return ""
+}
+
+func (x *MatchItem) GetSuiteDir() string {
+	if x != nil {
+		return x.SuiteDir
+	}
+	return ""
+}
+
+func (x *MatchItem) GetUpdateSnapshots() bool {
+	if x != nil {
+		return x.UpdateSnapshots
+	}
+	return false
 }
 
 type MatchRequest struct {
@@ -558,14 +616,23 @@ const file_mcptest_plugin_v1_matcher_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x14\n" +
 	"\x05error\x18\x02 \x01(\tR\x05error\"I\n" +
 	"\rCheckResponse\x128\n" +
-	"\aresults\x18\x01 \x03(\v2\x1e.mcptest.plugin.v1.CheckResultR\aresults\"\x96\x01\n" +
+	"\aresults\x18\x01 \x03(\v2\x1e.mcptest.plugin.v1.CheckResultR\aresults\"\xe5\x02\n" +
 	"\tMatchItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x1f\n" +
 	"\vactual_json\x18\x03 \x01(\fR\n" +
 	"actualJson\x12#\n" +
 	"\rargument_json\x18\x04 \x01(\fR\fargumentJson\x12!\n" +
-	"\foptions_json\x18\x05 \x01(\fR\voptionsJson\"B\n" +
+	"\foptions_json\x18\x05 \x01(\fR\voptionsJson\x12\x17\n" +
+	"\atest_id\x18\x06 \x01(\tR\x06testId\x12\x1b\n" +
+	"\ttest_name\x18\a \x01(\tR\btestName\x12\x16\n" +
+	"\x06target\x18\b \x01(\tR\x06target\x12\x18\n" +
+	"\amessage\x18\t \x01(\tR\amessage\x12\x1d\n" +
+	"\n" +
+	"suite_file\x18\n" +
+	" \x01(\tR\tsuiteFile\x12\x1b\n" +
+	"\tsuite_dir\x18\v \x01(\tR\bsuiteDir\x12)\n" +
+	"\x10update_snapshots\x18\f \x01(\bR\x0fupdateSnapshots\"B\n" +
 	"\fMatchRequest\x122\n" +
 	"\x05items\x18\x01 \x03(\v2\x1c.mcptest.plugin.v1.MatchItemR\x05items\"\xda\x01\n" +
 	"\vMatchResult\x12\x0e\n" +
