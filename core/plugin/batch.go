@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/mcptest/mcptest/sdk"
@@ -78,9 +79,20 @@ func (h *Host) Match(ctx context.Context, reqs []MatchRequest) []MatchOutcome {
 	return out
 }
 
+// minPipelinedChunk is the smallest chunk worth its own call when a large
+// group is split for pipelining.
+const minPipelinedChunk = 256
+
 // chunks cuts idx into batches within the item and byte limits. An item
-// larger than the byte limit travels alone.
+// larger than the byte limit travels alone. A large group is also split
+// into up to GOMAXPROCS chunks of similar size: calls run concurrently, so
+// the plugin decodes one chunk while it judges another and the host
+// decodes answers meanwhile, instead of each side idling in turn.
 func (h *Host) chunks(reqs []MatchRequest, idx []int) [][]int {
+	limit := h.opts.MaxBatchItems
+	if ways := min(runtime.GOMAXPROCS(0), len(idx)/minPipelinedChunk); ways > 1 {
+		limit = min(limit, (len(idx)+ways-1)/ways)
+	}
 	var out [][]int
 	var cur []int
 	size := 0
@@ -89,7 +101,7 @@ func (h *Host) chunks(reqs []MatchRequest, idx []int) [][]int {
 		o := &r.Options
 		n := len(r.Actual) + len(r.Argument) + len(r.Key) + len(o.Raw) + len(o.TestID) + len(o.TestName) +
 			len(o.Target) + len(o.Message) + len(o.SuiteFile) + len(o.SuiteDir) + 48
-		if len(cur) > 0 && (len(cur) >= h.opts.MaxBatchItems || size+n > h.opts.MaxBatchBytes) {
+		if len(cur) > 0 && (len(cur) >= limit || size+n > h.opts.MaxBatchBytes) {
 			out = append(out, cur)
 			cur, size = nil, 0
 		}
