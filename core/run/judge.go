@@ -13,18 +13,6 @@ import (
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
-// matchOptions is the per-assertion context sent to matchers; it mirrors
-// sdk.MatchOptions.
-type matchOptions struct {
-	TestID          string `json:"test_id"`
-	TestName        string `json:"test_name"`
-	Target          string `json:"target"`
-	Message         string `json:"message,omitempty"`
-	SuiteFile       string `json:"suite_file"`
-	SuiteDir        string `json:"suite_dir"`
-	UpdateSnapshots bool   `json:"update_snapshots,omitempty"`
-}
-
 // judge evaluates the test's assertions against the envelope: targets are
 // resolved here, matching happens in the plugins.
 func (r *runner) judge(ctx context.Context, t *plan.Test, envelope json.RawMessage) []rpt.Assertion {
@@ -54,10 +42,10 @@ func (r *runner) judge(ctx context.Context, t *plan.Test, envelope json.RawMessa
 			out[i].Error = "encode the value at the target: " + err.Error()
 			continue
 		}
-		opts, _ := json.Marshal(matchOptions{
+		opts := sdk.MatchOptions{
 			TestID: t.ID, TestName: t.Tool.Name, Target: a.Spec.Target, Message: a.Spec.Message,
 			SuiteFile: t.Suite.File, SuiteDir: t.Suite.Dir, UpdateSnapshots: r.opts.UpdateSnapshots,
-		})
+		}
 		reqs = append(reqs, plugin.MatchRequest{Plugin: a.Plugin, Key: a.Spec.Matcher.Key, Actual: actualJSON, Argument: a.Spec.Matcher.Arg, Options: opts})
 		slots = append(slots, i)
 	}

@@ -1,29 +1,36 @@
 // Package session runs MCP client sessions against servers under test.
 //
-// A Session owns one server process started over stdio (StartStdio). It is
-// built on mcp-go: the mcp-go client performs the initialize handshake at a
-// pinned protocol revision (never an auto-probe) and serves notifications and
-// server-to-client requests, while tool calls are written and correlated by
-// the session itself so that results are the server's exact bytes and every
-// frame can be recorded.
+// A Session talks to one server over one transport: a child process over
+// stdio (StartStdio), or a URL over Streamable HTTP or the legacy HTTP+SSE
+// transport (StartHTTP). Whatever the transport, the Session API is the
+// same, so the runner never needs to know which one it holds.
+//
+// It is built on mcp-go: the mcp-go client performs the initialize handshake
+// at a pinned protocol revision (never an auto-probe) and serves
+// notifications and server-to-client requests, while tool calls are written
+// and correlated by the session itself so that results are the server's
+// exact bytes and every frame can be recorded. The transports only move
+// bytes: they hand each message the server sends to the session's router,
+// which passes responses to our calls to the waiting call and everything
+// else to mcp-go through a pipe, as if mcp-go were reading stdout.
 //
 // A call has three distinct outcomes: a result (which may carry isError:
 // true), a JSON-RPC error (Outcome.RPCError), or a transport failure (the
-// error return: ErrServerExited, ErrTimeout, ErrClosed, ErrBadResponse).
+// error return: ErrServerExited, ErrTransport, ErrTimeout, ErrClosed,
+// ErrBadResponse).
 package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
+	mcptransport "github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -34,17 +41,57 @@ const callIDBase = 1_000_000
 // clientName is sent as clientInfo.name in initialize.
 const clientName = "mcptest"
 
-// Session is a connection to one MCP server process. Its methods are safe for
+// Transport names, as Session.Transport reports them and HTTPConfig.Transport
+// accepts them.
+const (
+	// TransportStdio is a child process spoken to over stdin and stdout.
+	TransportStdio = "stdio"
+	// TransportStreamable is Streamable HTTP (protocol 2025-03-26 and later).
+	TransportStreamable = "streamable"
+	// TransportSSE is the legacy HTTP+SSE transport (protocol 2024-11-05).
+	TransportSSE = "sse"
+)
+
+// transport moves JSON-RPC messages between a Session and its server. Every
+// message the server sends is handed to Session.route, whenever it arrives.
+type transport interface {
+	// send transmits msg, one complete JSON-RPC message ending in "\n". c
+	// is the Session call msg is the request of, or nil for other traffic
+	// (mcp-go's handshake and answers, cancellations). An error means the
+	// server did not take the message, or answered it with a failure; it
+	// is already classified (ErrTimeout, ErrTransport, ErrServerExited...).
+	send(ctx context.Context, msg []byte, c *call) error
+	// stop asks the server side to end, for Close: stdio closes stdin and
+	// escalates to signals, HTTP aborts its streams and ends the session.
+	// Its error is Close's.
+	stop() error
+	// drain waits for the transport's readers to finish and releases what
+	// they held, after the session's pipe to mcp-go is closed.
+	drain()
+	// detail returns what the transport knows that explains a failed
+	// initialize, such as the server's stderr, as "; ..." text or "".
+	detail() string
+}
+
+// options are the settings every transport shares.
+type options struct {
+	name            string
+	protocolVersion string // the revision pinned in initialize
+	clientVersion   string
+	initTimeout     time.Duration
+	callTimeout     time.Duration
+	maxMessageBytes int
+}
+
+// Session is a connection to one MCP server. Its methods are safe for
 // concurrent use; calls on one session run concurrently, as JSON-RPC allows.
-// Close must be called to stop the server.
+// Close must be called to release it (and, over stdio, stop the server).
 type Session struct {
-	cfg    StdioConfig
-	cmd    *exec.Cmd
-	pid    int
-	stdin  *stdinWriter
-	stdout *os.File
-	errOut *os.File
-	stderr *tailBuffer
+	opts   options
+	kind   string // TransportStdio, TransportStreamable or TransportSSE
+	t      transport
+	proc   *stdioTransport // the process, for stdio sessions only
+	redact *redactor       // secrets to scrub from frames; nil for stdio
 	noise  noiseLog
 
 	client   *client.Client
@@ -55,18 +102,15 @@ type Session struct {
 
 	nextID atomic.Int64
 
-	mu      sync.Mutex
-	pending map[string]*call
-	deadErr error     // why the session can carry no more calls
-	deadAt  time.Time // when deadErr was set
-	closed  bool
+	mu        sync.Mutex
+	pending   map[string]*call
+	deadErr   error     // why the session can carry no more calls
+	deadAt    time.Time // when deadErr was set
+	closed    bool
+	initAbort context.CancelCauseFunc // set while initialize runs
 
-	dead       chan struct{} // closed when deadErr is set
-	exited     chan struct{} // closed when the process has been reaped
-	waitErr    error         // cmd.Wait's result, readable after exited
-	stdoutDone chan struct{}
-	stderrDone chan struct{}
-	bg         sync.WaitGroup // background writes (cancellations)
+	dead chan struct{}  // closed when deadErr is set
+	bg   sync.WaitGroup // background writes (cancellations)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -74,118 +118,77 @@ type Session struct {
 	protocolVersion string
 	serverName      string
 	serverVersion   string
+	sessionID       func() string // the HTTP session id, for SessionID
 }
 
-// StartStdio starts the server described by cfg, performs the initialize
-// handshake at the pinned protocol revision and returns the ready session.
-// ctx bounds only the start (together with cfg.InitTimeout), not the
-// session's life. On failure the process is stopped and the error says why:
-// it wraps ErrServerExited (with the stderr tail) if the server died,
-// ErrTimeout if it did not answer in time.
-func StartStdio(ctx context.Context, cfg StdioConfig) (*Session, error) {
-	cfg, err := cfg.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	s, err := spawn(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.initialize(ctx); err != nil {
-		_ = s.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-// spawn starts the process and the goroutines that serve it.
-func spawn(cfg StdioConfig) (*Session, error) {
-	var files []*os.File // every pipe end, closed on failure
-	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
-		if err == nil {
-			files = append(files, r, w)
-		}
-		return r, w, err
-	}
-	fail := func(err error) (*Session, error) {
-		for _, f := range files {
-			_ = f.Close()
-		}
-		return nil, fmt.Errorf("start server %q: %w", cfg.Name, err)
-	}
-	inR, inW, err := pipe()
-	if err != nil {
-		return fail(err)
-	}
-	outR, outW, err := pipe()
-	if err != nil {
-		return fail(err)
-	}
-	errR, errW, err := pipe()
-	if err != nil {
-		return fail(err)
-	}
-
-	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
-	cmd.Dir = cfg.Dir
-	cmd.Env = environ(os.Environ(), cfg.Env)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	setProcAttr(cmd)
-	if err := cmd.Start(); err != nil {
-		return fail(err)
-	}
-	// The child has its own copies now.
-	_ = inR.Close()
-	_ = outW.Close()
-	_ = errW.Close()
-
+// newSession makes a Session over t (which may be filled in later, before
+// start) with its pending map, death signal and pipe to mcp-go.
+func newSession(opts options, kind string) *Session {
 	s := &Session{
-		cfg:        cfg,
-		cmd:        cmd,
-		pid:        cmd.Process.Pid,
-		stdin:      newStdinWriter(inW),
-		stdout:     outR,
-		errOut:     errR,
-		stderr:     newTailBuffer(cfg.StderrLimit),
-		pending:    make(map[string]*call),
-		dead:       make(chan struct{}),
-		exited:     make(chan struct{}),
-		stdoutDone: make(chan struct{}),
-		stderrDone: make(chan struct{}),
+		opts:    opts,
+		kind:    kind,
+		pending: make(map[string]*call),
+		dead:    make(chan struct{}),
 	}
 	s.nextID.Store(callIDBase)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.fromTee, s.toClient = io.Pipe()
-
-	go s.stderr.drain(errR, s.stderrDone)
-	go func() {
-		s.waitErr = cmd.Wait()
-		close(s.exited)
-	}()
-
-	// The client's transport reads the lines readStdout passes on and writes
-	// through the same stdin as our calls. Start must come before the router
-	// runs, since router writes block until the transport reads them.
-	tr := transport.NewIO(s.fromTee, s.stdin, nil)
-	s.client = client.NewClient(tr, client.WithProtocolVersion(cfg.ProtocolVersion))
-	if err := s.client.Start(s.ctx); err != nil {
-		_ = s.Close()
-		return nil, fmt.Errorf("start server %q: mcp client: %w", cfg.Name, err)
-	}
-	go s.readStdout(newLineReader(outR, cfg.MaxMessageBytes))
-	go s.monitor()
-	return s, nil
+	return s
 }
+
+// startClient starts the mcp-go client. Its transport reads the messages
+// route passes on and writes through s.t like our calls. Start must come
+// before any message is routed, since router writes block until the
+// transport reads them.
+func (s *Session) startClient() error {
+	tr := mcptransport.NewIO(s.fromTee, clientWriter{s}, nil)
+	s.client = client.NewClient(tr, client.WithProtocolVersion(s.opts.protocolVersion))
+	return s.client.Start(s.ctx)
+}
+
+// clientWriter is the mcp-go transport's output: each Write is one complete
+// frame (mcp-go serialises them), sent through the session's transport.
+type clientWriter struct{ s *Session }
+
+// Write implements io.Writer.
+func (w clientWriter) Write(p []byte) (int, error) {
+	if err := w.s.t.send(w.s.ctx, p, nil); err != nil {
+		if w.s.proc == nil {
+			// mcp-go would bury our error in its own wrapping; during the
+			// handshake, initialize reports it as it is.
+			w.s.failInit(err)
+		}
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Close implements io.Closer. The session closes its transport itself,
+// after mcp-go has stopped.
+func (clientWriter) Close() error { return nil }
 
 // initialize performs the initialize handshake through the mcp-go client.
 func (s *Session) initialize(ctx context.Context) error {
-	initCtx, cancel := context.WithTimeout(ctx, s.cfg.InitTimeout)
+	initCtx, cancel := context.WithTimeout(ctx, s.opts.initTimeout)
 	defer cancel()
+	// A transport that learns asynchronously that the handshake failed
+	// (an SSE stream that ended without the answer) aborts it with the
+	// reason rather than leave mcp-go waiting for the timeout.
+	initCtx, abort := context.WithCancelCause(initCtx)
+	defer abort(nil)
+	s.mu.Lock()
+	s.initAbort = abort
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.initAbort = nil
+		s.mu.Unlock()
+	}()
+
 	start := time.Now()
 	res, err := s.client.Initialize(initCtx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ProtocolVersion: s.cfg.ProtocolVersion,
-		ClientInfo:      mcp.Implementation{Name: clientName, Version: s.cfg.ClientVersion},
+		ProtocolVersion: s.opts.protocolVersion,
+		ClientInfo:      mcp.Implementation{Name: clientName, Version: s.opts.clientVersion},
 	}})
 	if err == nil {
 		s.protocolVersion = res.ProtocolVersion
@@ -193,13 +196,18 @@ func (s *Session) initialize(ctx context.Context) error {
 		s.serverVersion = res.ServerInfo.Version
 		return nil
 	}
-	prefix := fmt.Sprintf("initialize server %q (protocol %s)", s.cfg.Name, s.cfg.ProtocolVersion)
+	prefix := fmt.Sprintf("initialize server %q (protocol %s)", s.opts.name, s.opts.protocolVersion)
+	if cause := context.Cause(initCtx); cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+		return fmt.Errorf("%s: %w", prefix, cause)
+	}
 	if initCtx.Err() == nil {
-		// Not a timeout: most likely the server died; wait for its status.
-		if deadErr := s.awaitDeath(2 * exitGrace); deadErr != nil {
-			return fmt.Errorf("%s: %w", prefix, deadErr)
+		if s.proc != nil {
+			// Not a timeout: most likely the server died; wait for its status.
+			if deadErr := s.awaitDeath(2 * exitGrace); deadErr != nil {
+				return fmt.Errorf("%s: %w", prefix, deadErr)
+			}
 		}
-		return fmt.Errorf("%s: %w%s", prefix, err, s.outputSummary())
+		return fmt.Errorf("%s: %w%s", prefix, err, s.t.detail())
 	}
 	if deadErr := s.awaitDeath(0); deadErr != nil {
 		return fmt.Errorf("%s: %w", prefix, deadErr)
@@ -208,7 +216,18 @@ func (s *Session) initialize(ctx context.Context) error {
 		return fmt.Errorf("%s: %w", prefix, ctx.Err())
 	}
 	return fmt.Errorf("%s: %w: no response after %s%s", prefix, ErrTimeout,
-		time.Since(start).Round(time.Millisecond), s.outputSummary())
+		time.Since(start).Round(time.Millisecond), s.t.detail())
+}
+
+// failInit aborts a running initialize with err; it does nothing once the
+// handshake is over.
+func (s *Session) failInit(err error) {
+	s.mu.Lock()
+	abort := s.initAbort
+	s.mu.Unlock()
+	if abort != nil {
+		abort(err)
+	}
 }
 
 // ProtocolVersion returns the protocol revision the server answered
@@ -218,24 +237,54 @@ func (s *Session) ProtocolVersion() string { return s.protocolVersion }
 // ServerInfo returns the name and version the server reported in initialize.
 func (s *Session) ServerInfo() (name, version string) { return s.serverName, s.serverVersion }
 
-// Name returns the session's name (StdioConfig.Name).
-func (s *Session) Name() string { return s.cfg.Name }
+// Name returns the session's name (StdioConfig.Name or HTTPConfig.Name).
+func (s *Session) Name() string { return s.opts.name }
+
+// Transport returns how the session reaches its server: TransportStdio,
+// TransportStreamable or TransportSSE.
+func (s *Session) Transport() string { return s.kind }
+
+// SessionID returns the session id the server assigned: Mcp-Session-Id over
+// Streamable HTTP, the endpoint's sessionId over legacy SSE when it has
+// one, and "" over stdio or when the server assigned none.
+func (s *Session) SessionID() string {
+	if s.sessionID == nil {
+		return ""
+	}
+	return s.sessionID()
+}
 
 // PID returns the server's process id, which is also its process group id
-// on Unix.
-func (s *Session) PID() int { return s.pid }
+// on Unix, or 0 for a URL server, which mcptest did not start.
+func (s *Session) PID() int {
+	if s.proc == nil {
+		return 0
+	}
+	return s.proc.pid
+}
 
 // StderrTail returns the last n lines (n <= 0: all that is kept) the server
 // wrote to stderr, as written; pass them through Sanitize before printing.
-func (s *Session) StderrTail(n int) string { return s.stderr.Tail(n) }
+// It is empty for a URL server.
+func (s *Session) StderrTail(n int) string {
+	if s.proc == nil {
+		return ""
+	}
+	return s.proc.stderr.Tail(n)
+}
 
 // Exited reports whether the server process has ended and, if so, the
 // result of waiting for it (nil for exit status 0, an *exec.ExitError
-// otherwise).
+// otherwise). It is always false for a URL server, which has no process
+// of ours; a URL session that can no longer carry calls fails them with
+// the reason instead.
 func (s *Session) Exited() (bool, error) {
+	if s.proc == nil {
+		return false, nil
+	}
 	select {
-	case <-s.exited:
-		return true, s.waitErr
+	case <-s.proc.exited:
+		return true, s.proc.waitErr
 	default:
 		return false, nil
 	}
