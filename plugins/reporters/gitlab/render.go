@@ -1,0 +1,22 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/report"
+)
+
+// writeReport writes the run's Code Quality issues as an indented JSON
+// array, followed by a newline, to the primary sink.
+func writeReport(_ context.Context, s *sdk.RenderSession, run *report.Run) error {
+	enc := json.NewEncoder(s.Primary)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(buildIssues(run)); err != nil {
+		return fmt.Errorf("encode gitlab code quality report: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// schemaFile describes the fields GitLab documents as required.
+var schemaFile = filepath.Join("testdata", "codequality.schema.json")
+
+// codeQualitySchema compiles testdata/codequality.schema.json.
+func codeQualitySchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	raw, err := os.ReadFile(schemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "urn:mcptest:testdata:gitlab-code-quality"
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource(id, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// validateCodeQuality checks out against the schema.
+func validateCodeQuality(t *testing.T, out string) {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(out)))
+	if err != nil {
+		t.Fatalf("output is not JSON: %v", err)
+	}
+	if err := codeQualitySchema(t).Validate(inst); err != nil {
+		t.Fatalf("output does not satisfy %s: %v\n%s", schemaFile, err, out)
+	}
+}
+
+// TestSchemaRejectsInvalid makes sure the validation can fail.
+func TestSchemaRejectsInvalid(t *testing.T) {
+	sch := codeQualitySchema(t)
+	ok := `{"description":"d","check_name":"c","fingerprint":"f","severity":"major","location":{"path":"p","lines":{"begin":1}}}`
+	if inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte("[" + ok + "]"))); sch.Validate(inst) != nil {
+		t.Fatalf("schema rejects a valid issue: %v", sch.Validate(inst))
+	}
+	for _, doc := range []string{
+		`{}`,
+		`[{"description":"d","check_name":"c","fingerprint":"f","severity":"high","location":{"path":"p","lines":{"begin":1}}}]`,
+		`[{"description":"d","check_name":"c","fingerprint":"f","severity":"major","location":{"path":"p","lines":{"begin":0}}}]`,
+		`[{"description":"d","check_name":"c","severity":"major","location":{"path":"p","lines":{"begin":1}}}]`,
+		`[{"description":"d","check_name":"c","fingerprint":"f","severity":"major","location":{"lines":{"begin":1}}}]`,
+	} {
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(doc)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sch.Validate(inst) == nil {
+			t.Errorf("schema accepted %s", doc)
+		}
+	}
+}

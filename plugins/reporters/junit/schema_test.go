@@ -1,0 +1,80 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// schemasEnv overrides where the published third-party schemas are read.
+const schemasEnv = "MCPTEST_THIRDPARTY_SCHEMAS"
+
+// thirdPartySchemas returns the directory holding the published schemas:
+// $MCPTEST_THIRDPARTY_SCHEMAS, or shared/thirdparty-schemas beside the
+// module root (the directory holding go.mod, found by walking up).
+func thirdPartySchemas(t *testing.T) string {
+	t.Helper()
+	if dir := os.Getenv(schemasEnv); dir != "" {
+		return dir
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "thirdparty-schemas")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatalf("no go.mod above the package directory; set %s", schemasEnv)
+		}
+		dir = parent
+	}
+}
+
+// validateXSD checks doc against the JUnit schema with xmllint, as CI
+// consumers of the report would.
+func validateXSD(t *testing.T, doc string) {
+	t.Helper()
+	if out, err := xmllint(t, doc); err != nil {
+		t.Fatalf("xmllint rejects the report: %v\n%s\n--- report\n%s", err, out, doc)
+	}
+}
+
+// xmllint runs xmllint --schema on doc and returns its output. Without
+// xmllint the test is skipped, except under CI, where it fails.
+func xmllint(t *testing.T, doc string) (string, error) {
+	t.Helper()
+	bin, err := exec.LookPath("xmllint")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("xmllint is not installed (Debian package libxml2-utils); CI must have it")
+		}
+		t.Skip("xmllint is not installed (Debian package libxml2-utils): JUnit schema validation skipped")
+	}
+	xsd := filepath.Join(thirdPartySchemas(t), "junit-windyroad.xsd")
+	if _, err := os.Stat(xsd); err != nil {
+		t.Fatalf("JUnit schema not found (set %s): %v", schemasEnv, err)
+	}
+	file := filepath.Join(t.TempDir(), "junit.xml")
+	if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "--noout", "--schema", xsd, file).CombinedOutput()
+	return string(out), err
+}
+
+// TestXMLLintRejectsInvalid makes sure the validation can fail: the schema
+// gives <testsuites> no attributes and requires <properties>.
+func TestXMLLintRejectsInvalid(t *testing.T) {
+	for _, doc := range []string{
+		`<testsuites tests="1"></testsuites>`,
+		`<testsuites><testsuite name="s" tests="0" failures="0" errors="0" time="0" timestamp="2026-01-01T00:00:00" hostname="h" id="0" package="p"><system-out/><system-err/></testsuite></testsuites>`,
+	} {
+		if out, err := xmllint(t, doc); err == nil {
+			t.Errorf("xmllint accepted %s\n%s", doc, out)
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/mcptest/mcptest/sdk/report"
+)
+
+// stderrLines is how many lines of a server's stderr a failure or error
+// body repeats; the suite's <system-err> keeps all of it.
+const stderrLines = 20
+
+// statusOf returns the test's status, treating an unknown one as errored:
+// a report that cannot be read must not pass silently.
+func statusOf(t *report.Test) report.Status {
+	switch t.Status {
+	case report.StatusPassed, report.StatusFailed, report.StatusSkipped:
+		return t.Status
+	}
+	return report.StatusErrored
+}
+
+// caseName is the test's name on one line, falling back to its ID.
+func caseName(t *report.Test) string {
+	return nonEmpty(nonEmpty(cleanLine(t.Name), cleanLine(t.ID)), "(unnamed test)")
+}
+
+// buildCase renders one test.
+func buildCase(t *report.Test, file, block string) caseXML {
+	c := caseXML{
+		Name:      caseName(t),
+		Classname: nonEmpty(strings.Trim(file+"."+block, "."), runSuiteName),
+		Time:      seconds(t.DurationMS),
+	}
+	switch statusOf(t) {
+	case report.StatusFailed:
+		c.Failure = failureDetail(t)
+	case report.StatusErrored:
+		c.Error = errorDetail(t)
+	case report.StatusSkipped:
+		msg := "skipped"
+		if t.Error != nil {
+			msg = nonEmpty(cleanLine(t.Error.Message), msg)
+		}
+		c.Skipped = &detailXML{Message: msg}
+	}
+	return c
+}
+
+// failureDetail describes a failed test: the first failed assertion gives
+// the message and type (its matcher); the body lists every failed
+// assertion with its structured failure.
+func failureDetail(t *report.Test) *detailXML {
+	d := &detailXML{Type: "failed"}
+	var b strings.Builder
+	var failed int
+	for i := range t.Assertions {
+		a := &t.Assertions[i]
+		if a.Status != report.StatusFailed && a.Status != report.StatusErrored {
+			continue
+		}
+		failed++
+		if failed == 1 {
+			d.Message = assertionLabel(a)
+			d.Type = nonEmpty(cleanLine(a.Matcher), d.Type)
+		}
+		writeAssertion(&b, a)
+	}
+	if failed > 1 {
+		d.Message += " (and " + strconv.Itoa(failed-1) + " more)"
+	}
+	if failed == 0 {
+		d.Message = "test failed"
+		if t.Score != nil && t.Threshold != nil {
+			d.Message = "score " + formatNumber(*t.Score) + " is below the threshold " + formatNumber(*t.Threshold)
+			d.Type = "threshold"
+		}
+	}
+	writeTestFacts(&b, t)
+	d.Body = b.String()
+	return d
+}
+
+// errorDetail describes a test that could not be judged.
+func errorDetail(t *report.Test) *detailXML {
+	d := &detailXML{Type: "errored", Message: "test errored"}
+	if t.Status != report.StatusErrored {
+		d.Type, d.Message = "unknown_status", "unknown test status "+strconv.Quote(cleanLine(string(t.Status)))
+	}
+	var b strings.Builder
+	if t.Error != nil {
+		d.Type = nonEmpty(cleanLine(t.Error.Kind), d.Type)
+		d.Message = nonEmpty(cleanLine(t.Error.Message), d.Message)
+		b.WriteString(d.Type + ": " + strings.TrimRight(clean(t.Error.Message), "\n") + "\n")
+	}
+	for i := range t.Assertions {
+		if a := &t.Assertions[i]; a.Status == report.StatusErrored || a.Status == report.StatusFailed {
+			writeAssertion(&b, a)
+		}
+	}
+	writeTestFacts(&b, t)
+	d.Body = b.String()
+	return d
+}
+
+// writeAssertion writes a failed or errored assertion: its label, then
+// its structured failure or error, one field a line.
+func writeAssertion(b *strings.Builder, a *report.Assertion) {
+	b.WriteString(assertionLabel(a) + "\n")
+	var fields []field
+	if a.Status == report.StatusErrored {
+		msg := nonEmpty(strings.TrimRight(clean(a.Error), "\n"), "(no error message)")
+		if p := cleanLine(a.Plugin); p != "" {
+			msg += " [plugin " + p + "]"
+		}
+		fields = append(fields, field{"error", msg})
+	} else {
+		if a.Score != nil {
+			fields = append(fields, field{"score", formatNumber(*a.Score)})
+		}
+		fields = append(fields, failureFields(a.Failure)...)
+	}
+	width := 0
+	for _, f := range fields {
+		width = max(width, min(len([]rune(f.Name)), 12))
+	}
+	for _, f := range fields {
+		pad := strings.Repeat(" ", max(0, width-len([]rune(f.Name))))
+		if strings.Contains(f.Value, "\n") {
+			b.WriteString("  " + f.Name + ":\n" + indent(f.Value, "    ") + "\n")
+			continue
+		}
+		b.WriteString("  " + f.Name + ": " + pad + f.Value + "\n")
+	}
+}
+
+// writeTestFacts writes what applies to the whole test: its score against
+// its threshold, its compliance check and the tail of the server's stderr.
+func writeTestFacts(b *strings.Builder, t *report.Test) {
+	if t.Score != nil {
+		line := "score: " + formatNumber(*t.Score)
+		if t.Threshold != nil {
+			line += " (threshold " + formatNumber(*t.Threshold) + ")"
+		}
+		b.WriteString(line + "\n")
+	}
+	if c := t.Check; c != nil {
+		line := "check: " + joinWords(c.ID, c.Title)
+		var where []string
+		for _, s := range []string{c.Severity, c.Revision, c.Section} {
+			if s = cleanLine(s); s != "" {
+				where = append(where, s)
+			}
+		}
+		if len(where) > 0 {
+			line += " (" + strings.Join(where, ", ") + ")"
+		}
+		b.WriteString(line + "\n")
+	}
+	if tail := strings.TrimRight(clean(t.Stderr), "\n"); tail != "" {
+		b.WriteString("server stderr (last lines):\n" + indent(lastLines(tail, stderrLines), "  ") + "\n")
+	}
+}

@@ -1,0 +1,117 @@
+package main
+
+// Kept identical in plugins/reporters/sarif and gitlab, like findings.go.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcptest/mcptest/sdk/report"
+	"github.com/mcptest/mcptest/sdk/report/reporttest"
+)
+
+func TestCollectFindingsSample(t *testing.T) {
+	fs := collectFindings(reporttest.Sample().Tests)
+	type row struct {
+		test, rule string
+		kind       findingKind
+	}
+	want := []row{
+		{"echo fails " + reporttest.Hostile, "mcptest/assertion/exact", assertionFailed},
+		{"echo fails " + reporttest.Hostile, "mcptest/assertion/schema", assertionFailed},
+		{"server crashed", ruleTestErrored, testErrored},
+		{"J04 unknown method is -32601", "J04", assertionFailed},
+		{"T06 tool names follow the naming rules", "T06", assertionFailed},
+	}
+	if len(fs) != len(want) {
+		t.Fatalf("got %d findings, want %d", len(fs), len(want))
+	}
+	for i, w := range want {
+		if got := (row{fs[i].Test.Name, fs[i].ruleID(), fs[i].Kind}); got != w {
+			t.Errorf("finding %d = %+v, want %+v", i, got, w)
+		}
+	}
+	sum := sha256.Sum256([]byte("suites/compliance.yml::compliance::J04\x000"))
+	if fs[3].Fingerprint != hex.EncodeToString(sum[:]) {
+		t.Errorf("J04 fingerprint = %s, want sha256 of the test id and assertion index", fs[3].Fingerprint)
+	}
+	sum = sha256.Sum256([]byte("suites/smoke.yml::tools::server crashed\x00test"))
+	if fs[2].Fingerprint != hex.EncodeToString(sum[:]) {
+		t.Errorf("errored test fingerprint = %s", fs[2].Fingerprint)
+	}
+	if got, want := fs[3].summary(), "J04 Unknown method answers -32601 (MUST): error.code exact failed (expected -32601, actual -32600)"; got != want {
+		t.Errorf("summary = %q, want %q", got, want)
+	}
+	if got := fs[0].summary(); got != `echo fails <b>&"quoted"</b>  naïve ✓: result.content[0].text exact failed: echo should say goodbye (expected "goodbye", actual "hello")` {
+		t.Errorf("summary = %q", got)
+	}
+	if got := fs[1].summary(); !strings.HasPrefix(got, `echo fails <b>&"quoted"</b>  naïve ✓: result schema failed (errors [{"instance_path":`) {
+		t.Errorf("summary without expected and actual = %q", got)
+	}
+	if got := fs[2].summary(); got != `server crashed: could not be judged: server_exited: server "broken" exited (exit status 3)` {
+		t.Errorf("summary = %q", got)
+	}
+	d := strings.Join(fs[0].details(), "\n")
+	for _, want := range []string{"diff: [-goodbye-]{+hello+}", "judged by: text@0.1.0", "server stderr (last lines):\ndemo: warning"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("details lack %q:\n%s", want, d)
+		}
+	}
+}
+
+func TestCollectFindingsEdges(t *testing.T) {
+	score, threshold := 0.4, 0.8
+	tests := []report.Test{
+		{ID: "a", Name: "under", Status: report.StatusFailed, Score: &score, Threshold: &threshold},
+		{ID: "b", Name: "mixed", Status: report.StatusFailed, Assertions: []report.Assertion{
+			{Index: 0, Status: report.StatusPassed},
+			{Index: 1, Target: "result", Matcher: "cel", Status: report.StatusErrored, Error: "boom\x1b[2J"},
+			{Index: 2, Target: "result", Matcher: "", Status: report.StatusFailed, Failure: json.RawMessage(`"not an object"`)},
+		}},
+		{ID: "c", Name: "odd", Status: "weird"},
+		{ID: "c", Name: "odd", Status: "weird"},
+		{ID: "d", Name: "v1", ProtocolVersion: "2025-06-18", Status: report.StatusErrored},
+		{ID: "d", Name: "v2", ProtocolVersion: "2025-11-25", Status: report.StatusErrored},
+		{ID: "e", Name: "skip", Status: report.StatusSkipped},
+	}
+	fs := collectFindings(tests)
+	rules := []string{ruleTestFailed, ruleTestErrored, "mcptest/assertion/unknown", ruleTestErrored, ruleTestErrored, ruleTestErrored, ruleTestErrored}
+	if len(fs) != len(rules) {
+		t.Fatalf("got %d findings, want %d", len(fs), len(rules))
+	}
+	seen := map[string]bool{}
+	for i, f := range fs {
+		if f.ruleID() != rules[i] {
+			t.Errorf("finding %d rule = %s, want %s", i, f.ruleID(), rules[i])
+		}
+		if seen[f.Fingerprint] || len(f.Fingerprint) != 64 {
+			t.Errorf("finding %d fingerprint %q is not unique", i, f.Fingerprint)
+		}
+		seen[f.Fingerprint] = true
+	}
+	for i, want := range []string{
+		"under: failed with score 0.4 below the threshold 0.8",
+		"mixed: result cel could not be judged: boom",
+		`mixed: result failed (failure "not an object")`,
+		`odd: could not be judged: unknown status "weird"`,
+	} {
+		if got := fs[i].summary(); got != want {
+			t.Errorf("summary %d = %q, want %q", i, got, want)
+		}
+	}
+	if !fs[1].errored() || fs[2].errored() {
+		t.Error("errored() misreports")
+	}
+	if d := strings.Join(fs[2].details(), "\n"); d != `failure: "not an object"` {
+		t.Errorf("details = %q", d)
+	}
+	again := collectFindings(tests)
+	for i := range fs {
+		if again[i].Fingerprint != fs[i].Fingerprint {
+			t.Errorf("finding %d fingerprint is not stable", i)
+		}
+	}
+}
