@@ -1,0 +1,291 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcptest/mcptest/sdk/report"
+)
+
+// maxOpen is the most failed or errored tests shown expanded on load;
+// with more, every test starts collapsed.
+const maxOpen = 10
+
+// page is everything the template shows. Strings are plain text, cleaned
+// of control characters; html/template escapes them where they land.
+type page struct {
+	PluginVersion         string
+	CSP                   string
+	CSS                   template.CSS
+	JS                    template.JS
+	ReportJSON            template.JS
+	Verdict, VerdictClass string
+	Summary               report.Summary
+	Duration, Started     string
+	RunID, Tool, Shard    string
+	ExitCode              int
+	Suites                []string
+	Servers               []report.Server
+	Errors                []report.RunError
+	Statuses              []statusView
+	Tags                  []tagView
+	Tests                 []testView
+}
+
+// statusView is one status checkbox of the filter bar.
+type statusView struct {
+	Status, Label, Class string
+	Count                int
+}
+
+// tagView is one tag button of the filter bar.
+type tagView struct {
+	Name  string
+	Count int
+}
+
+// testView is one test of the list.
+type testView struct {
+	Index                         int
+	Status, Label, Class          string
+	Name, ID, Location, Block     string
+	Server, Tool, ProtocolVersion string
+	Tags                          []string
+	TagsJSON, Search              string
+	Duration, Score, Threshold    string
+	Check                         *checkView
+	Open                          bool
+	Error, Response, Stderr       string
+	Assertions                    []assertionView
+	Frames                        []frameView
+}
+
+// checkView describes a compliance check.
+type checkView struct {
+	ID, Severity, Title, Where string
+}
+
+// assertionView is one assertion of a test.
+type assertionView struct {
+	Label, Class                            string
+	Target, Matcher, Message, Plugin, Score string
+	Error                                   string
+	Fields                                  []fieldView
+}
+
+// frameView is one captured JSON-RPC message.
+type frameView struct {
+	Direction, Class, Arrow, At, Body string
+	Truncated                         bool
+}
+
+// statusNames are how known statuses are labelled, in filter order.
+var statusNames = []struct {
+	status report.Status
+	label  string
+}{
+	{report.StatusPassed, "passed"}, {report.StatusFailed, "failed"},
+	{report.StatusErrored, "errored"}, {report.StatusSkipped, "skipped"},
+}
+
+// statusClass is the CSS class of a status; unknown statuses share one.
+func statusClass(st report.Status) string {
+	for _, s := range statusNames {
+		if s.status == st {
+			return "st-" + s.label
+		}
+	}
+	return "st-unknown"
+}
+
+// newPage builds the page for run. reportJSON is the run encoded with
+// HTML escaping, ready to sit inside a script element.
+func newPage(run *report.Run, reportJSON []byte) *page {
+	p := &page{
+		PluginVersion: pluginVersion, CSP: contentPolicy,
+		CSS: template.CSS(pageCSS), JS: template.JS(pageJS), ReportJSON: template.JS(reportJSON),
+		Summary: run.Summary, ExitCode: run.ExitCode,
+		RunID: clean(run.RunID), Duration: formatMS(runMS(run)),
+	}
+	p.Verdict, p.VerdictClass = verdict(run)
+	if !run.StartedAt.IsZero() {
+		p.Started = run.StartedAt.UTC().Format(time.RFC3339)
+	}
+	if run.Tool.Name != "" {
+		p.Tool = clean(strings.TrimSpace(run.Tool.Name + " " + run.Tool.Version))
+	}
+	if run.Shard != nil {
+		p.Shard = fmt.Sprintf("%d/%d", run.Shard.Index, run.Shard.Total)
+	}
+	for _, s := range run.Suites {
+		p.Suites = append(p.Suites, clean(s))
+	}
+	for _, s := range run.Servers {
+		p.Servers = append(p.Servers, report.Server{Name: clean(s.Name), Transport: clean(s.Transport),
+			ProtocolVersion: clean(s.ProtocolVersion), ServerName: clean(s.ServerName), ServerVersion: clean(s.ServerVersion), Error: clean(s.Error)})
+	}
+	for _, e := range run.Errors {
+		p.Errors = append(p.Errors, report.RunError{Source: clean(e.Source), Name: clean(e.Name), Message: clean(e.Message), StderrTail: clean(e.StderrTail)})
+	}
+	counts := map[report.Status]int{}
+	tags := map[string]int{}
+	notPassing := 0
+	for i := range run.Tests {
+		t := &run.Tests[i]
+		counts[t.Status]++
+		for _, tag := range uniq(t.Tags) {
+			tags[clean(tag)]++
+		}
+		if t.Status == report.StatusFailed || t.Status == report.StatusErrored {
+			notPassing++
+		}
+	}
+	for _, s := range statusNames {
+		p.Statuses = append(p.Statuses, statusView{Status: string(s.status), Label: s.label, Class: statusClass(s.status), Count: counts[s.status]})
+		delete(counts, s.status)
+	}
+	var unknown []string
+	for st := range counts {
+		unknown = append(unknown, string(st))
+	}
+	sort.Strings(unknown)
+	for _, st := range unknown {
+		p.Statuses = append(p.Statuses, statusView{Status: st, Label: clean(st), Class: "st-unknown", Count: counts[report.Status(st)]})
+	}
+	for name, n := range tags {
+		p.Tags = append(p.Tags, tagView{Name: name, Count: n})
+	}
+	sort.Slice(p.Tags, func(i, j int) bool { return p.Tags[i].Name < p.Tags[j].Name })
+	for i := range run.Tests {
+		p.Tests = append(p.Tests, newTestView(i+1, &run.Tests[i], notPassing <= maxOpen))
+	}
+	return p
+}
+
+// verdict is the run's outcome and its CSS class. Errored tests and
+// run-level errors outrank failures, as they do for the exit code.
+func verdict(run *report.Run) (string, string) {
+	s := run.Summary
+	switch {
+	case s.Errored > 0 || len(run.Errors) > 0 || run.ExitCode >= 2:
+		return "errored", "st-errored"
+	case s.Failed > 0 || run.ExitCode == 1:
+		return "failed", "st-failed"
+	case s.Total == 0:
+		return "no tests", "st-skipped"
+	}
+	return "passed", "st-passed"
+}
+
+// newTestView builds the view of one test; index numbers it from 1.
+// openFailures expands failed and errored tests.
+func newTestView(index int, t *report.Test, openFailures bool) testView {
+	v := testView{
+		Index: index, Status: clean(string(t.Status)), Class: statusClass(t.Status),
+		Name: clean(t.Name), ID: clean(t.ID), Block: clean(t.Block), Server: clean(t.Server), Tool: clean(t.Tool),
+		ProtocolVersion: clean(t.ProtocolVersion), Stderr: clean(strings.TrimRight(t.Stderr, "\n")),
+		Open: openFailures && (t.Status == report.StatusFailed || t.Status == report.StatusErrored),
+	}
+	v.Label = strings.ToUpper(v.Status)
+	v.Location = clean(t.File)
+	if t.Line > 0 {
+		v.Location += ":" + strconv.Itoa(t.Line)
+	}
+	for _, tag := range uniq(t.Tags) {
+		v.Tags = append(v.Tags, clean(tag))
+	}
+	tagsJSON, _ := json.Marshal(append([]string{}, v.Tags...))
+	v.TagsJSON = string(tagsJSON)
+	v.Search = strings.ToLower(strings.Join([]string{v.Name, v.ID, v.Location, v.Server, v.Tool}, " "))
+	if t.Status != report.StatusSkipped || t.DurationMS > 0 {
+		v.Duration = formatMS(t.DurationMS)
+	}
+	if t.Score != nil {
+		v.Score = formatFloat(*t.Score)
+	}
+	if t.Threshold != nil {
+		v.Threshold = formatFloat(*t.Threshold)
+	}
+	if c := t.Check; c != nil {
+		v.Check = &checkView{ID: clean(c.ID), Severity: clean(c.Severity), Title: clean(c.Title), Where: clean(strings.TrimSpace(c.Revision + " " + c.Section))}
+	}
+	if e := t.Error; e != nil {
+		v.Error = clean(e.Message)
+		if e.Kind != "" {
+			v.Error = clean(e.Kind) + ": " + v.Error
+		}
+	}
+	if len(t.Response) > 0 {
+		v.Response = prettyJSON(t.Response)
+	}
+	for i := range t.Assertions {
+		v.Assertions = append(v.Assertions, newAssertionView(&t.Assertions[i]))
+	}
+	for _, f := range t.Frames {
+		fv := frameView{Direction: clean(f.Direction), Class: "other", Arrow: "•", At: formatMS(f.AtMS), Body: frameBody(f.Data, f.Truncated), Truncated: f.Truncated}
+		switch f.Direction {
+		case "send":
+			fv.Class, fv.Arrow = "send", "→"
+		case "recv":
+			fv.Class, fv.Arrow = "recv", "←"
+		}
+		v.Frames = append(v.Frames, fv)
+	}
+	return v
+}
+
+// newAssertionView builds the view of one assertion.
+func newAssertionView(a *report.Assertion) assertionView {
+	v := assertionView{
+		Class: statusClass(a.Status), Target: clean(a.Target), Matcher: clean(a.Matcher),
+		Message: clean(a.Message), Plugin: clean(a.Plugin), Error: clean(a.Error),
+	}
+	v.Label = clean(string(a.Status))
+	if a.Score != nil {
+		v.Score = formatFloat(*a.Score)
+	}
+	if a.Status == report.StatusFailed || len(a.Failure) > 0 {
+		v.Fields = failureFields(a.Failure, nil)
+	}
+	return v
+}
+
+// uniq returns tags without repeats, in their first order.
+func uniq(tags []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range tags {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// runMS is the run's wall time in milliseconds.
+func runMS(run *report.Run) float64 {
+	if run.DurationMS > 0 {
+		return run.DurationMS
+	}
+	return run.Summary.DurationMS
+}
+
+// formatMS renders a duration in milliseconds with precision that suits
+// its size.
+func formatMS(ms float64) string {
+	switch {
+	case ms >= 1000:
+		return fmt.Sprintf("%.2f s", ms/1000)
+	case ms < 1:
+		return fmt.Sprintf("%.2f ms", ms)
+	case ms < 10:
+		return fmt.Sprintf("%.1f ms", ms)
+	}
+	return fmt.Sprintf("%.0f ms", ms)
+}

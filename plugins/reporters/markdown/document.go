@@ -1,0 +1,216 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcptest/mcptest/sdk/report"
+)
+
+// Display limits, in runes, for untrusted text on one line.
+const (
+	maxNameRunes   = 200
+	maxReasonRunes = 160
+	maxShortRunes  = 80
+)
+
+// docOptions shapes a document; the step summary uses smaller ones when
+// the full document would not fit.
+type docOptions struct {
+	// details adds a collapsible block per failed or errored test.
+	details bool
+	// maxRows caps the table of tests that did not pass; negative means
+	// no cap.
+	maxRows int
+	// note is shown under the heading when the document was shortened.
+	note string
+}
+
+// fullDoc is the complete document, as written to the primary sink.
+var fullDoc = docOptions{details: true, maxRows: -1}
+
+// statusLabels are how statuses are shown, with a mark readers can scan.
+var statusLabels = map[report.Status]string{
+	report.StatusPassed:  "✅ passed",
+	report.StatusFailed:  "❌ failed",
+	report.StatusErrored: "⚠️ errored",
+	report.StatusSkipped: "⏭️ skipped",
+}
+
+// statusLabel returns the label of st, escaping statuses it does not know.
+func statusLabel(st report.Status) string {
+	if l, ok := statusLabels[st]; ok {
+		return l
+	}
+	return "❔ " + inline(string(st), maxShortRunes)
+}
+
+// document renders run as GitHub-flavoured Markdown.
+func document(run *report.Run, opt docOptions) string {
+	var b strings.Builder
+	writeHeader(&b, run)
+	if opt.note != "" {
+		b.WriteString("> " + opt.note + "\n\n")
+	}
+	writeNotPassed(&b, run, opt.maxRows)
+	writeRollups(&b, run)
+	writeRunErrors(&b, run)
+	if opt.details {
+		writeDetails(&b, run)
+	}
+	return b.String()
+}
+
+// verdict is the run's outcome in one word with its mark. A run with
+// errored tests or run-level errors could not be fully carried out, which
+// outranks failures, as the exit code does.
+func verdict(run *report.Run) string {
+	s := run.Summary
+	switch {
+	case s.Errored > 0 || len(run.Errors) > 0 || run.ExitCode >= 2:
+		return "⚠️ mcptest: errored"
+	case s.Failed > 0 || run.ExitCode == 1:
+		return "❌ mcptest: failed"
+	case s.Total == 0:
+		return "⚪ mcptest: no tests ran"
+	}
+	return "✅ mcptest: passed"
+}
+
+// runMS is the run's wall time in milliseconds.
+func runMS(run *report.Run) float64 {
+	if run.DurationMS > 0 {
+		return run.DurationMS
+	}
+	return run.Summary.DurationMS
+}
+
+// seconds formats milliseconds as seconds.
+func seconds(ms float64) string { return strconv.FormatFloat(ms/1000, 'f', 2, 64) + " s" }
+
+// writeHeader writes the verdict heading, the one-line summary and the
+// counts table.
+func writeHeader(b *strings.Builder, run *report.Run) {
+	s := run.Summary
+	b.WriteString("## " + verdict(run) + "\n\n")
+	line := fmt.Sprintf("%d passed, %d failed, %d errored, %d skipped of %d tests in %s",
+		s.Passed, s.Failed, s.Errored, s.Skipped, s.Total, seconds(runMS(run)))
+	if run.Shard != nil {
+		line += fmt.Sprintf(" · shard %d/%d", run.Shard.Index, run.Shard.Total)
+	}
+	if run.RunID != "" {
+		line += " · run " + code(run.RunID, maxShortRunes, false)
+	}
+	if run.Tool.Name != "" {
+		line += " · " + inline(run.Tool.Name+" "+run.Tool.Version, maxShortRunes)
+	}
+	b.WriteString(line + "\n\n")
+	b.WriteString("| Passed | Failed | Errored | Skipped | Total | Duration |\n")
+	b.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %s |\n\n", s.Passed, s.Failed, s.Errored, s.Skipped, s.Total, seconds(runMS(run)))
+}
+
+// notPassed returns the tests that did not pass: failed first, then
+// errored, then skipped (and any unknown status), each in report order.
+func notPassed(run *report.Run) []*report.Test {
+	var out []*report.Test
+	for _, st := range []report.Status{report.StatusFailed, report.StatusErrored, ""} {
+		for i := range run.Tests {
+			t := &run.Tests[i]
+			known := t.Status == report.StatusFailed || t.Status == report.StatusErrored || t.Status == report.StatusPassed
+			if t.Status == st || (st == "" && !known) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// writeNotPassed writes the table of tests that did not pass.
+func writeNotPassed(b *strings.Builder, run *report.Run, maxRows int) {
+	tests := notPassed(run)
+	if len(tests) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "### Not passed (%d)\n\n", len(tests))
+	b.WriteString("| Status | Test | Location | Reason |\n| --- | --- | --- | --- |\n")
+	shown := tests
+	if maxRows >= 0 && len(tests) > maxRows {
+		shown = tests[:maxRows]
+	}
+	for _, t := range shown {
+		name := inline(t.Name, maxNameRunes)
+		if t.Check != nil && t.Check.Severity != "" {
+			name += " (" + inline(t.Check.Severity, maxShortRunes) + ")"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", statusLabel(t.Status), name, code(location(t), maxNameRunes, true), reason(t))
+	}
+	if len(shown) < len(tests) {
+		fmt.Fprintf(b, "\n… and %d more; see the full report.\n", len(tests)-len(shown))
+	}
+	b.WriteString("\n")
+}
+
+// location is "file:line", or the file alone when the line is unknown.
+func location(t *report.Test) string {
+	if t.Line > 0 {
+		return t.File + ":" + strconv.Itoa(t.Line)
+	}
+	return t.File
+}
+
+// writeRollups writes the "Metric rollups" section when anything in the
+// run has a score: each score's mean and count, then each matcher's
+// assertion pass rate.
+func writeRollups(b *strings.Builder, run *report.Run) {
+	rows := rollups(run)
+	if len(rows) == 0 {
+		return
+	}
+	b.WriteString("### Metric rollups\n\n| Metric | Mean | Count |\n| --- | ---: | ---: |\n")
+	for _, r := range rows {
+		name := code("score", maxShortRunes, true) + " (test score)"
+		if r.Assertion {
+			name = code(r.Name, maxShortRunes, true) + " (assertion score)"
+		}
+		fmt.Fprintf(b, "| %s | %.3f | %d |\n", name, r.Mean(), r.Count)
+	}
+	b.WriteString("\n| Matcher | Passed | Failed | Errored | Pass rate |\n| --- | ---: | ---: | ---: | ---: |\n")
+	for _, m := range matcherRates(run) {
+		rate := "—"
+		if m.Judged() > 0 {
+			rate = strconv.FormatFloat(100*float64(m.Passed)/float64(m.Judged()), 'f', 0, 64) + "%"
+		}
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %s |\n", code(m.Matcher, maxShortRunes, true), m.Passed, m.Failed, m.Errored, rate)
+	}
+	b.WriteString("\n")
+}
+
+// writeRunErrors writes the problems of the run itself: run-level errors
+// and servers that could not be started.
+func writeRunErrors(b *strings.Builder, run *report.Run) {
+	var failedServers []report.Server
+	for _, s := range run.Servers {
+		if s.Error != "" {
+			failedServers = append(failedServers, s)
+		}
+	}
+	if len(run.Errors)+len(failedServers) == 0 {
+		return
+	}
+	b.WriteString("### Run errors\n\n")
+	for _, e := range run.Errors {
+		who := "**" + inline(e.Source, maxShortRunes) + "**"
+		if e.Name != "" {
+			who += " " + code(e.Name, maxShortRunes, false)
+		}
+		b.WriteString("⚠️ " + who + ": " + inline(e.Message, maxReasonRunes*2) + "\n\n")
+		if strings.TrimSpace(clean(e.StderrTail)) != "" {
+			b.WriteString(codeBlock("text", lastLines(truncateLines(e.StderrTail), stderrLines)) + "\n")
+		}
+	}
+	for _, s := range failedServers {
+		b.WriteString("⚠️ **server** " + code(s.Name, maxShortRunes, false) + ": " + inline(s.Error, maxReasonRunes*2) + "\n\n")
+	}
+}
