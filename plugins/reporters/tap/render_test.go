@@ -1,0 +1,103 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
+	"github.com/mcptest/mcptest/sdk/report"
+	"github.com/mcptest/mcptest/sdk/report/reporttest"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestSampleShape(t *testing.T) {
+	out := renderTAP(t, reporttest.Events())
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if lines[0] != "TAP version 14" || lines[len(lines)-1] != "1..8" {
+		t.Errorf("first and last lines: %q, %q", lines[0], lines[len(lines)-1])
+	}
+	for _, want := range []string{
+		"ok 1 - echo passes\n",
+		"not ok 2 - echo fails <b>&\"quoted\"</b>  naïve ✓\n  ---\n  message: \"echo should say goodbye\"\n  severity: fail\n  at: \"suites/smoke.yml:15\"\n  expected: goodbye\n  actual: hello\n",
+		"ok 3 - scored\n",
+		"not ok 4 - server crashed\n  ---\n  message: \"server \\\"broken\\\" exited (exit status 3)\"\n  severity: error\n",
+		"  stderr: |2-\n    panic: crash requested\n    goroutine 1 [running]:\n  ...\n",
+		"ok 5 - not reached # SKIP run interrupted before the test started\n",
+		"# run error: plugin chaos@0.0.1: plugin crashed: the plugin process exited during the run\n",
+		"# 3 passed, 3 failed, 1 errored, 1 skipped (8 tests)\n1..8\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"\x1b", "\x07"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output holds the control character %q", bad)
+		}
+	}
+}
+
+// TestTestsOnlyInFinalReport covers re-rendering: tests the final report
+// holds but no event announced are written once, numbered after the rest.
+func TestTestsOnlyInFinalReport(t *testing.T) {
+	a := report.Test{ID: "a", Name: "a", Status: report.StatusPassed}
+	b := report.Test{ID: "b", Name: "b", Status: report.StatusPassed}
+	run := &report.Run{Tests: []report.Test{a, b}}
+	out := renderTAP(t, []report.Event{{Type: report.EventTestFinished, Test: &a}, {Type: report.EventRunFinished, Run: run}})
+	want := "TAP version 14\nok 1 - a\nok 2 - b\n# 0 passed, 0 failed, 0 errored, 0 skipped (0 tests)\n1..2\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+func TestWithoutRunFinished(t *testing.T) {
+	c := plugintest.New(t, newPlugin(), nil)
+	got := plugintest.Render(t, c, sdk.RenderStart{Key: "tap"}, reporttest.Events()[:3])
+	if got.Err == nil || !strings.Contains(got.Err.Error(), "run_finished") {
+		t.Errorf("err = %v, want the missing run_finished error", got.Err)
+	}
+	if !strings.HasPrefix(got.Primary, "TAP version 14\nok 1 - echo passes\n") {
+		t.Errorf("streamed output lost: %q", got.Primary)
+	}
+}
+
+func TestEscapeText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{`a # b`, `a \# b`},
+		{`back\slash`, `back\\slash`},
+		{`\#`, `\\\#`},
+		{"new\nline\ttab", "new line tab"},
+		{"\x1b[2Jwiped\x07", "wiped"},
+		{"  padded  ", "padded"},
+	} {
+		if got := escapeText(tc.in); got != tc.want {
+			t.Errorf("escapeText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := escapeText("x {"); got != "x \uff5b" {
+		t.Errorf("a trailing brace gave %q", got)
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`say "hi"`, `"say \"hi\""`},
+		{"a\\b\nc\td", `"a\\b\nc\td"`},
+		{"bom\ufeff", `"bom\ufeff"`},
+		{"\x01", `"\u0001"`},
+		{"ünï ✓ 😀", `"ünï ✓ 😀"`},
+	} {
+		if got := quote(tc.in); got != tc.want {
+			t.Errorf("quote(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	for _, s := range []string{"true", "No", "null", "1", "a b", "a:b", "-x", ""} {
+		if isPlainWord(s) {
+			t.Errorf("%q must be quoted", s)
+		}
+	}
+}
