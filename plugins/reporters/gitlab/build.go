@@ -1,12 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/failtext"
+	"github.com/mcptest/mcptest/plugins/reporters/internal/findings"
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -50,7 +54,7 @@ type lines struct {
 // tests, then its run-level errors. The list is never nil.
 func buildIssues(run *report.Run) []issue {
 	out := []issue{}
-	for _, f := range collectFindings(run.Tests) {
+	for _, f := range findings.Collect(run.Tests) {
 		out = append(out, findingIssue(run, &f))
 	}
 	for _, e := range run.Errors {
@@ -60,15 +64,15 @@ func buildIssues(run *report.Run) []issue {
 }
 
 // findingIssue renders one finding of a test.
-func findingIssue(run *report.Run, f *finding) issue {
+func findingIssue(run *report.Run, f *findings.Finding) issue {
 	category := "Bug Risk"
 	if f.Test.Check != nil {
 		category = "Compatibility"
 	}
 	return issue{
 		Type:        "issue",
-		CheckName:   f.ruleID(),
-		Description: f.summary(),
+		CheckName:   f.RuleID(),
+		Description: f.Summary(),
 		Categories:  []string{category},
 		Severity:    severity(f),
 		Fingerprint: f.Fingerprint,
@@ -81,13 +85,13 @@ func findingIssue(run *report.Run, f *finding) issue {
 // fingerprint covers the error's source and name, not its message, which
 // may differ from run to run.
 func runErrorIssue(run *report.Run, e report.RunError) issue {
-	source := nonEmpty(cleanLine(e.Source), "run")
-	desc := joinWords(source, e.Name) + ": " + nonEmpty(cleanLine(e.Message), "no message")
+	source := cmp.Or(textsafe.CleanLineTrim(e.Source), "run")
+	desc := failtext.JoinWords(source, e.Name) + ": " + cmp.Or(textsafe.CleanLineTrim(e.Message), "no message")
 	sum := sha256.Sum256([]byte("run-error\x00" + e.Source + "\x00" + e.Name))
 	return issue{
 		Type:        "issue",
 		CheckName:   runErrorPrefix + source,
-		Description: truncate(desc, summaryRunes),
+		Description: textsafe.Truncate(desc, findings.SummaryRunes),
 		Categories:  []string{"Bug Risk"},
 		Severity:    severityBlocker,
 		Fingerprint: hex.EncodeToString(sum[:]),
@@ -98,14 +102,14 @@ func runErrorIssue(run *report.Run, e report.RunError) issue {
 // severity grades a finding: what could not be judged blocks; a failed
 // compliance check weighs as its requirement does; any other failure is
 // major.
-func severity(f *finding) string {
-	if f.errored() {
+func severity(f *findings.Finding) string {
+	if f.Errored() {
 		return severityBlocker
 	}
 	if f.Test.Check == nil {
 		return severityMajor
 	}
-	switch f.checkSeverity() {
+	switch f.CheckSeverity() {
 	case "MUST", "MUST NOT", "REQUIRED", "SHALL", "SHALL NOT":
 		return severityCritical
 	case "SHOULD", "SHOULD NOT", "RECOMMENDED":
@@ -124,7 +128,7 @@ func issuePath(run *report.Run, file string) string {
 		candidates = append(candidates, run.Tests[i].File)
 	}
 	for _, c := range candidates {
-		if c = cleanLine(c); c != "" {
+		if c = textsafe.CleanLineTrim(c); c != "" {
 			p := path.Clean(filepath.ToSlash(c))
 			return strings.TrimPrefix(p, "./")
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
@@ -47,7 +48,7 @@ func decode(t *testing.T, out string) []issue {
 	for _, is := range issues {
 		for _, s := range []string{is.CheckName, is.Description, is.Location.Path} {
 			for _, r := range s {
-				if isUnsafe(r) {
+				if textsafe.IsUnsafe(r) {
 					t.Errorf("issue text holds %U: %q", r, s)
 				}
 			}

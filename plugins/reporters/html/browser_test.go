@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
@@ -108,7 +109,7 @@ func TestBrowser(t *testing.T) {
 		if len(list) != 8 || len(visible(doc)) != 8 {
 			t.Fatalf("%d tests, %d visible", len(list), len(visible(doc)))
 		}
-		if name := text(all(list[1], byClass("name"))[0]); name != clean(run.Tests[1].Name) {
+		if name := text(all(list[1], byClass("name"))[0]); name != textsafe.Clean(run.Tests[1].Name) {
 			t.Errorf("hostile name shows as %q", name)
 		}
 		if n := all(doc, byTag("b")); len(n) != 0 {

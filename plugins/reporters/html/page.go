@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -110,27 +111,27 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 		PluginVersion: pluginVersion, CSP: contentPolicy,
 		CSS: template.CSS(pageCSS), JS: template.JS(pageJS), ReportJSON: template.JS(reportJSON),
 		Summary: run.Summary, ExitCode: run.ExitCode,
-		RunID: clean(run.RunID), Duration: formatMS(runMS(run)),
+		RunID: textsafe.Clean(run.RunID), Duration: formatMS(runMS(run)),
 	}
 	p.Verdict, p.VerdictClass = verdict(run)
 	if !run.StartedAt.IsZero() {
 		p.Started = run.StartedAt.UTC().Format(time.RFC3339)
 	}
 	if run.Tool.Name != "" {
-		p.Tool = clean(strings.TrimSpace(run.Tool.Name + " " + run.Tool.Version))
+		p.Tool = textsafe.Clean(strings.TrimSpace(run.Tool.Name + " " + run.Tool.Version))
 	}
 	if run.Shard != nil {
 		p.Shard = fmt.Sprintf("%d/%d", run.Shard.Index, run.Shard.Total)
 	}
 	for _, s := range run.Suites {
-		p.Suites = append(p.Suites, clean(s))
+		p.Suites = append(p.Suites, textsafe.Clean(s))
 	}
 	for _, s := range run.Servers {
-		p.Servers = append(p.Servers, report.Server{Name: clean(s.Name), Transport: clean(s.Transport),
-			ProtocolVersion: clean(s.ProtocolVersion), ServerName: clean(s.ServerName), ServerVersion: clean(s.ServerVersion), Error: clean(s.Error)})
+		p.Servers = append(p.Servers, report.Server{Name: textsafe.Clean(s.Name), Transport: textsafe.Clean(s.Transport),
+			ProtocolVersion: textsafe.Clean(s.ProtocolVersion), ServerName: textsafe.Clean(s.ServerName), ServerVersion: textsafe.Clean(s.ServerVersion), Error: textsafe.Clean(s.Error)})
 	}
 	for _, e := range run.Errors {
-		p.Errors = append(p.Errors, report.RunError{Source: clean(e.Source), Name: clean(e.Name), Message: clean(e.Message), StderrTail: clean(e.StderrTail)})
+		p.Errors = append(p.Errors, report.RunError{Source: textsafe.Clean(e.Source), Name: textsafe.Clean(e.Name), Message: textsafe.Clean(e.Message), StderrTail: textsafe.Clean(e.StderrTail)})
 	}
 	counts := map[report.Status]int{}
 	tags := map[string]int{}
@@ -139,7 +140,7 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 		t := &run.Tests[i]
 		counts[t.Status]++
 		for _, tag := range uniq(t.Tags) {
-			tags[clean(tag)]++
+			tags[textsafe.Clean(tag)]++
 		}
 		if t.Status == report.StatusFailed || t.Status == report.StatusErrored {
 			notPassing++
@@ -155,7 +156,7 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 	}
 	sort.Strings(unknown)
 	for _, st := range unknown {
-		p.Statuses = append(p.Statuses, statusView{Status: st, Label: clean(st), Class: "st-unknown", Count: counts[report.Status(st)]})
+		p.Statuses = append(p.Statuses, statusView{Status: st, Label: textsafe.Clean(st), Class: "st-unknown", Count: counts[report.Status(st)]})
 	}
 	for name, n := range tags {
 		p.Tags = append(p.Tags, tagView{Name: name, Count: n})
@@ -186,18 +187,18 @@ func verdict(run *report.Run) (string, string) {
 // openFailures expands failed and errored tests.
 func newTestView(index int, t *report.Test, openFailures bool) testView {
 	v := testView{
-		Index: index, Status: clean(string(t.Status)), Class: statusClass(t.Status),
-		Name: clean(t.Name), ID: clean(t.ID), Block: clean(t.Block), Server: clean(t.Server), Tool: clean(t.Tool),
-		ProtocolVersion: clean(t.ProtocolVersion), Stderr: clean(strings.TrimRight(t.Stderr, "\n")),
+		Index: index, Status: textsafe.Clean(string(t.Status)), Class: statusClass(t.Status),
+		Name: textsafe.Clean(t.Name), ID: textsafe.Clean(t.ID), Block: textsafe.Clean(t.Block), Server: textsafe.Clean(t.Server), Tool: textsafe.Clean(t.Tool),
+		ProtocolVersion: textsafe.Clean(t.ProtocolVersion), Stderr: textsafe.Clean(strings.TrimRight(t.Stderr, "\n")),
 		Open: openFailures && (t.Status == report.StatusFailed || t.Status == report.StatusErrored),
 	}
 	v.Label = strings.ToUpper(v.Status)
-	v.Location = clean(t.File)
+	v.Location = textsafe.Clean(t.File)
 	if t.Line > 0 {
 		v.Location += ":" + strconv.Itoa(t.Line)
 	}
 	for _, tag := range uniq(t.Tags) {
-		v.Tags = append(v.Tags, clean(tag))
+		v.Tags = append(v.Tags, textsafe.Clean(tag))
 	}
 	tagsJSON, _ := json.Marshal(append([]string{}, v.Tags...))
 	v.TagsJSON = string(tagsJSON)
@@ -212,12 +213,12 @@ func newTestView(index int, t *report.Test, openFailures bool) testView {
 		v.Threshold = formatFloat(*t.Threshold)
 	}
 	if c := t.Check; c != nil {
-		v.Check = &checkView{ID: clean(c.ID), Severity: clean(c.Severity), Title: clean(c.Title), Where: clean(strings.TrimSpace(c.Revision + " " + c.Section))}
+		v.Check = &checkView{ID: textsafe.Clean(c.ID), Severity: textsafe.Clean(c.Severity), Title: textsafe.Clean(c.Title), Where: textsafe.Clean(strings.TrimSpace(c.Revision + " " + c.Section))}
 	}
 	if e := t.Error; e != nil {
-		v.Error = clean(e.Message)
+		v.Error = textsafe.Clean(e.Message)
 		if e.Kind != "" {
-			v.Error = clean(e.Kind) + ": " + v.Error
+			v.Error = textsafe.Clean(e.Kind) + ": " + v.Error
 		}
 	}
 	if len(t.Response) > 0 {
@@ -227,7 +228,7 @@ func newTestView(index int, t *report.Test, openFailures bool) testView {
 		v.Assertions = append(v.Assertions, newAssertionView(&t.Assertions[i]))
 	}
 	for _, f := range t.Frames {
-		fv := frameView{Direction: clean(f.Direction), Class: "other", Arrow: "•", At: formatMS(f.AtMS), Body: frameBody(f.Data, f.Truncated), Truncated: f.Truncated}
+		fv := frameView{Direction: textsafe.Clean(f.Direction), Class: "other", Arrow: "•", At: formatMS(f.AtMS), Body: frameBody(f.Data, f.Truncated), Truncated: f.Truncated}
 		switch f.Direction {
 		case "send":
 			fv.Class, fv.Arrow = "send", "→"
@@ -242,10 +243,10 @@ func newTestView(index int, t *report.Test, openFailures bool) testView {
 // newAssertionView builds the view of one assertion.
 func newAssertionView(a *report.Assertion) assertionView {
 	v := assertionView{
-		Class: statusClass(a.Status), Target: clean(a.Target), Matcher: clean(a.Matcher),
-		Message: clean(a.Message), Plugin: clean(a.Plugin), Error: clean(a.Error),
+		Class: statusClass(a.Status), Target: textsafe.Clean(a.Target), Matcher: textsafe.Clean(a.Matcher),
+		Message: textsafe.Clean(a.Message), Plugin: textsafe.Clean(a.Plugin), Error: textsafe.Clean(a.Error),
 	}
-	v.Label = clean(string(a.Status))
+	v.Label = textsafe.Clean(string(a.Status))
 	if a.Score != nil {
 		v.Score = formatFloat(*a.Score)
 	}

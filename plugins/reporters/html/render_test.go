@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
@@ -60,7 +61,7 @@ func TestSampleStructure(t *testing.T) {
 	for i, n := range list {
 		st, _ := attr(n, "data-status")
 		name := all(n, byClass("name"))
-		if st != string(run.Tests[i].Status) || len(name) != 1 || text(name[0]) != clean(run.Tests[i].Name) {
+		if st != string(run.Tests[i].Status) || len(name) != 1 || text(name[0]) != textsafe.Clean(run.Tests[i].Name) {
 			t.Errorf("test %d: status %q, name %q", i+1, st, text(name[0]))
 		}
 		_, open := attr(n, "open")
@@ -147,7 +148,7 @@ func checkInert(t *testing.T, doc *html.Node, run *report.Run) {
 	if typ, _ := attr(scripts[0], "type"); typ != "application/json" {
 		t.Errorf("first script has type %q", typ)
 	}
-	if name := all(tests(doc)[0], byClass("name")); text(name[0]) != clean(evilText) {
+	if name := all(tests(doc)[0], byClass("name")); text(name[0]) != textsafe.Clean(evilText) {
 		t.Errorf("hostile name reads %q", text(name[0]))
 	}
 	checkIsland(t, doc, run)

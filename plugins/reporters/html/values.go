@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 )
 
 // knownFields are the common fields of a structured failure, shown first
@@ -64,11 +66,11 @@ func failureFields(raw json.RawMessage, score *float64) []fieldView {
 		if !ok {
 			continue
 		}
-		f := fieldView{Label: clean(k)}
+		f := fieldView{Label: textsafe.Clean(k)}
 		var s string
 		switch {
 		case textFields[k] && json.Unmarshal(v, &s) == nil:
-			s = clean(s)
+			s = textsafe.Clean(s)
 			if k == "diff" {
 				f.DiffLines, f.Inline = parseDiff(s)
 			}
@@ -87,9 +89,9 @@ func failureFields(raw json.RawMessage, score *float64) []fieldView {
 func prettyJSON(raw json.RawMessage) string {
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, bytes.TrimSpace(raw), "", "  "); err != nil {
-		return clean(string(raw))
+		return textsafe.Clean(string(raw))
 	}
-	return clean(buf.String())
+	return textsafe.Clean(buf.String())
 }
 
 // frameBody is a frame's data for display: pretty JSON, or for a truncated
@@ -98,7 +100,7 @@ func frameBody(data json.RawMessage, truncated bool) string {
 	if truncated {
 		var prefix string
 		if json.Unmarshal(data, &prefix) == nil {
-			return clean(prefix) + "…"
+			return textsafe.Clean(prefix) + "…"
 		}
 	}
 	return prettyJSON(data)

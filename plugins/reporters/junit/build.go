@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/failtext"
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -67,16 +69,16 @@ func newSuite(run *report.Run, name, pkg string, id int) *suiteXML {
 		Timestamp: run.StartedAt.UTC().Format(timestampLayout),
 		Hostname:  hostname,
 		Properties: propertiesXML{Property: []propertyXML{
-			{Name: "mcptest.run_id", Value: cleanLine(run.RunID)},
-			{Name: "mcptest.version", Value: cleanLine(run.Tool.Version)},
+			{Name: "mcptest.run_id", Value: textsafe.CleanLineTrim(run.RunID)},
+			{Name: "mcptest.version", Value: textsafe.CleanLineTrim(run.Tool.Version)},
 		}},
 	}
 }
 
 // buildSuite renders one group of tests.
 func buildSuite(run *report.Run, g *group, id int) *suiteXML {
-	file, block := cleanLine(g.file), cleanLine(g.block)
-	s := newSuite(run, joinWords(file, block), file, id)
+	file, block := textsafe.CleanLineTrim(g.file), textsafe.CleanLineTrim(g.block)
+	s := newSuite(run, failtext.JoinWords(file, block), file, id)
 	s.Properties.add("suite.file", file)
 	s.Properties.add("suite.block", block)
 	addServerProperties(&s.Properties, run.Servers, g.tests)
@@ -96,7 +98,7 @@ func buildSuite(run *report.Run, g *group, id int) *suiteXML {
 		default:
 			s.Errors++
 		}
-		if out := strings.TrimRight(clean(t.Stderr), "\n"); out != "" {
+		if out := strings.TrimRight(textsafe.Clean(t.Stderr), "\n"); out != "" {
 			stderr.WriteString("=== " + caseName(t) + "\n" + out + "\n")
 		}
 	}
@@ -112,11 +114,11 @@ func runErrorSuite(run *report.Run, id int) *suiteXML {
 	s := newSuite(run, runSuiteName, runSuiteName, id)
 	var stderr strings.Builder
 	for _, e := range run.Errors {
-		source := nonEmpty(cleanLine(e.Source), "run")
-		name := joinWords(source, e.Name)
-		msg := cleanLine(e.Message)
+		source := nonEmpty(textsafe.CleanLineTrim(e.Source), "run")
+		name := failtext.JoinWords(source, e.Name)
+		msg := textsafe.CleanLineTrim(e.Message)
 		body := msg
-		tail := strings.TrimRight(clean(e.StderrTail), "\n")
+		tail := strings.TrimRight(textsafe.Clean(e.StderrTail), "\n")
 		if tail != "" {
 			body += "\nstderr:\n" + indent(tail, "  ") + "\n"
 			stderr.WriteString("=== " + name + "\n" + tail + "\n")
@@ -150,7 +152,7 @@ func addServerProperties(p *propertiesXML, servers []report.Server, tests []*rep
 		seen[t.Server] = true
 		for _, s := range servers {
 			if s.Name == t.Server {
-				p.add("server["+cleanLine(s.Name)+"].protocol_version", cleanLine(s.ProtocolVersion))
+				p.add("server["+textsafe.CleanLineTrim(s.Name)+"].protocol_version", textsafe.CleanLineTrim(s.ProtocolVersion))
 			}
 		}
 	}
@@ -161,25 +163,25 @@ func addServerProperties(p *propertiesXML, servers []report.Server, tests []*rep
 func addTestProperties(p *propertiesXML, t *report.Test) {
 	prefix := "test[" + caseName(t) + "]."
 	if t.Score != nil {
-		p.add(prefix+"score", formatNumber(*t.Score))
+		p.add(prefix+"score", failtext.FormatNumber(*t.Score))
 	}
 	if t.Threshold != nil {
-		p.add(prefix+"threshold", formatNumber(*t.Threshold))
+		p.add(prefix+"threshold", failtext.FormatNumber(*t.Threshold))
 	}
 	var tags []string
 	for _, tag := range t.Tags {
-		if tag = cleanLine(tag); tag != "" {
+		if tag = textsafe.CleanLineTrim(tag); tag != "" {
 			tags = append(tags, tag)
 		}
 	}
 	p.add(prefix+"tags", strings.Join(tags, ","))
-	p.add(prefix+"protocol_version", cleanLine(t.ProtocolVersion))
+	p.add(prefix+"protocol_version", textsafe.CleanLineTrim(t.ProtocolVersion))
 	if c := t.Check; c != nil {
-		p.add(prefix+"check.id", cleanLine(c.ID))
-		p.add(prefix+"check.severity", cleanLine(c.Severity))
-		p.add(prefix+"check.title", cleanLine(c.Title))
-		p.add(prefix+"check.revision", cleanLine(c.Revision))
-		p.add(prefix+"check.section", cleanLine(c.Section))
+		p.add(prefix+"check.id", textsafe.CleanLineTrim(c.ID))
+		p.add(prefix+"check.severity", textsafe.CleanLineTrim(c.Severity))
+		p.add(prefix+"check.title", textsafe.CleanLineTrim(c.Title))
+		p.add(prefix+"check.revision", textsafe.CleanLineTrim(c.Revision))
+		p.add(prefix+"check.section", textsafe.CleanLineTrim(c.Section))
 	}
 }
 
@@ -189,7 +191,7 @@ func seconds(ms float64) string {
 	if math.IsNaN(ms) || math.IsInf(ms, 0) || ms < 0 {
 		ms = 0
 	}
-	return formatNumber(math.Round(ms*1000) / 1e6)
+	return failtext.FormatNumber(math.Round(ms*1000) / 1e6)
 }
 
 // nonEmpty returns s, or def when s is empty.

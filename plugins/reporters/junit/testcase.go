@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/failtext"
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -23,7 +25,7 @@ func statusOf(t *report.Test) report.Status {
 
 // caseName is the test's name on one line, falling back to its ID.
 func caseName(t *report.Test) string {
-	return nonEmpty(nonEmpty(cleanLine(t.Name), cleanLine(t.ID)), "(unnamed test)")
+	return nonEmpty(nonEmpty(textsafe.CleanLineTrim(t.Name), textsafe.CleanLineTrim(t.ID)), "(unnamed test)")
 }
 
 // buildCase renders one test.
@@ -41,7 +43,7 @@ func buildCase(t *report.Test, file, block string) caseXML {
 	case report.StatusSkipped:
 		msg := "skipped"
 		if t.Error != nil {
-			msg = nonEmpty(cleanLine(t.Error.Message), msg)
+			msg = nonEmpty(textsafe.CleanLineTrim(t.Error.Message), msg)
 		}
 		c.Skipped = &detailXML{Message: msg}
 	}
@@ -62,8 +64,8 @@ func failureDetail(t *report.Test) *detailXML {
 		}
 		failed++
 		if failed == 1 {
-			d.Message = assertionLabel(a)
-			d.Type = nonEmpty(cleanLine(a.Matcher), d.Type)
+			d.Message = failtext.AssertionLabel(a)
+			d.Type = nonEmpty(textsafe.CleanLineTrim(a.Matcher), d.Type)
 		}
 		writeAssertion(&b, a)
 	}
@@ -73,7 +75,7 @@ func failureDetail(t *report.Test) *detailXML {
 	if failed == 0 {
 		d.Message = "test failed"
 		if t.Score != nil && t.Threshold != nil {
-			d.Message = "score " + formatNumber(*t.Score) + " is below the threshold " + formatNumber(*t.Threshold)
+			d.Message = "score " + failtext.FormatNumber(*t.Score) + " is below the threshold " + failtext.FormatNumber(*t.Threshold)
 			d.Type = "threshold"
 		}
 	}
@@ -86,13 +88,13 @@ func failureDetail(t *report.Test) *detailXML {
 func errorDetail(t *report.Test) *detailXML {
 	d := &detailXML{Type: "errored", Message: "test errored"}
 	if t.Status != report.StatusErrored {
-		d.Type, d.Message = "unknown_status", "unknown test status "+strconv.Quote(cleanLine(string(t.Status)))
+		d.Type, d.Message = "unknown_status", "unknown test status "+strconv.Quote(textsafe.CleanLineTrim(string(t.Status)))
 	}
 	var b strings.Builder
 	if t.Error != nil {
-		d.Type = nonEmpty(cleanLine(t.Error.Kind), d.Type)
-		d.Message = nonEmpty(cleanLine(t.Error.Message), d.Message)
-		b.WriteString(d.Type + ": " + strings.TrimRight(clean(t.Error.Message), "\n") + "\n")
+		d.Type = nonEmpty(textsafe.CleanLineTrim(t.Error.Kind), d.Type)
+		d.Message = nonEmpty(textsafe.CleanLineTrim(t.Error.Message), d.Message)
+		b.WriteString(d.Type + ": " + strings.TrimRight(textsafe.Clean(t.Error.Message), "\n") + "\n")
 	}
 	for i := range t.Assertions {
 		if a := &t.Assertions[i]; a.Status == report.StatusErrored || a.Status == report.StatusFailed {
@@ -107,19 +109,19 @@ func errorDetail(t *report.Test) *detailXML {
 // writeAssertion writes a failed or errored assertion: its label, then
 // its structured failure or error, one field a line.
 func writeAssertion(b *strings.Builder, a *report.Assertion) {
-	b.WriteString(assertionLabel(a) + "\n")
-	var fields []field
+	b.WriteString(failtext.AssertionLabel(a) + "\n")
+	var fields []failtext.Field
 	if a.Status == report.StatusErrored {
-		msg := nonEmpty(strings.TrimRight(clean(a.Error), "\n"), "(no error message)")
-		if p := cleanLine(a.Plugin); p != "" {
+		msg := nonEmpty(strings.TrimRight(textsafe.Clean(a.Error), "\n"), "(no error message)")
+		if p := textsafe.CleanLineTrim(a.Plugin); p != "" {
 			msg += " [plugin " + p + "]"
 		}
-		fields = append(fields, field{"error", msg})
+		fields = append(fields, failtext.Field{Name: "error", Value: msg})
 	} else {
 		if a.Score != nil {
-			fields = append(fields, field{"score", formatNumber(*a.Score)})
+			fields = append(fields, failtext.Field{Name: "score", Value: failtext.FormatNumber(*a.Score)})
 		}
-		fields = append(fields, failureFields(a.Failure)...)
+		fields = append(fields, failtext.Fields(a.Failure)...)
 	}
 	width := 0
 	for _, f := range fields {
@@ -139,17 +141,17 @@ func writeAssertion(b *strings.Builder, a *report.Assertion) {
 // its threshold, its compliance check and the tail of the server's stderr.
 func writeTestFacts(b *strings.Builder, t *report.Test) {
 	if t.Score != nil {
-		line := "score: " + formatNumber(*t.Score)
+		line := "score: " + failtext.FormatNumber(*t.Score)
 		if t.Threshold != nil {
-			line += " (threshold " + formatNumber(*t.Threshold) + ")"
+			line += " (threshold " + failtext.FormatNumber(*t.Threshold) + ")"
 		}
 		b.WriteString(line + "\n")
 	}
 	if c := t.Check; c != nil {
-		line := "check: " + joinWords(c.ID, c.Title)
+		line := "check: " + failtext.JoinWords(c.ID, c.Title)
 		var where []string
 		for _, s := range []string{c.Severity, c.Revision, c.Section} {
-			if s = cleanLine(s); s != "" {
+			if s = textsafe.CleanLineTrim(s); s != "" {
 				where = append(where, s)
 			}
 		}
@@ -158,7 +160,7 @@ func writeTestFacts(b *strings.Builder, t *report.Test) {
 		}
 		b.WriteString(line + "\n")
 	}
-	if tail := strings.TrimRight(clean(t.Stderr), "\n"); tail != "" {
-		b.WriteString("server stderr (last lines):\n" + indent(lastLines(tail, stderrLines), "  ") + "\n")
+	if tail := strings.TrimRight(textsafe.Clean(t.Stderr), "\n"); tail != "" {
+		b.WriteString("server stderr (last lines):\n" + indent(textsafe.Tail(tail, stderrLines), "  ") + "\n")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -79,7 +80,7 @@ func writeTestDetails(b *strings.Builder, t *report.Test) {
 	if t.Error != nil {
 		b.WriteString("**Error:** " + errorText(t.Error) + "\n\n")
 	}
-	if strings.TrimSpace(clean(t.Stderr)) != "" {
+	if strings.TrimSpace(textsafe.Clean(t.Stderr)) != "" {
 		b.WriteString("**Server stderr** (last lines):\n\n")
 		b.WriteString(codeBlock("text", lastLines(truncateLines(t.Stderr), stderrLines)) + "\n")
 	}
@@ -117,7 +118,7 @@ func writeAssertion(b *strings.Builder, a *report.Assertion) {
 		width = max(width, len([]rune(oneLine(f.label))))
 	}
 	for _, f := range fields {
-		label := truncate(oneLine(f.label), maxShortRunes)
+		label := textsafe.Truncate(oneLine(f.label), maxShortRunes)
 		value := strings.TrimRight(truncateLines(f.text), "\n")
 		if f.label == "diff" && isUnifiedDiff(value) {
 			diffs = append(diffs, value)
@@ -140,9 +141,9 @@ func writeAssertion(b *strings.Builder, a *report.Assertion) {
 // truncateLines cleans untrusted multi-line text and cuts each line to
 // maxValueRunes.
 func truncateLines(s string) string {
-	lines := strings.Split(clean(s), "\n")
+	lines := strings.Split(textsafe.Clean(s), "\n")
 	for i, l := range lines {
-		lines[i] = truncate(l, maxValueRunes)
+		lines[i] = textsafe.Truncate(l, maxValueRunes)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -206,7 +207,7 @@ func writeRunErrors(b *strings.Builder, run *report.Run) {
 			who += " " + code(e.Name, maxShortRunes, false)
 		}
 		b.WriteString("⚠️ " + who + ": " + inline(e.Message, maxReasonRunes*2) + "\n\n")
-		if strings.TrimSpace(clean(e.StderrTail)) != "" {
+		if strings.TrimSpace(textsafe.Clean(e.StderrTail)) != "" {
 			b.WriteString(codeBlock("text", lastLines(truncateLines(e.StderrTail), stderrLines)) + "\n")
 		}
 	}

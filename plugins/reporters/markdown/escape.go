@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 )
 
 // Everything that came from a suite, a server or a plugin passes through
@@ -26,7 +27,7 @@ var inlineEscaper = strings.NewReplacer(
 // inline returns untrusted text for use inside a line: cleaned, newlines
 // and tabs turned into spaces, cut to max runes, and escaped.
 func inline(s string, max int) string {
-	return inlineEscaper.Replace(truncate(oneLine(s), max))
+	return inlineEscaper.Replace(textsafe.Truncate(oneLine(s), max))
 }
 
 // htmlEscaper escapes text placed inside our own HTML elements (the
@@ -36,7 +37,7 @@ var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"
 // htmlText returns untrusted text for use inside an HTML element on one
 // line.
 func htmlText(s string, max int) string {
-	return htmlEscaper.Replace(truncate(oneLine(s), max))
+	return htmlEscaper.Replace(textsafe.Truncate(oneLine(s), max))
 }
 
 // code returns untrusted text as an inline code span. The fence is longer
@@ -46,7 +47,7 @@ func htmlText(s string, max int) string {
 // before a pipe, which parsers split differently, is escaped as plain text
 // instead.
 func code(s string, max int, inTable bool) string {
-	s = truncate(oneLine(s), max)
+	s = textsafe.Truncate(oneLine(s), max)
 	if s == "" {
 		return ""
 	}
@@ -67,14 +68,14 @@ func code(s string, max int, inTable bool) string {
 // block ending in a newline. The fence is longer than any run of backticks
 // in the text, so the text cannot close it.
 func codeBlock(lang, text string) string {
-	text = strings.TrimRight(clean(text), "\n")
+	text = strings.TrimRight(textsafe.Clean(text), "\n")
 	fence := strings.Repeat("`", max(3, longestRun(text, '`')+1))
 	return fence + lang + "\n" + text + "\n" + fence + "\n"
 }
 
 // oneLine cleans s and folds it onto one line.
 func oneLine(s string) string {
-	s = clean(s)
+	s = textsafe.Clean(s)
 	if strings.ContainsAny(s, "\n\t") {
 		s = strings.Join(strings.Fields(s), " ")
 	}
@@ -95,15 +96,6 @@ func longestRun(s string, c byte) int {
 	return best
 }
 
-// truncate cuts s to at most n runes, saying how much was left out.
-func truncate(s string, n int) string {
-	if n <= 0 || utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + fmt.Sprintf("… (+%d chars)", len(r)-n)
-}
-
 // capLines keeps the first n lines of s, noting how many were cut.
 func capLines(s string, n int) string {
 	lines := strings.Split(s, "\n")
@@ -115,9 +107,9 @@ func capLines(s string, n int) string {
 
 // lastLines keeps the last n lines of s, noting how many were cut.
 func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) <= n {
+	lines, dropped := textsafe.LastLines(s, n)
+	if dropped == 0 {
 		return strings.Join(lines, "\n")
 	}
-	return fmt.Sprintf("… (%d earlier lines)\n", len(lines)-n) + strings.Join(lines[len(lines)-n:], "\n")
+	return fmt.Sprintf("… (%d earlier lines)\n", dropped) + strings.Join(lines, "\n")
 }

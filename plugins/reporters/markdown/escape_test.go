@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
@@ -66,16 +67,13 @@ func TestCodeBlockCannotBeClosed(t *testing.T) {
 		if len(got.code) != 1 {
 			t.Fatalf("%q: %d code blocks, want 1", s, len(got.code))
 		}
-		if want := strings.TrimRight(clean(s+"\n```\n````\n"), "\n"); got.code[0] != want {
+		if want := strings.TrimRight(textsafe.Clean(s+"\n```\n````\n"), "\n"); got.code[0] != want {
 			t.Errorf("%q: block holds %q, want %q", s, got.code[0], want)
 		}
 	}
 }
 
-func TestTruncate(t *testing.T) {
-	if got := truncate("héllo wörld", 5); got != "héllo… (+6 chars)" {
-		t.Errorf("truncate = %q", got)
-	}
+func TestLastLinesAndCapLines(t *testing.T) {
 	if got := lastLines("1\n2\n3\n4\n", 2); got != "… (2 earlier lines)\n3\n4" {
 		t.Errorf("lastLines = %q", got)
 	}

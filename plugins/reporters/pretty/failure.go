@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/failtext"
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -15,9 +17,6 @@ import (
 const (
 	// maxValueRunes caps a rendered JSON value.
 	maxValueRunes = 200
-	// maxDecodeBytes is the largest value decoded for re-encoding; larger
-	// values are shown from a prefix of their raw text.
-	maxDecodeBytes = 1 << 20
 	// maxBlockLines caps a multi-line field such as a diff.
 	maxBlockLines = 40
 	// maxLabelWidth caps the padding of field labels.
@@ -37,10 +36,10 @@ func (r *renderer) writeAssertion(b *strings.Builder, a *report.Assertion) {
 	if a.Status == report.StatusErrored {
 		mark, st = "!", yellow
 	}
-	b.WriteString(indent1 + r.p.paint(st, mark) + " " + r.p.line(plain, truncate(a.Target, maxLineRunes)))
-	b.WriteString(" " + r.p.paint(dim, "›") + " " + r.p.line(bold, truncate(a.Matcher, maxLineRunes)))
+	b.WriteString(indent1 + r.p.paint(st, mark) + " " + r.p.line(plain, textsafe.Truncate(a.Target, maxLineRunes)))
+	b.WriteString(" " + r.p.paint(dim, "›") + " " + r.p.line(bold, textsafe.Truncate(a.Matcher, maxLineRunes)))
 	if a.Message != "" {
-		b.WriteString(r.p.paint(dim, " — ") + r.p.line(plain, truncate(a.Message, maxLineRunes)))
+		b.WriteString(r.p.paint(dim, " — ") + r.p.line(plain, textsafe.Truncate(a.Message, maxLineRunes)))
 	}
 	b.WriteString("\n")
 
@@ -94,7 +93,7 @@ func (r *renderer) writeFailure(b *strings.Builder, raw json.RawMessage, score *
 
 	width := 0
 	for _, k := range order {
-		width = max(width, min(len(cleanLine(k)), maxLabelWidth))
+		width = max(width, min(len(textsafe.CleanLine(k)), maxLabelWidth))
 	}
 	for _, k := range order {
 		v := fields[k]
@@ -116,23 +115,23 @@ func (r *renderer) writeFailure(b *strings.Builder, raw json.RawMessage, score *
 // writeField writes "label: text", or the label and an indented block when
 // the text spans lines. The text is untrusted.
 func (r *renderer) writeField(b *strings.Builder, ind, label, text string, width int) {
-	label = truncate(cleanLine(label), maxLabelWidth)
+	label = textsafe.Truncate(textsafe.CleanLine(label), maxLabelWidth)
 	head := ind + r.p.paint(dim, label+":")
-	text = strings.TrimRight(clean(text), "\n")
+	text = strings.TrimRight(textsafe.Clean(text), "\n")
 	if !strings.Contains(text, "\n") {
 		pad := strings.Repeat(" ", max(width-len([]rune(label)), 0)+1)
-		b.WriteString(head + pad + r.p.line(plain, truncate(text, maxLineRunes)) + "\n")
+		b.WriteString(head + pad + r.p.line(plain, textsafe.Truncate(text, maxLineRunes)) + "\n")
 		return
 	}
 	b.WriteString(head + "\n")
 	for _, l := range capLines(strings.Split(text, "\n"), maxBlockLines) {
-		b.WriteString(ind + "  " + r.p.line(plain, truncate(l, maxLineRunes)) + "\n")
+		b.WriteString(ind + "  " + r.p.line(plain, textsafe.Truncate(l, maxLineRunes)) + "\n")
 	}
 }
 
 // writeDiff writes a diff, colouring added and removed lines.
 func (r *renderer) writeDiff(b *strings.Builder, diff string, width int) {
-	diff = strings.TrimRight(clean(diff), "\n")
+	diff = strings.TrimRight(textsafe.Clean(diff), "\n")
 	if !strings.Contains(diff, "\n") {
 		r.writeField(b, indent2, "diff", diff, width)
 		return
@@ -148,30 +147,23 @@ func (r *renderer) writeDiff(b *strings.Builder, diff string, width int) {
 		case strings.HasPrefix(l, "-"):
 			st = red
 		}
-		b.WriteString(indent2 + "  " + r.p.line(st, truncate(l, maxLineRunes)) + "\n")
+		b.WriteString(indent2 + "  " + r.p.line(st, textsafe.Truncate(l, maxLineRunes)) + "\n")
 	}
 }
 
 // renderValue shows a JSON value compactly on one line, long values cut.
+// Values over failtext.MaxDecodeBytes, and text that is not JSON, are
+// shown from a prefix of their raw text. The result is not yet cleaned:
+// writeField cleans it.
 func renderValue(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) <= maxDecodeBytes {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err == nil {
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetEscapeHTML(false)
-			if enc.Encode(v) == nil {
-				return truncate(strings.TrimSuffix(buf.String(), "\n"), maxValueRunes)
-			}
-		}
+	if text, ok := failtext.CompactJSON(raw); ok {
+		return textsafe.Truncate(text, maxValueRunes)
 	}
 	prefix := raw[:min(len(raw), 4*maxValueRunes)]
 	text := strings.Join(strings.Fields(string(prefix)), " ")
 	if len(prefix) < len(raw) {
-		return truncate(text, maxValueRunes) + "… (+" + strconv.Itoa(len(raw)-len(prefix)) + " bytes)"
+		return textsafe.Truncate(text, maxValueRunes) + "… (+" + strconv.Itoa(len(raw)-len(prefix)) + " bytes)"
 	}
-	return truncate(text, maxValueRunes)
+	return textsafe.Truncate(text, maxValueRunes)
 }

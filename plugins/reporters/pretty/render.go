@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/report"
 )
@@ -82,7 +83,7 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 	l := labelFor(t.Status)
 	b.WriteString(r.p.paint(l.st, l.mark+" "+fmt.Sprintf("%-5s", l.word)))
 	b.WriteString(" ")
-	b.WriteString(r.p.line(plain, truncate(t.Name, maxLineRunes)))
+	b.WriteString(r.p.line(plain, textsafe.Truncate(t.Name, maxLineRunes)))
 	if t.Status != report.StatusSkipped || t.DurationMS > 0 {
 		b.WriteString(" " + r.p.paint(dim, "("+formatMS(t.DurationMS)+")"))
 	}
@@ -135,14 +136,14 @@ func (r *renderer) writeFrames(b *strings.Builder, ind string, frames []report.F
 		if f.Direction == "send" {
 			arrow = "→"
 		}
-		text := cleanLine(string(f.Data))
-		b.WriteString(ind + "  " + r.p.paint(dim, arrow) + " " + r.p.line(plain, truncate(text, maxLineRunes)) + "\n")
+		text := textsafe.CleanLine(string(f.Data))
+		b.WriteString(ind + "  " + r.p.paint(dim, arrow) + " " + r.p.line(plain, textsafe.Truncate(text, maxLineRunes)) + "\n")
 	}
 }
 
 // writeStderr writes the tail of a process's stderr, one line per line.
 func (r *renderer) writeStderr(b *strings.Builder, ind, stderr string) {
-	lines, dropped := lastLines(clean(stderr), stderrLines)
+	lines, dropped := textsafe.LastLines(textsafe.Clean(stderr), stderrLines)
 	if len(lines) == 0 {
 		return
 	}
@@ -152,7 +153,7 @@ func (r *renderer) writeStderr(b *strings.Builder, ind, stderr string) {
 	}
 	b.WriteString(ind + r.p.paint(dim, head) + "\n")
 	for _, l := range lines {
-		b.WriteString(ind + "  " + r.p.paint(dim, "│") + " " + r.p.line(plain, truncate(l, maxLineRunes)) + "\n")
+		b.WriteString(ind + "  " + r.p.paint(dim, "│") + " " + r.p.line(plain, textsafe.Truncate(l, maxLineRunes)) + "\n")
 	}
 }
 
@@ -184,14 +185,14 @@ func (r *renderer) writeRunError(b *strings.Builder, e report.RunError) {
 		who += " " + e.Name
 	}
 	b.WriteString("  " + r.p.paint(yellow, "!") + " " + r.p.line(bold, who) + ": ")
-	msg := clean(e.Message)
+	msg := textsafe.Clean(e.Message)
 	if first, rest, multi := strings.Cut(msg, "\n"); multi {
-		b.WriteString(r.p.line(plain, truncate(first, maxLineRunes)) + "\n")
+		b.WriteString(r.p.line(plain, textsafe.Truncate(first, maxLineRunes)) + "\n")
 		for _, l := range capLines(strings.Split(rest, "\n"), stderrLines) {
-			b.WriteString("      " + r.p.line(plain, truncate(l, maxLineRunes)) + "\n")
+			b.WriteString("      " + r.p.line(plain, textsafe.Truncate(l, maxLineRunes)) + "\n")
 		}
 	} else {
-		b.WriteString(r.p.line(plain, truncate(msg, maxLineRunes)) + "\n")
+		b.WriteString(r.p.line(plain, textsafe.Truncate(msg, maxLineRunes)) + "\n")
 	}
 	r.writeStderr(b, "    ", e.StderrTail)
 }

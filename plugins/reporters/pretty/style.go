@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -21,7 +22,7 @@ const (
 )
 
 // painter applies styles when colour is on. Every piece of text it paints
-// is passed through clean first, so the only escape sequences in the
+// is passed through textsafe.Clean first, so the only escape sequences in the
 // output are the ones it adds itself.
 type painter struct {
 	color bool
@@ -29,7 +30,7 @@ type painter struct {
 
 // paint returns untrusted text, cleaned, in the given style.
 func (p painter) paint(st style, text string) string {
-	text = clean(text)
+	text = textsafe.Clean(text)
 	if !p.color || st == plain || text == "" {
 		return text
 	}
@@ -38,7 +39,7 @@ func (p painter) paint(st style, text string) string {
 
 // line is paint for text that must stay on one line.
 func (p painter) line(st style, text string) string {
-	return p.paint(st, cleanLine(text))
+	return p.paint(st, textsafe.CleanLine(text))
 }
 
 // statusLabel is a status's mark, word and colour.
@@ -60,7 +61,7 @@ func labelFor(st report.Status) statusLabel {
 	if l, ok := labels[st]; ok {
 		return l
 	}
-	return statusLabel{"?", cleanLine(string(st)), yellow}
+	return statusLabel{"?", textsafe.CleanLine(string(st)), yellow}
 }
 
 // formatMS renders a duration in milliseconds with precision that suits

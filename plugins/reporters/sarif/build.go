@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -8,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/failtext"
+	"github.com/mcptest/mcptest/plugins/reporters/internal/findings"
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -39,12 +43,12 @@ type builder struct {
 func buildLog(run *report.Run) *sarifLog {
 	b := &builder{ruleIndex: map[string]int{}, notifIndex: map[string]int{}}
 	for i := range run.Tests {
-		if c := run.Tests[i].Check; c != nil && cleanLine(c.ID) != "" {
+		if c := run.Tests[i].Check; c != nil && textsafe.CleanLineTrim(c.ID) != "" {
 			b.checkRule(c)
 		}
 	}
 	results := []result{}
-	for _, f := range collectFindings(run.Tests) {
+	for _, f := range findings.Collect(run.Tests) {
 		results = append(results, b.result(&f))
 	}
 	inv := invocation{
@@ -61,7 +65,7 @@ func buildLog(run *report.Run) *sarifLog {
 		Version: sarifVersion,
 		Runs: []sarifRun{{
 			Tool: tool{Driver: driver{
-				Name: driverName, Version: cleanLine(run.Tool.Version), InformationURI: informationURI,
+				Name: driverName, Version: textsafe.CleanLineTrim(run.Tool.Version), InformationURI: informationURI,
 				Rules: append([]descriptor{}, b.rules...), Notifications: b.notifications,
 			}},
 			Invocations: []invocation{inv},
@@ -70,7 +74,7 @@ func buildLog(run *report.Run) *sarifLog {
 			}},
 			Results:    results,
 			ColumnKind: "unicodeCodePoints",
-			Properties: map[string]any{"runId": cleanLine(run.RunID), "summary": run.Summary},
+			Properties: map[string]any{"runId": textsafe.CleanLineTrim(run.RunID), "summary": run.Summary},
 		}},
 	}
 }
@@ -78,21 +82,21 @@ func buildLog(run *report.Run) *sarifLog {
 // checkRule declares the rule of a compliance check once; the first test
 // naming the check describes it.
 func (b *builder) checkRule(c *report.Check) int {
-	id := cleanLine(c.ID)
+	id := textsafe.CleanLineTrim(c.ID)
 	if i, ok := b.ruleIndex[id]; ok {
 		return i
 	}
-	sev := strings.ToUpper(cleanLine(c.Severity))
-	title := nonEmpty(cleanLine(c.Title), id)
+	sev := strings.ToUpper(textsafe.CleanLineTrim(c.Severity))
+	title := cmp.Or(textsafe.CleanLineTrim(c.Title), id)
 	full := "MCP specification requirement"
 	if sev != "" {
 		full = sev + " requirement of the MCP specification"
 	}
-	if where := joinWords(c.Revision, c.Section); where != "" {
+	if where := failtext.JoinWords(c.Revision, c.Section); where != "" {
 		full += " (" + where + ")"
 	}
 	props := map[string]any{"tags": []string{"mcp", "compliance"}}
-	for k, v := range map[string]string{"severity": sev, "revision": cleanLine(c.Revision), "section": cleanLine(c.Section)} {
+	for k, v := range map[string]string{"severity": sev, "revision": textsafe.CleanLineTrim(c.Revision), "section": textsafe.CleanLineTrim(c.Section)} {
 		if v != "" {
 			props[k] = v
 		}
@@ -113,9 +117,9 @@ func (b *builder) genericRule(id string) int {
 	}
 	var text string
 	switch {
-	case strings.HasPrefix(id, ruleAssertionPrefix):
-		text = "An assertion using the " + strings.TrimPrefix(id, ruleAssertionPrefix) + " matcher failed"
-	case id == ruleTestFailed:
+	case strings.HasPrefix(id, findings.RuleAssertionPrefix):
+		text = "An assertion using the " + strings.TrimPrefix(id, findings.RuleAssertionPrefix) + " matcher failed"
+	case id == findings.RuleTestFailed:
 		text = "A test failed without a failed assertion, such as a score below its threshold"
 	default:
 		text = "A test could not be judged: a server, transport or plugin failed, or the suite is wrong"
@@ -136,25 +140,25 @@ func (b *builder) addRule(d descriptor) int {
 }
 
 // result renders one finding.
-func (b *builder) result(f *finding) result {
+func (b *builder) result(f *findings.Finding) result {
 	t := f.Test
-	id := f.ruleID()
+	id := f.RuleID()
 	var idx int
-	if t.Check != nil && cleanLine(t.Check.ID) != "" {
+	if t.Check != nil && textsafe.CleanLineTrim(t.Check.ID) != "" {
 		idx = b.checkRule(t.Check)
 	} else {
 		idx = b.genericRule(id)
 	}
 	level := "error"
-	if !f.errored() && t.Check != nil {
-		level = severityLevel(f.checkSeverity())
+	if !f.Errored() && t.Check != nil {
+		level = severityLevel(f.CheckSeverity())
 	}
-	text := f.summary()
-	if d := f.details(); len(d) > 0 {
+	text := f.Summary()
+	if d := f.Details(); len(d) > 0 {
 		text += "\n" + strings.Join(d, "\n")
 	}
 	loc := location{LogicalLocations: []logicalLocation{{
-		Name: nonEmpty(cleanLine(t.Name), cleanLine(t.ID)), FullyQualifiedName: cleanLine(t.ID),
+		Name: cmp.Or(textsafe.CleanLineTrim(t.Name), textsafe.CleanLineTrim(t.ID)), FullyQualifiedName: textsafe.CleanLineTrim(t.ID),
 	}}}
 	if uri, base := artifactURI(t.File); uri != "" {
 		loc.PhysicalLocation = &physicalLocation{ArtifactLocation: artifactLocation{URI: uri, URIBaseID: base}}
@@ -172,21 +176,21 @@ func (b *builder) result(f *finding) result {
 }
 
 // resultProperties records the test and assertion a result comes from.
-func resultProperties(f *finding) map[string]any {
+func resultProperties(f *findings.Finding) map[string]any {
 	t := f.Test
-	p := map[string]any{"testId": cleanLine(t.ID), "status": cleanLine(string(t.Status))}
+	p := map[string]any{"testId": textsafe.CleanLineTrim(t.ID), "status": textsafe.CleanLineTrim(string(t.Status))}
 	set := func(k, v string) {
 		if v != "" {
 			p[k] = v
 		}
 	}
-	set("server", cleanLine(t.Server))
-	set("tool", cleanLine(t.Tool))
-	set("protocolVersion", cleanLine(t.ProtocolVersion))
+	set("server", textsafe.CleanLineTrim(t.Server))
+	set("tool", textsafe.CleanLineTrim(t.Tool))
+	set("protocolVersion", textsafe.CleanLineTrim(t.ProtocolVersion))
 	if a := f.Assertion; a != nil {
 		p["assertionIndex"] = a.Index
-		set("target", cleanLine(a.Target))
-		set("matcher", cleanLine(a.Matcher))
+		set("target", textsafe.CleanLineTrim(a.Target))
+		set("matcher", textsafe.CleanLineTrim(a.Matcher))
 	}
 	if t.Score != nil {
 		p["score"] = *t.Score
@@ -196,7 +200,7 @@ func resultProperties(f *finding) map[string]any {
 	}
 	var tags []string
 	for _, tag := range t.Tags {
-		if tag = cleanLine(tag); tag != "" && !slices.Contains(tags, tag) {
+		if tag = textsafe.CleanLineTrim(tag); tag != "" && !slices.Contains(tags, tag) {
 			tags = append(tags, tag)
 		}
 	}
@@ -208,7 +212,7 @@ func resultProperties(f *finding) map[string]any {
 
 // notification renders a run-level error.
 func (b *builder) notification(e report.RunError) notification {
-	source := nonEmpty(cleanLine(e.Source), "run")
+	source := cmp.Or(textsafe.CleanLineTrim(e.Source), "run")
 	id := runErrorPrefix + source
 	idx, ok := b.notifIndex[id]
 	if !ok {
@@ -218,12 +222,12 @@ func (b *builder) notification(e report.RunError) notification {
 			ID: id, ShortDescription: &message{Text: "A " + source + " failed during the run"},
 		})
 	}
-	text := joinWords(source, e.Name) + ": " + nonEmpty(cleanLine(e.Message), "no message")
+	text := failtext.JoinWords(source, e.Name) + ": " + cmp.Or(textsafe.CleanLineTrim(e.Message), "no message")
 	props := map[string]any{"source": source}
-	if n := cleanLine(e.Name); n != "" {
+	if n := textsafe.CleanLineTrim(e.Name); n != "" {
 		props["name"] = n
 	}
-	if tail := strings.TrimRight(clean(e.StderrTail), "\n"); tail != "" {
+	if tail := strings.TrimRight(textsafe.Clean(e.StderrTail), "\n"); tail != "" {
 		text += "\nstderr:\n" + tail
 		props["stderrTail"] = tail
 	}
@@ -245,7 +249,7 @@ func severityLevel(sev string) string {
 // relative to SRCROOT, absolute ones become file URIs. It returns "" for
 // an empty path.
 func artifactURI(file string) (uri, base string) {
-	file = cleanLine(file)
+	file = textsafe.CleanLineTrim(file)
 	if file == "" {
 		return "", ""
 	}

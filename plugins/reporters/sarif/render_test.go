@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
@@ -55,13 +56,13 @@ func decode(t *testing.T, out string) sarifRun {
 
 // noControls fails the test if any string in the decoded JSON value holds
 // a control character (other than newline and tab) or another character
-// clean removes. Escaped forms such as the text \u001b are fine.
+// textsafe.Clean removes. Escaped forms such as the text \u001b are fine.
 func noControls(t *testing.T, v any) {
 	t.Helper()
 	switch v := v.(type) {
 	case string:
 		for _, r := range v {
-			if r != '\n' && r != '\t' && isUnsafe(r) {
+			if r != '\n' && r != '\t' && textsafe.IsUnsafe(r) {
 				t.Errorf("output string holds %U: %q", r, v)
 			}
 		}

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -81,7 +81,7 @@ func diagnostics(t *report.Test) []kv {
 		}
 		add("assertions", list)
 	}
-	if tail := lastLines(t.Stderr, stderrLines); tail != "" {
+	if tail := textsafe.Tail(textsafe.Clean(t.Stderr), stderrLines); tail != "" {
 		add("stderr", prose(tail))
 	}
 	return pairs
@@ -224,13 +224,4 @@ func checkPairs(c *report.Check) []kv {
 		pairs = append(pairs, kv{"section", c.Section})
 	}
 	return pairs
-}
-
-// lastLines returns the last n lines of s, without a trailing newline.
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(clean(s), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
 }

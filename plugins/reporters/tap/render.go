@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/report"
 )
@@ -110,7 +111,7 @@ func runErrorText(e report.RunError) string {
 
 // comment renders untrusted text as one TAP comment line.
 func comment(s string) string {
-	return "# " + truncateRunes(strings.TrimSpace(cleanLine(s)), maxNameRunes*2) + "\n"
+	return "# " + textsafe.Truncate(textsafe.CleanLineTrim(s), maxNameRunes*2) + "\n"
 }
 
 func (w *writer) write(s string) error {

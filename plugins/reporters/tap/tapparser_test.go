@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
@@ -163,7 +164,7 @@ func TestSampleReadsBackWithTapParser(t *testing.T) {
 	}
 	for i, a := range p.Asserts {
 		tt := &run.Tests[i]
-		want := strings.TrimSpace(cleanLine(tt.Name))
+		want := textsafe.CleanLineTrim(tt.Name)
 		if a.ID != i+1 || a.Name != want || a.Buffered || a.Todo != false {
 			t.Errorf("test point %d = %+v, want id %d name %q", i+1, a, i+1, want)
 		}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -52,7 +53,7 @@ func skipReason(t *report.Test) string {
 // "\" and "#" are escaped as TAP 14 requires, so nothing in a name can end
 // the description early or be read as a directive.
 func escapeText(s string) string {
-	s = truncateRunes(cleanLine(s), maxNameRunes)
+	s = textsafe.Truncate(textsafe.CleanLine(s), maxNameRunes)
 	s = strings.TrimSpace(strings.NewReplacer(`\`, `\\`, `#`, `\#`).Replace(s))
 	// TAP 14 reads a description ending in "{" as the start of a buffered
 	// subtest, so a trailing brace is written as its full-width twin, which
@@ -65,12 +66,3 @@ func escapeText(s string) string {
 
 // endLine terminates a test point line.
 func endLine(line string) string { return line + "\n" }
-
-// truncateRunes cuts s to at most n runes, marking the cut.
-func truncateRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "… (+" + strconv.Itoa(len(r)-n) + " chars)"
-}

@@ -7,7 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 )
 
 // The YAML diagnostic blocks are written by hand rather than with a YAML
@@ -186,12 +187,7 @@ func reservedWord(s string) bool {
 // cleanText strips escape sequences and control characters (keeping
 // newlines and tabs, which quoting escapes) and caps the length.
 func cleanText(s string) string {
-	s = clean(s)
-	if utf8.RuneCountInString(s) > maxStringRunes {
-		r := []rune(s)
-		s = string(r[:maxStringRunes]) + "… (+" + strconv.Itoa(len(r)-maxStringRunes) + " chars)"
-	}
-	return s
+	return textsafe.Truncate(textsafe.Clean(s), maxStringRunes)
 }
 
 // quote writes s as a YAML double-quoted scalar, escaping what YAML does

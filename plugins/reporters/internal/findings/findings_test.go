@@ -1,6 +1,4 @@
-package main
-
-// Kept identical in plugins/reporters/sarif and gitlab, like findings.go.
+package findings
 
 import (
 	"crypto/sha256"
@@ -14,23 +12,23 @@ import (
 )
 
 func TestCollectFindingsSample(t *testing.T) {
-	fs := collectFindings(reporttest.Sample().Tests)
+	fs := Collect(reporttest.Sample().Tests)
 	type row struct {
 		test, rule string
-		kind       findingKind
+		kind       Kind
 	}
 	want := []row{
-		{"echo fails " + reporttest.Hostile, "mcptest/assertion/exact", assertionFailed},
-		{"echo fails " + reporttest.Hostile, "mcptest/assertion/schema", assertionFailed},
-		{"server crashed", ruleTestErrored, testErrored},
-		{"J04 unknown method is -32601", "J04", assertionFailed},
-		{"T06 tool names follow the naming rules", "T06", assertionFailed},
+		{"echo fails " + reporttest.Hostile, "mcptest/assertion/exact", AssertionFailed},
+		{"echo fails " + reporttest.Hostile, "mcptest/assertion/schema", AssertionFailed},
+		{"server crashed", RuleTestErrored, TestErrored},
+		{"J04 unknown method is -32601", "J04", AssertionFailed},
+		{"T06 tool names follow the naming rules", "T06", AssertionFailed},
 	}
 	if len(fs) != len(want) {
 		t.Fatalf("got %d findings, want %d", len(fs), len(want))
 	}
 	for i, w := range want {
-		if got := (row{fs[i].Test.Name, fs[i].ruleID(), fs[i].Kind}); got != w {
+		if got := (row{fs[i].Test.Name, fs[i].RuleID(), fs[i].Kind}); got != w {
 			t.Errorf("finding %d = %+v, want %+v", i, got, w)
 		}
 	}
@@ -42,19 +40,19 @@ func TestCollectFindingsSample(t *testing.T) {
 	if fs[2].Fingerprint != hex.EncodeToString(sum[:]) {
 		t.Errorf("errored test fingerprint = %s", fs[2].Fingerprint)
 	}
-	if got, want := fs[3].summary(), "J04 Unknown method answers -32601 (MUST): error.code exact failed (expected -32601, actual -32600)"; got != want {
+	if got, want := fs[3].Summary(), "J04 Unknown method answers -32601 (MUST): error.code exact failed (expected -32601, actual -32600)"; got != want {
 		t.Errorf("summary = %q, want %q", got, want)
 	}
-	if got := fs[0].summary(); got != `echo fails <b>&"quoted"</b>  naïve ✓: result.content[0].text exact failed: echo should say goodbye (expected "goodbye", actual "hello")` {
+	if got := fs[0].Summary(); got != `echo fails <b>&"quoted"</b>  naïve ✓: result.content[0].text exact failed: echo should say goodbye (expected "goodbye", actual "hello")` {
 		t.Errorf("summary = %q", got)
 	}
-	if got := fs[1].summary(); !strings.HasPrefix(got, `echo fails <b>&"quoted"</b>  naïve ✓: result schema failed (errors [{"instance_path":`) {
+	if got := fs[1].Summary(); !strings.HasPrefix(got, `echo fails <b>&"quoted"</b>  naïve ✓: result schema failed (errors [{"instance_path":`) {
 		t.Errorf("summary without expected and actual = %q", got)
 	}
-	if got := fs[2].summary(); got != `server crashed: could not be judged: server_exited: server "broken" exited (exit status 3)` {
+	if got := fs[2].Summary(); got != `server crashed: could not be judged: server_exited: server "broken" exited (exit status 3)` {
 		t.Errorf("summary = %q", got)
 	}
-	d := strings.Join(fs[0].details(), "\n")
+	d := strings.Join(fs[0].Details(), "\n")
 	for _, want := range []string{"diff: [-goodbye-]{+hello+}", "judged by: text@0.1.0", "server stderr (last lines):\ndemo: warning"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("details lack %q:\n%s", want, d)
@@ -77,15 +75,15 @@ func TestCollectFindingsEdges(t *testing.T) {
 		{ID: "d", Name: "v2", ProtocolVersion: "2025-11-25", Status: report.StatusErrored},
 		{ID: "e", Name: "skip", Status: report.StatusSkipped},
 	}
-	fs := collectFindings(tests)
-	rules := []string{ruleTestFailed, ruleTestErrored, "mcptest/assertion/unknown", ruleTestErrored, ruleTestErrored, ruleTestErrored, ruleTestErrored}
+	fs := Collect(tests)
+	rules := []string{RuleTestFailed, RuleTestErrored, "mcptest/assertion/unknown", RuleTestErrored, RuleTestErrored, RuleTestErrored, RuleTestErrored}
 	if len(fs) != len(rules) {
 		t.Fatalf("got %d findings, want %d", len(fs), len(rules))
 	}
 	seen := map[string]bool{}
 	for i, f := range fs {
-		if f.ruleID() != rules[i] {
-			t.Errorf("finding %d rule = %s, want %s", i, f.ruleID(), rules[i])
+		if f.RuleID() != rules[i] {
+			t.Errorf("finding %d rule = %s, want %s", i, f.RuleID(), rules[i])
 		}
 		if seen[f.Fingerprint] || len(f.Fingerprint) != 64 {
 			t.Errorf("finding %d fingerprint %q is not unique", i, f.Fingerprint)
@@ -98,17 +96,17 @@ func TestCollectFindingsEdges(t *testing.T) {
 		`mixed: result failed (failure "not an object")`,
 		`odd: could not be judged: unknown status "weird"`,
 	} {
-		if got := fs[i].summary(); got != want {
+		if got := fs[i].Summary(); got != want {
 			t.Errorf("summary %d = %q, want %q", i, got, want)
 		}
 	}
-	if !fs[1].errored() || fs[2].errored() {
-		t.Error("errored() misreports")
+	if !fs[1].Errored() || fs[2].Errored() {
+		t.Error("Errored() misreports")
 	}
-	if d := strings.Join(fs[2].details(), "\n"); d != `failure: "not an object"` {
+	if d := strings.Join(fs[2].Details(), "\n"); d != `failure: "not an object"` {
 		t.Errorf("details = %q", d)
 	}
-	again := collectFindings(tests)
+	again := Collect(tests)
 	for i := range fs {
 		if again[i].Fingerprint != fs[i].Fingerprint {
 			t.Errorf("finding %d fingerprint is not stable", i)
