@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -19,12 +21,24 @@ type Outcome struct {
 	Result json.RawMessage
 	// RPCError is the JSON-RPC error the server answered with, or nil.
 	RPCError *RPCError
-	// Frames are the request frame and, when one arrived, the response
-	// frame, each cut to FrameLimit bytes.
+	// Frames are the request frame, the messages the server sent on the
+	// call's own HTTP response stream before answering (progress, logging,
+	// server-to-client requests), and, when one arrived, the response
+	// frame, each cut to FrameLimit bytes. Known secrets are redacted.
 	Frames []Frame
 	// Duration runs from writing the request to reading the response (or to
 	// giving up).
 	Duration time.Duration
+	// HTTPStatus is the status of the HTTP response to the call's POST, or
+	// 0 over stdio or when no response arrived. Over legacy SSE it is the
+	// POST's status (202), as the answer itself comes on the stream.
+	HTTPStatus int
+	// Headers are the headers of that HTTP response, or nil.
+	Headers http.Header
+	// RequestHeaders are the headers mcptest sent with the POST, with the
+	// values of Authorization, Proxy-Authorization and headers read from
+	// the environment replaced by "[REDACTED]"; nil over stdio.
+	RequestHeaders http.Header
 }
 
 // IsError reports whether Result is a tool result with isError: true.
@@ -41,7 +55,34 @@ func (o *Outcome) IsError() bool {
 
 // call is one request waiting for its response.
 type call struct {
-	done chan reply // buffered: the router never blocks on it
+	key   string     // the request id, as the router looks it up
+	start time.Time  // when the request was sent
+	done  chan reply // buffered: the router never blocks on it
+	http  *exchange  // set by an HTTP transport's send before it returns
+	mu    sync.Mutex // guards strm
+	strm  []Frame    // other messages on the call's own response stream
+}
+
+// exchange is what an HTTP transport learnt from the response to a call's
+// POST.
+type exchange struct {
+	status    int
+	header    http.Header
+	reqHeader http.Header // redacted
+}
+
+// addFrame records a message the server sent on the call's own stream.
+func (c *call) addFrame(f Frame) {
+	c.mu.Lock()
+	c.strm = append(c.strm, f)
+	c.mu.Unlock()
+}
+
+// streamFrames returns the frames addFrame recorded.
+func (c *call) streamFrames() []Frame {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.strm
 }
 
 // reply is what the router hands a waiting call.
@@ -49,7 +90,8 @@ type reply struct {
 	frame   Frame
 	result  json.RawMessage
 	rpcErr  json.RawMessage
-	tooLong int // size of a response discarded for exceeding MaxMessageBytes
+	tooLong int   // size of a response discarded for exceeding MaxMessageBytes
+	err     error // the call failed after it was sent (a broken HTTP stream)
 	at      time.Time
 }
 
@@ -69,11 +111,13 @@ type toolCallParams struct {
 
 // CallTool calls the tool name with args, a JSON object (nil, empty or null
 // is sent as {}), and returns the server's answer. The error is non-nil only
-// for transport failures: it wraps ErrServerExited, ErrTimeout (ctx's
-// deadline passed; the session stays usable), ErrClosed or ErrBadResponse,
-// or ctx's error if ctx was cancelled. isError results and JSON-RPC errors
-// are Outcomes, not errors. Even with an error, the Outcome is returned with
-// the request frame and the time waited, for reports.
+// for transport failures: it wraps ErrServerExited, ErrTransport,
+// ErrTimeout (ctx's deadline or the HTTP timeout passed; the session stays
+// usable), ErrClosed or ErrBadResponse, or ctx's error if ctx was
+// cancelled. isError results and JSON-RPC errors are Outcomes, not errors,
+// even when they came with an HTTP error status. Even with an error, the
+// Outcome is returned with the request frame, the HTTP status and headers
+// when known, and the time waited, for reports.
 func (s *Session) CallTool(ctx context.Context, name string, args json.RawMessage) (*Outcome, error) {
 	label := "tools/call " + strconv.Quote(name)
 	args = bytes.TrimSpace(args)
@@ -99,12 +143,12 @@ func (s *Session) Request(ctx context.Context, method string, params json.RawMes
 	return s.do(ctx, method, method, p)
 }
 
-// do sends one request and waits for its response, the server's death, or
+// do sends one request and waits for its response, the session's death, or
 // the end of ctx.
 func (s *Session) do(ctx context.Context, label, method string, params any) (*Outcome, error) {
-	if _, ok := ctx.Deadline(); !ok && s.cfg.CallTimeout > 0 {
+	if _, ok := ctx.Deadline(); !ok && s.opts.callTimeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.cfg.CallTimeout)
+		ctx, cancel = context.WithTimeout(ctx, s.opts.callTimeout)
 		defer cancel()
 	}
 	id := s.nextID.Add(1)
@@ -114,57 +158,77 @@ func (s *Session) do(ctx context.Context, label, method string, params any) (*Ou
 	}
 	frame = append(frame, '\n')
 	key := strconv.FormatInt(id, 10)
-	c := &call{done: make(chan reply, 1)}
+	c := &call{key: key, done: make(chan reply, 1)}
 	if err := s.addPending(key, c); err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
 
-	start := time.Now()
-	out := &Outcome{Frames: []Frame{newFrame(Sent, start, frame)}}
-	if err := s.stdin.writeFrame(ctx, frame); err != nil {
-		s.takePending(key)
-		err = s.writeError(ctx, err, start)
-		out.Duration = time.Since(start)
+	c.start = time.Now()
+	out := &Outcome{Frames: []Frame{s.frame(Sent, c.start, frame, "", "")}}
+	err = s.t.send(ctx, frame, c)
+	c.fill(out)
+	if err != nil {
+		if s.takePending(key) == nil { // answered all the same
+			return s.settle(out, label, c, <-c.done)
+		}
+		out.Duration = time.Since(c.start)
+		out.Frames = append(out.Frames, c.streamFrames()...)
 		return out, fmt.Errorf("%s: %w", label, err)
 	}
 
 	select {
 	case r := <-c.done:
-		return s.settle(out, label, start, r)
+		return s.settle(out, label, c, r)
 	case <-s.dead:
 		if s.takePending(key) == nil { // the router has taken the call
-			return s.settle(out, label, start, <-c.done)
+			return s.settle(out, label, c, <-c.done)
 		}
-		out.Duration = time.Since(start)
+		out.Duration = time.Since(c.start)
+		out.Frames = append(out.Frames, c.streamFrames()...)
 		return out, fmt.Errorf("%s: %w", label, s.deathError())
 	case <-ctx.Done():
 		if s.takePending(key) == nil {
-			return s.settle(out, label, start, <-c.done)
+			return s.settle(out, label, c, <-c.done)
 		}
-		out.Duration = time.Since(start)
+		out.Duration = time.Since(c.start)
+		out.Frames = append(out.Frames, c.streamFrames()...)
 		s.sendCancel(id, ctx.Err())
 		return out, fmt.Errorf("%s: %w", label, ctxError(ctx, out.Duration))
+	}
+}
+
+// fill copies what the transport learnt about the HTTP exchange into out.
+func (c *call) fill(out *Outcome) {
+	if x := c.http; x != nil {
+		out.HTTPStatus, out.Headers, out.RequestHeaders = x.status, x.header, x.reqHeader
 	}
 }
 
 // settle turns the response r into the call's result, unless it arrived
 // after the session died (or was closed): then the death is the result, so
 // that a call interrupted by Close reliably fails with ErrClosed.
-func (s *Session) settle(out *Outcome, label string, start time.Time, r reply) (*Outcome, error) {
+func (s *Session) settle(out *Outcome, label string, c *call, r reply) (*Outcome, error) {
 	s.mu.Lock()
 	deadErr, deadAt := s.deadErr, s.deadAt
 	s.mu.Unlock()
 	if deadErr != nil && !r.at.Before(deadAt) {
-		out.Duration = r.at.Sub(start)
-		out.Frames = append(out.Frames, r.frame)
+		out.Duration = r.at.Sub(c.start)
+		out.Frames = append(out.Frames, c.streamFrames()...)
+		if r.err == nil {
+			out.Frames = append(out.Frames, r.frame)
+		}
 		return out, fmt.Errorf("%s: %w", label, deadErr)
 	}
-	return finish(out, label, start, r, s.cfg.MaxMessageBytes)
+	return finish(out, label, c, r, s.opts.maxMessageBytes)
 }
 
 // finish fills out from the response r.
-func finish(out *Outcome, label string, start time.Time, r reply, limit int) (*Outcome, error) {
-	out.Duration = r.at.Sub(start)
+func finish(out *Outcome, label string, c *call, r reply, limit int) (*Outcome, error) {
+	out.Duration = r.at.Sub(c.start)
+	out.Frames = append(out.Frames, c.streamFrames()...)
+	if r.err != nil {
+		return out, fmt.Errorf("%s: %w", label, r.err)
+	}
 	out.Frames = append(out.Frames, r.frame)
 	if r.tooLong > 0 {
 		return out, fmt.Errorf("%s: %w: response of %d bytes exceeds the %d-byte limit", label, ErrBadResponse, r.tooLong, limit)
@@ -182,6 +246,16 @@ func finish(out *Outcome, label string, start time.Time, r reply, limit int) (*O
 	return out, nil
 }
 
+// answer hands c a reply unless the call has already been settled (it
+// gave up, or another message answered it). It reports whether c took it.
+func (s *Session) answer(c *call, r reply) bool {
+	if s.takePending(c.key) == nil {
+		return false
+	}
+	c.done <- r
+	return true
+}
+
 // ctxError describes a call abandoned because ctx ended after waited. A
 // context whose deadline has passed but whose timer has not yet fired
 // counts as expired.
@@ -192,28 +266,6 @@ func ctxError(ctx context.Context, waited time.Duration) error {
 		return fmt.Errorf("%w: no response after %s: %w", ErrTimeout, waited, context.DeadlineExceeded)
 	}
 	return fmt.Errorf("cancelled after %s: %w", waited, cause)
-}
-
-// writeError classifies a failed request write.
-func (s *Session) writeError(ctx context.Context, err error, start time.Time) error {
-	if broken := s.stdin.brokenErr(); broken != nil {
-		// Half a frame is on the server's stdin: nothing sent from now on
-		// could be understood, so every call fails now.
-		s.die(broken)
-	}
-	if errors.Is(err, errStdinStalled) {
-		s.die(err)
-		return s.deathError()
-	}
-	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
-		return ctxError(ctx, time.Since(start))
-	}
-	// Most likely a broken pipe: the server is gone. Give the monitor a
-	// moment to collect the exit status and stderr.
-	if deadErr := s.awaitDeath(2 * exitGrace); deadErr != nil {
-		return deadErr
-	}
-	return err
 }
 
 // cancelTimeout bounds writing a notifications/cancelled.
@@ -241,7 +293,7 @@ func (s *Session) sendCancel(id int64, reason error) {
 		defer s.bg.Done()
 		ctx, cancel := context.WithTimeout(s.ctx, cancelTimeout)
 		defer cancel()
-		_ = s.stdin.writeFrame(ctx, frame)
+		_ = s.t.send(ctx, frame, nil)
 	}()
 }
 
@@ -267,4 +319,12 @@ func (s *Session) takePending(key string) *call {
 	c := s.pending[key]
 	delete(s.pending, key)
 	return c
+}
+
+// isPending reports whether a call is still registered under key.
+func (s *Session) isPending(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.pending[key]
+	return ok
 }

@@ -17,8 +17,8 @@ const DefaultProtocolVersion = "2025-11-25"
 // legacyVersions are the revisions that use the initialize handshake.
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-// LegacyProtocolVersions returns the revisions a stdio session can pin: the
-// ones that use the initialize handshake, newest first.
+// LegacyProtocolVersions returns the revisions a session can pin: the ones
+// that use the initialize handshake, newest first.
 func LegacyProtocolVersions() []string { return slices.Clone(legacyVersions) }
 
 // Defaults for the zero values of StdioConfig's durations and limits.
@@ -97,6 +97,18 @@ func (cfg StdioConfig) withDefaults() (StdioConfig, error) {
 		cfg.MaxMessageBytes = DefaultMaxMessageBytes
 	}
 	return cfg, nil
+}
+
+// options returns the settings every transport shares.
+func (cfg StdioConfig) options() options {
+	return options{
+		name:            cfg.Name,
+		protocolVersion: cfg.ProtocolVersion,
+		clientVersion:   cfg.ClientVersion,
+		initTimeout:     cfg.InitTimeout,
+		callTimeout:     cfg.CallTimeout,
+		maxMessageBytes: cfg.MaxMessageBytes,
+	}
 }
 
 // environ returns os-style KEY=VALUE pairs for Env, sorted for determinism.

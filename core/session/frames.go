@@ -35,6 +35,22 @@ type Frame struct {
 	Size int `json:"size"`
 	// Truncated tells whether Raw was cut.
 	Truncated bool `json:"truncated,omitempty"`
+	// Event is the SSE event type the frame arrived as ("message" unless
+	// the server named another), or "" when it did not come over SSE.
+	Event string `json:"event,omitempty"`
+	// EventID is the SSE event id the server gave the frame, if any.
+	EventID string `json:"event_id,omitempty"`
+}
+
+// frame makes a Frame of b, scrubbed of the session's known secrets, with
+// the SSE event type and id it came with (both "" otherwise).
+func (s *Session) frame(dir Direction, at time.Time, b []byte, event, id string) Frame {
+	f := newFrame(dir, at, b)
+	f.Event, f.EventID = event, id
+	if s.redact != nil {
+		f.Raw = s.redact.scrub(f.Raw)
+	}
+	return f
 }
 
 // newFrame copies at most FrameLimit bytes of b into a Frame.

@@ -1,8 +1,6 @@
 package session
 
 import (
-	"fmt"
-	"strings"
 	"time"
 )
 
@@ -52,20 +50,6 @@ func (s *Session) awaitDeath(d time.Duration) error {
 	}
 }
 
-// monitor declares the session dead once the server exits or closes stdout,
-// after giving the rest of its output a moment to arrive.
-func (s *Session) monitor() {
-	select {
-	case <-s.stdoutDone:
-	case <-s.exited:
-	}
-	deadline := time.Now().Add(exitGrace)
-	waitUntil(s.stdoutDone, deadline)
-	waitUntil(s.exited, deadline)
-	waitUntil(s.stderrDone, deadline)
-	s.die(s.exitError())
-}
-
 // waitUntil waits for ch to close or for deadline, whichever comes first.
 func waitUntil(ch <-chan struct{}, deadline time.Time) {
 	t := time.NewTimer(time.Until(deadline))
@@ -76,48 +60,33 @@ func waitUntil(ch <-chan struct{}, deadline time.Time) {
 	}
 }
 
-// exitError describes the server's end as a *ServerExitError.
-func (s *Session) exitError() error {
-	e := &ServerExitError{
-		Server:      s.cfg.Name,
-		Status:      statusRunning,
-		ExitCode:    -1,
-		StderrTail:  s.stderr.Tail(stderrErrorLines),
-		StdoutNoise: s.noise.String(),
-	}
+// sleepCtx waits for d, or until done or also closes; it reports whether
+// d passed. (A nil also never closes.)
+func sleepCtx(d time.Duration, done, also <-chan struct{}) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
 	select {
-	case <-s.exited:
-		if st := s.cmd.ProcessState; st != nil {
-			e.Status, e.ExitCode = st.String(), st.ExitCode()
-		} else if s.waitErr != nil {
-			e.Status = s.waitErr.Error()
-		}
-	default:
+	case <-t.C:
+		return true
+	case <-done:
+		return false
+	case <-also:
+		return false
 	}
-	return e
 }
 
-// outputSummary renders what the server printed, for errors that are not a
-// ServerExitError: "; non-JSON output on stdout: ...; stderr tail: ...".
-func (s *Session) outputSummary() string {
-	var b strings.Builder
-	if noise := s.noise.String(); noise != "" {
-		b.WriteString("; non-JSON output on stdout:\n")
-		writeIndented(&b, noise)
-	}
-	if tail := s.stderr.Tail(stderrErrorLines); tail != "" {
-		b.WriteString("; stderr tail:\n")
-		writeIndented(&b, tail)
-	}
-	return b.String()
-}
-
-// Close stops the server and releases everything the session holds: it
-// closes the server's stdin, waits up to a second for it to exit, sends
-// SIGTERM to its process group, waits another second, then sends SIGKILL
-// and reaps it; finally it kills whatever is left in the group. Calls in
+// Close ends the session and releases everything it holds. Calls in
 // flight fail with ErrClosed. Close is idempotent and safe to call
-// concurrently; it returns an error only if the process could not be reaped.
+// concurrently.
+//
+// For a stdio server it closes the server's stdin, waits up to a second for
+// it to exit, sends SIGTERM to its process group, waits another second,
+// then sends SIGKILL and reaps it; finally it kills whatever is left in the
+// group. It returns an error only if the process could not be reaped.
+//
+// For a URL server it aborts the open streams, sends DELETE to end a
+// Streamable HTTP session that has an id (a server answering 405 is fine)
+// and closes the connections. It returns nil.
 func (s *Session) Close() error {
 	s.closeOnce.Do(func() { s.closeErr = s.shutdown() })
 	return s.closeErr
@@ -130,47 +99,16 @@ func (s *Session) shutdown() error {
 	s.mu.Unlock()
 	s.die(ErrClosed)
 
-	// mcp-go's Close stops its transport and closes the stdin it was given,
-	// which is ours; closing it again is harmless.
-	_ = s.client.Close()
-	_ = s.stdin.Close()
-
-	var err error
-	if !s.waitExit(closeGrace) {
-		_ = signalGroup(s.pid, sigTerm)
-		if !s.waitExit(closeGrace) {
-			_ = signalGroup(s.pid, sigKill)
-			if !s.waitExit(killWait) {
-				err = fmt.Errorf("stop server %q: pid %d still running %s after SIGKILL", s.cfg.Name, s.pid, killWait)
-			}
-		}
-	}
-	// Children the server left in its group go too.
-	_ = signalGroup(s.pid, sigKill)
-
+	err := s.t.stop()
 	s.cancel()
+	if s.client != nil {
+		_ = s.client.Close()
+	}
 	// Closing the writer gives mcp-go's reader EOF and unblocks a router
 	// write in progress. (Closing the reader too would make mcp-go log a
 	// spurious read error.)
 	_ = s.toClient.Close()
-	// A grandchild outside the group may still hold the pipes open: stop
-	// reading rather than wait for it.
-	waitUntil(s.stdoutDone, time.Now().Add(closeGrace))
-	_ = s.stdout.Close()
-	waitUntil(s.stderrDone, time.Now().Add(closeGrace))
-	_ = s.errOut.Close()
 	s.bg.Wait()
+	s.t.drain()
 	return err
-}
-
-// waitExit waits up to d for the process to be reaped.
-func (s *Session) waitExit(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-s.exited:
-		return true
-	case <-t.C:
-		return false
-	}
 }

@@ -3,10 +3,8 @@ package session
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
-	"time"
 )
 
 // errLineTooLong reports a stdout line longer than MaxMessageBytes.
@@ -83,20 +81,12 @@ func (l *lineReader) tooLong(start []byte, size int) ([]byte, error) {
 	return nil, errLineTooLong
 }
 
-// envelope is the part of a JSON-RPC message the router looks at.
-type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
-}
-
-// readStdout routes every line the server writes: responses to our calls go
-// to the waiting call, everything else (responses to mcp-go's own requests,
-// notifications, server-to-client requests) to mcp-go, and non-JSON lines
-// to the noise log. It returns when stdout ends or is closed.
-func (s *Session) readStdout(lr *lineReader) {
-	defer close(s.stdoutDone)
+// readStdout routes every line the server writes (see Session.route), and
+// records non-JSON lines in the noise log. It returns when stdout ends or is
+// closed.
+func (p *stdioTransport) readStdout(lr *lineReader) {
+	s := p.s
+	defer close(p.stdoutDone)
 	defer s.toClient.Close() // mcp-go sees EOF and fails its own requests
 	for {
 		line, err := lr.next()
@@ -105,73 +95,10 @@ func (s *Session) readStdout(lr *lineReader) {
 			continue
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
-			s.route(line)
+			s.route(line, source{})
 		}
 		if err != nil {
 			return
 		}
 	}
-}
-
-// route handles one line from stdout.
-func (s *Session) route(line []byte) {
-	at := time.Now()
-	var env envelope
-	if err := json.Unmarshal(line, &env); err != nil {
-		s.noise.add(line)
-		return
-	}
-	if env.Method == "" && len(env.ID) > 0 {
-		if c := s.takePending(string(env.ID)); c != nil {
-			c.done <- reply{frame: newFrame(Received, at, line), result: env.Result, rpcErr: env.Error, at: at}
-			return
-		}
-	}
-	if len(line) == 0 || line[len(line)-1] != '\n' {
-		line = append(line[:len(line):len(line)], '\n') // copy: never write into bufio's buffer
-	}
-	// A closed pipe means mcp-go is shut down; the line is dropped.
-	_, _ = s.toClient.Write(line)
-}
-
-// routeTooLong fails the call an over-long response was meant for, when its
-// id can be found at the start of the line.
-func (s *Session) routeTooLong(head []byte, size int) {
-	at := time.Now()
-	id := leadingID(head)
-	if id == "" {
-		s.noise.add(head)
-		return
-	}
-	if c := s.takePending(id); c != nil {
-		c.done <- reply{frame: newCutFrame(Received, at, head, size), tooLong: size, at: at}
-	}
-}
-
-// leadingID finds the top-level "id" of a JSON object from its first bytes,
-// stopping at "result", "error" or "params", whose values may be cut off,
-// and at "method": a request from the server is not a response to us.
-func leadingID(head []byte) string {
-	dec := json.NewDecoder(bytes.NewReader(head))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return ""
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		key, _ := tok.(string)
-		if key == "result" || key == "error" || key == "params" || key == "method" {
-			return ""
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return ""
-		}
-		if key == "id" {
-			return string(v)
-		}
-	}
-	return ""
 }

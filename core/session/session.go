@@ -52,9 +52,9 @@ const (
 	TransportSSE = "sse"
 )
 
-// transport moves JSON-RPC messages between a Session and its server. Every
+// wire moves JSON-RPC messages between a Session and its server. Every
 // message the server sends is handed to Session.route, whenever it arrives.
-type transport interface {
+type wire interface {
 	// send transmits msg, one complete JSON-RPC message ending in "\n". c
 	// is the Session call msg is the request of, or nil for other traffic
 	// (mcp-go's handshake and answers, cancellations). An error means the
@@ -89,7 +89,7 @@ type options struct {
 type Session struct {
 	opts   options
 	kind   string // TransportStdio, TransportStreamable or TransportSSE
-	t      transport
+	t      wire
 	proc   *stdioTransport // the process, for stdio sessions only
 	redact *redactor       // secrets to scrub from frames; nil for stdio
 	noise  noiseLog

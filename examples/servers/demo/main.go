@@ -2,7 +2,9 @@
 //
 // It serves over stdio by default. With --http ADDR it serves Streamable HTTP
 // on ADDR instead and prints the endpoint URL to stderr, so a test can start
-// it on "127.0.0.1:0" and read the address back.
+// it on "127.0.0.1:0" and read the address back. With --sse ADDR it serves
+// the legacy HTTP+SSE transport (protocol 2024-11-05) the same way, and the
+// printed URL is the event stream's.
 //
 // Its tools, resources and prompts are deliberately small and deterministic;
 // some (fail, crash, slow, stderr_noise) exist to exercise mcptest's handling
@@ -28,17 +30,28 @@ const (
 	serverName    = "mcptest-demo"
 	serverVersion = "1.0.0"
 	endpointPath  = "/mcp"
+	ssePath       = "/sse"
 )
 
 func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP on `ADDR` (host:port) instead of stdio")
+	sseAddr := flag.String("sse", "", "serve legacy HTTP+SSE on `ADDR` (host:port) instead of stdio")
 	flag.Parse()
 
 	s := newServer()
 	var err error
-	if *httpAddr != "" {
-		err = serveHTTP(s, *httpAddr)
-	} else {
+	switch {
+	case *httpAddr != "" && *sseAddr != "":
+		err = errors.New("--http and --sse are mutually exclusive")
+	case *httpAddr != "":
+		mux := http.NewServeMux()
+		mux.Handle(endpointPath, server.NewStreamableHTTPServer(s))
+		err = serveHTTP(*httpAddr, endpointPath, mux)
+	case *sseAddr != "":
+		// The SSE server serves its stream at /sse and messages at
+		// /message; the endpoint event it sends is a relative path.
+		err = serveHTTP(*sseAddr, ssePath, server.NewSSEServer(s))
+	default:
 		// Tool calls run on a worker pool; the default of 5 workers would
 		// serialise concurrency tests behind one slow call.
 		err = server.ServeStdio(s, server.WithWorkerPoolSize(32))
@@ -63,17 +76,16 @@ func newServer() *server.MCPServer {
 	return s
 }
 
-// serveHTTP serves s over Streamable HTTP on addr until SIGINT or SIGTERM.
-func serveHTTP(s *server.MCPServer, addr string) error {
+// serveHTTP serves handler on addr until SIGINT or SIGTERM, and prints the
+// URL of path.
+func serveHTTP(addr, path string, handler http.Handler) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle(endpointPath, server.NewStreamableHTTPServer(s))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 
-	fmt.Fprintf(os.Stderr, "demo: listening on http://%s%s\n", ln.Addr(), endpointPath)
+	fmt.Fprintf(os.Stderr, "demo: listening on http://%s%s\n", ln.Addr(), path)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

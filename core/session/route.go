@@ -1,0 +1,114 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+)
+
+// envelope is the part of a JSON-RPC message the router looks at.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// source says where a routed message came from.
+type source struct {
+	// owner is the call whose HTTP response stream carried the message,
+	// or nil (stdio, the standalone GET stream, the legacy SSE stream).
+	owner *call
+	// event and id are the SSE event type and id, when it came over SSE.
+	event, id string
+}
+
+// route handles one message from the server: a response to one of our calls
+// goes to the waiting call; everything else (responses to mcp-go's own
+// requests, notifications, server-to-client requests) goes to mcp-go, and
+// is also recorded on the call whose stream carried it. Non-JSON text goes
+// to the noise log.
+func (s *Session) route(msg []byte, src source) {
+	at := time.Now()
+	var env envelope
+	if err := json.Unmarshal(msg, &env); err != nil {
+		s.noise.add(msg)
+		if src.owner != nil {
+			src.owner.addFrame(s.frame(Received, at, msg, src.event, src.id))
+		}
+		return
+	}
+	if env.Method == "" && len(env.ID) > 0 {
+		if c := s.takePending(string(env.ID)); c != nil {
+			c.done <- reply{frame: s.frame(Received, at, msg, src.event, src.id), result: env.Result, rpcErr: env.Error, at: at}
+			return
+		}
+	}
+	if src.owner != nil {
+		src.owner.addFrame(s.frame(Received, at, msg, src.event, src.id))
+	}
+	s.forward(msg)
+}
+
+// forward passes msg to mcp-go, whose transport reads one message per line.
+func (s *Session) forward(msg []byte) {
+	body := trimNewline(msg)
+	if bytes.IndexByte(body, '\n') >= 0 || bytes.IndexByte(body, '\r') >= 0 {
+		// An SSE event may carry JSON spread over several data lines.
+		var b bytes.Buffer
+		if json.Compact(&b, body) == nil {
+			msg = b.Bytes()
+		}
+	}
+	if len(msg) == 0 || msg[len(msg)-1] != '\n' {
+		msg = append(msg[:len(msg):len(msg)], '\n') // copy: never write into a reader's buffer
+	}
+	// A closed pipe means mcp-go is shut down; the message is dropped.
+	_, _ = s.toClient.Write(msg)
+}
+
+// routeTooLong fails the call an over-long response was meant for, when its
+// id can be found at the start of the message.
+func (s *Session) routeTooLong(head []byte, size int) {
+	at := time.Now()
+	id := leadingID(head)
+	if id == "" {
+		s.noise.add(head)
+		return
+	}
+	if c := s.takePending(id); c != nil {
+		f := newCutFrame(Received, at, head, size)
+		if s.redact != nil {
+			f.Raw = s.redact.scrub(f.Raw)
+		}
+		c.done <- reply{frame: f, tooLong: size, at: at}
+	}
+}
+
+// leadingID finds the top-level "id" of a JSON object from its first bytes,
+// stopping at "result", "error" or "params", whose values may be cut off,
+// and at "method": a request from the server is not a response to us.
+func leadingID(head []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		key, _ := tok.(string)
+		if key == "result" || key == "error" || key == "params" || key == "method" {
+			return ""
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return ""
+		}
+		if key == "id" {
+			return string(v)
+		}
+	}
+	return ""
+}
