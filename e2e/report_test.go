@@ -46,7 +46,8 @@ func TestReportReRendersASavedRun(t *testing.T) {
 }
 
 // normalize removes what legitimately differs between two runs of the
-// same tests: times, durations and the frames' offsets.
+// same tests: times, durations, the frames' offsets and the JSON-RPC ids
+// (which count the session's calls, in whatever order they ran).
 func normalize(t *testing.T, path string) map[string]any {
 	t.Helper()
 	raw, err := os.ReadFile(path)
@@ -65,7 +66,11 @@ func normalize(t *testing.T, path string) map[string]any {
 		test := tt.(map[string]any)
 		delete(test, "duration_ms")
 		for _, fr := range asList(test["frames"]) {
-			delete(fr.(map[string]any), "at_ms")
+			frame := fr.(map[string]any)
+			delete(frame, "at_ms")
+			if data, ok := frame["data"].(map[string]any); ok {
+				delete(data, "id")
+			}
 		}
 	}
 	return m
