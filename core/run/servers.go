@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"sort"
 	"sync"
@@ -21,7 +22,8 @@ type servers struct {
 }
 
 type serverEntry struct {
-	name string
+	name      string
+	transport string
 	once sync.Once
 	sess *session.Session
 	err  error
@@ -38,19 +40,11 @@ func (s *servers) get(ctx context.Context, suite *config.Suite, srv *config.Serv
 	s.mu.Lock()
 	e, ok := s.m[key]
 	if !ok {
-		e = &serverEntry{name: srv.Name}
+		e = &serverEntry{name: srv.Name, transport: string(cmp.Or(srv.Kind, config.StdioServer))}
 		s.m[key] = e
 	}
 	s.mu.Unlock()
-	e.once.Do(func() {
-		e.sess, e.err = session.StartStdio(ctx, session.StdioConfig{
-			Name:            srv.Name,
-			Command:         srv.Command,
-			Env:             srv.Env,
-			ProtocolVersion: s.protocolVersion,
-			ClientVersion:   s.clientVersion,
-		})
-	})
+	e.once.Do(func() { e.sess, e.err = s.connect(ctx, srv) })
 	return e.sess, e.err
 }
 
@@ -69,11 +63,12 @@ func (s *servers) close() []rpt.Server {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rec := rpt.Server{Name: e.name, Transport: "stdio"}
+			rec := rpt.Server{Name: e.name, Transport: e.transport}
 			if e.err != nil {
 				rec.Error = e.err.Error()
 			}
 			if e.sess != nil {
+				rec.Transport = e.sess.Transport()
 				rec.ProtocolVersion = e.sess.ProtocolVersion()
 				rec.ServerName, rec.ServerVersion = e.sess.ServerInfo()
 				_ = e.sess.Close()

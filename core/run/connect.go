@@ -1,0 +1,103 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/session"
+)
+
+// ErrMissingEnv is wrapped when a server's credential variable is unset.
+var ErrMissingEnv = errors.New("environment variable is not set")
+
+// connect starts a session with a server, over the transport its kind
+// names.
+func (s *servers) connect(ctx context.Context, srv *config.Server) (*session.Session, error) {
+	switch srv.Kind {
+	case config.URLServer:
+		cfg, err := s.httpConfig(srv)
+		if err != nil {
+			return nil, err
+		}
+		return session.StartHTTP(ctx, cfg)
+	case config.StdioServer, "":
+		return session.StartStdio(ctx, session.StdioConfig{
+			Name:            srv.Name,
+			Command:         srv.Command,
+			Env:             srv.Env,
+			ProtocolVersion: s.protocolVersion,
+			ClientVersion:   s.clientVersion,
+		})
+	}
+	return nil, fmt.Errorf("server %q: %s servers cannot be run by this build", srv.Name, srv.Kind)
+}
+
+// httpConfig turns a URL server's block into a session configuration,
+// reading credentials from the environment now, at connect time.
+func (s *servers) httpConfig(srv *config.Server) (session.HTTPConfig, error) {
+	cfg := session.HTTPConfig{
+		Name:            srv.Name,
+		URL:             srv.URL,
+		ProtocolVersion: s.protocolVersion,
+		ClientVersion:   s.clientVersion,
+		WaitForReady:    srv.WaitForReady,
+	}
+	if a := srv.Auth; a != nil {
+		if a.BearerTokenEnv != "" {
+			tok, err := lookupEnv(srv, "bearer_token_env", a.BearerTokenEnv)
+			if err != nil {
+				return cfg, err
+			}
+			cfg.Auth = session.Auth{BearerToken: tok, BearerTokenEnv: a.BearerTokenEnv}
+		}
+		if o := a.OAuth; o != nil {
+			id, err := lookupEnv(srv, "oauth.client_id_env", o.ClientIDEnv)
+			if err != nil {
+				return cfg, err
+			}
+			secret, err := lookupEnv(srv, "oauth client secret", o.ClientIDEnv+"_SECRET")
+			if err != nil {
+				return cfg, err
+			}
+			cfg.Auth.OAuth = &session.OAuthConfig{ClientID: id, ClientSecret: secret, ClientIDEnv: o.ClientIDEnv, TokenURL: o.TokenURL, Scopes: o.Scopes}
+		}
+	}
+	for _, h := range srv.Headers {
+		hdr := session.Header{Name: h.Name, Value: h.Value}
+		if h.Env != "" {
+			v, err := lookupEnv(srv, "headers."+h.Name, h.Env)
+			if err != nil {
+				return cfg, err
+			}
+			hdr.Value, hdr.Env = v, h.Env
+		}
+		cfg.Headers = append(cfg.Headers, hdr)
+	}
+	redirects := srv.HTTP.MaxRedirects
+	cfg.HTTP = session.HTTPOptions{
+		Timeout:        srv.HTTP.Timeout,
+		ConnectTimeout: srv.HTTP.ConnectTimeout,
+		MaxRedirects:   &redirects,
+		NoUserAgent:    !srv.HTTP.UserAgentOverride,
+		TLS: session.TLSOptions{
+			InsecureSkipVerify: srv.HTTP.TLS.InsecureSkipVerify,
+			CABundlePath:       srv.HTTP.TLS.CABundlePath,
+			MinVersion:         srv.HTTP.TLS.MinVersion,
+		},
+	}
+	return cfg, nil
+}
+
+// lookupEnv reads a credential variable; the error names the variable and
+// the field that asked for it, never a value.
+func lookupEnv(srv *config.Server, field, name string) (string, error) {
+	v, ok := os.LookupEnv(name)
+	if !ok || strings.TrimSpace(v) == "" {
+		return "", fmt.Errorf("server %q: %s names $%s: %w", srv.Name, field, name, ErrMissingEnv)
+	}
+	return v, nil
+}
