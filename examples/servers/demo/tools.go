@@ -69,6 +69,8 @@ func addTools(s *server.MCPServer) {
 		mcp.WithDestructiveHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	), crash)
+	s.AddTool(tool("request_headers", pure(),
+		mcp.WithDescription("Returns the HTTP request headers of the call as JSON text (empty over stdio); tests use it to check credentials never reach a report.")), requestHeaders)
 	s.AddTool(tool("stderr_noise", pure(),
 		mcp.WithDescription("Writes a line to stderr and returns \"ok\"."),
 	), stderrNoise)
@@ -140,4 +142,14 @@ func crash(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 func stderrNoise(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	fmt.Fprintln(os.Stderr, "demo: some noise on stderr")
 	return mcp.NewToolResultText("ok"), nil
+}
+
+// requestHeaders answers with the headers the call arrived with, so a test
+// can make a server echo a credential back and check mcptest masks it.
+func requestHeaders(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(req.Header)
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	return mcp.NewToolResultText(string(b)), nil
 }
