@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"runtime"
 	"sync"
 
@@ -33,8 +32,15 @@ type MatchOutcome struct {
 	Plugin string
 }
 
-// ErrItemFailed wraps per-item errors a plugin reported.
+// ErrItemFailed is matched (errors.Is) by per-item errors a plugin
+// reported: the item could not be evaluated.
 var ErrItemFailed = errors.New("matcher could not evaluate the assertion")
+
+// itemError is a plugin's own message for an item it could not evaluate.
+type itemError struct{ msg string }
+
+func (e *itemError) Error() string        { return e.msg }
+func (e *itemError) Is(target error) bool { return target == ErrItemFailed }
 
 // Match evaluates requests, grouped by plugin and cut into batches of at
 // most MaxBatchItems items and MaxBatchBytes bytes, with up to GOMAXPROCS
@@ -153,7 +159,7 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 		o := MatchOutcome{Pass: r.Pass, Score: r.Score, Failure: r.Failure, ErrorKind: r.ErrorKind, Plugin: label}
 		if r.Error != "" {
 			o.Pass = false
-			o.Err = fmt.Errorf("%w: %s", ErrItemFailed, r.Error)
+			o.Err = &itemError{msg: r.Error}
 		}
 		out[i] = o
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -57,8 +58,8 @@ func (r *runner) judge(ctx context.Context, t *plan.Test, envelope json.RawMessa
 			r.notePluginError(o.Err)
 			a.Status = rpt.StatusErrored
 			a.Error = r.opts.Redact.String(o.Err.Error())
-			if o.ErrorKind == sdk.ErrorKindInvalidArgument {
-				a.Error = "invalid matcher argument: " + a.Error
+			if o.ErrorKind == sdk.ErrorKindInvalidArgument && !strings.HasPrefix(a.Error, sdk.ErrInvalidArgument.Error()) {
+				a.Error = sdk.ErrInvalidArgument.Error() + ": " + a.Error
 			}
 		case o.Pass:
 			a.Status = rpt.StatusPassed

@@ -27,6 +27,11 @@ func (e *ParseError) Error() string {
 // Parse parses a target path such as result.content[0].text. Errors are
 // *ParseError values that name the column of the problem.
 func Parse(expr string) (Path, error) {
+	// An empty target is the whole response envelope: {"result": ...} or
+	// {"error": ...}, as matchers like cel expect.
+	if strings.TrimSpace(expr) == "" {
+		return Path{}, nil
+	}
 	p := parser{expr: expr}
 	segs, err := p.parse()
 	if err != nil {

@@ -66,8 +66,6 @@ func TestParseErrors(t *testing.T) {
 		col  int
 		msg  string
 	}{
-		{"", 1, `invalid target path "": column 1: empty path`},
-		{"   ", 1, `invalid target path "   ": column 1: empty path`},
 		{".result", 1, `invalid target path ".result": column 1: path cannot start with "."; write the first key without it`},
 		{"result.", 8, `invalid target path "result.": column 8: expected a key after ".", found end of path`},
 		{"result..x", 8, `invalid target path "result..x": column 8: expected a key after ".", found '.'`},
@@ -127,5 +125,19 @@ func TestNewPathCopies(t *testing.T) {
 	}
 	if (Path{}).String() != "" {
 		t.Fatal("zero path should render empty")
+	}
+}
+
+func TestEmptyTargetIsTheWholeEnvelope(t *testing.T) {
+	root := map[string]any{"result": map[string]any{"isError": true}}
+	for _, expr := range []string{"", "  "} {
+		p, err := Parse(expr)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", expr, err)
+		}
+		got, err := p.Extract(root)
+		if err != nil || got.(map[string]any)["result"] == nil {
+			t.Fatalf("Extract = %v, %v", got, err)
+		}
 	}
 }
