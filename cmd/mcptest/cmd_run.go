@@ -20,6 +20,8 @@ import (
 // runFlags are the flags of `mcptest run`.
 type runFlags struct {
 	pluginFlags
+	suiteFlags
+	selectFlags
 	reporters       []string
 	output          string
 	jobs            int
@@ -43,7 +45,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.noColor, "no-color", false, "never colour the output")
 	fs.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n), chosen by a stable hash of each test's id")
 	fs.StringVar(&f.runID, "run-id", "", "id recorded in the report (default: generated); give all shards of a CI run the same one")
-	f.register(fs)
+	f.pluginFlags.register(fs)
+	f.suiteFlags.register(fs)
+	f.selectFlags.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -59,7 +63,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	p, reg, code, ok := loadAndPlan(fs.Args(), f.pluginFlags, stderr)
+	p, reg, code, ok := loadAndPlan(fs.Args(), f.pluginFlags, f.suiteFlags, f.selection(), stderr)
 	if !ok {
 		return code
 	}
@@ -86,13 +90,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 2
 	}
-	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, f.noColor), nil)
+	redact := report.NewRedactor(suiteSecrets(p))
+	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, f.noColor), redact)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
 		return 2
 	}
 	result := run.Execute(ctx, p, run.Options{
-		Host: host, Events: emitter, Concurrency: f.jobs,
+		Redact: redact,
+		Host:   host, Events: emitter, Concurrency: f.jobs,
 		UpdateSnapshots: f.updateSnapshots, ToolVersion: version, RunID: f.runID,
 	})
 	if shardTotal > 0 {
@@ -116,21 +122,38 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
+// suiteSecrets gathers the credential values every planned suite read, so
+// they are masked in every report, log and message.
+func suiteSecrets(p *plan.Plan) []string {
+	var out []string
+	for _, s := range p.Suites {
+		out = append(out, s.Secrets...)
+	}
+	return out
+}
+
 // loadAndPlan loads the suites and plans them; on failure it prints the
-// errors and returns the exit code.
-func loadAndPlan(files []string, pf pluginFlags, stderr io.Writer) (*plan.Plan, *plugin.Registry, int, bool) {
-	suites, err := config.LoadFiles(files)
+// errors and returns the exit code. sel is the run's selection; nil plans
+// every test for validate, where gaps are notes rather than errors.
+func loadAndPlan(files []string, pf pluginFlags, sf suiteFlags, sel *plan.Selection, stderr io.Writer) (*plan.Plan, *plugin.Registry, int, bool) {
+	suites, err := config.LoadFilesWith(files, sf.options())
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return nil, nil, 2, false
 	}
+	printLoadNotes(suites, stderr)
 	reg := plugin.NewRegistry(pf.sources())
 	warnProblems(reg, stderr)
-	p, err := plan.Build(suites, reg)
+	opts := plan.Options{}
+	if sel != nil {
+		opts = plan.Options{Selection: *sel, Run: true}
+	}
+	p, err := plan.BuildWith(suites, reg, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return nil, nil, 2, false
 	}
+	printSelection(p, sel, stderr)
 	return p, reg, 0, true
 }
 

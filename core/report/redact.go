@@ -26,11 +26,21 @@ func NewRedactor(secrets []string) *Redactor {
 		}
 		seen[s] = true
 		r.needles = append(r.needles, []byte(s))
-		// The same secret inside a JSON string is escaped.
-		if enc, err := json.Marshal(s); err == nil {
-			if inner := enc[1 : len(enc)-1]; !bytes.Equal(inner, []byte(s)) {
-				r.needles = append(r.needles, inner)
+		// Inside a JSON string the secret is escaped, and inside JSON text
+		// carried in a JSON string (a tool returning JSON as text) it is
+		// escaped twice; mask every level a report can hold.
+		form := s
+		for range 3 {
+			enc, err := json.Marshal(form)
+			if err != nil {
+				break
 			}
+			inner := string(enc[1 : len(enc)-1])
+			if inner == form {
+				break
+			}
+			r.needles = append(r.needles, []byte(inner))
+			form = inner
 		}
 	}
 	// Longest first, so a secret containing another is masked whole.

@@ -67,6 +67,10 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		return res
 	}
 
+	// Secrets the server echoed are masked before anything judges the
+	// response: a matcher's diff could otherwise split a secret in pieces
+	// no later pass would recognise.
+	r.redactOutcome(out)
 	envelope := envelopeOf(out)
 	res.Assertions = r.judge(ctx, t, envelope)
 	res.Status = score.TestStatus(res.Assertions)
@@ -87,6 +91,18 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		res.Frames = r.frames(out.Frames, start)
 	}
 	return res
+}
+
+// redactOutcome masks known secrets in everything the server sent.
+func (r *runner) redactOutcome(out *session.Outcome) {
+	if r.opts.Redact == nil {
+		return
+	}
+	out.Result = r.opts.Redact.Bytes(out.Result)
+	if e := out.RPCError; e != nil {
+		e.Message = r.opts.Redact.String(e.Message)
+		e.Data = r.opts.Redact.Bytes(e.Data)
+	}
 }
 
 // envelopeOf is the root assertions' targets start from: {"result": ...}
