@@ -24,9 +24,9 @@ type servers struct {
 type serverEntry struct {
 	name      string
 	transport string
-	once sync.Once
-	sess *session.Session
-	err  error
+	once      sync.Once
+	sess      *session.Session
+	err       error
 }
 
 func newServers(protocolVersion, clientVersion string) *servers {
