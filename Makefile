@@ -6,7 +6,7 @@ PLUGINS_DIR := $(BIN)/mcptest-plugins
 PROTO_DIR := sdk/proto
 PROTO_FILES := $(wildcard $(PROTO_DIR)/mcptest/plugin/v1/*.proto)
 
-.PHONY: all build demo test test-short bench generate check-generate clean
+.PHONY: all build demo test test-short fuzz-short bench generate check-generate clean
 
 all: build
 
@@ -21,6 +21,11 @@ test: build
 
 test-short:
 	$(GO) test -short ./...
+
+# fuzz-short runs each fuzz target briefly; the loader must never panic,
+# whatever bytes it is given. Long runs: raise -fuzztime.
+fuzz-short:
+	$(GO) test -run '^$$' -fuzz FuzzLoad -fuzztime 10s ./core/config
 
 # bench checks the performance budgets of DESIGN.md against floors measured
 # in the same run and prints verdicts; see bench/run.sh.

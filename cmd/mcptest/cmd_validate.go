@@ -11,6 +11,7 @@ import (
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var pf pluginFlags
+	var sf suiteFlags
 	fs := newFlagSet("validate", stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcptest validate [flags] SUITE.yml...")
@@ -18,6 +19,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fs.PrintDefaults()
 	}
 	pf.register(fs)
+	sf.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -25,16 +27,17 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "mcptest validate: no suite given; usage: mcptest validate [flags] SUITE.yml...")
 		return 2
 	}
-	p, _, code, ok := loadAndPlan(fs.Args(), pf, stderr)
+	p, _, code, ok := loadAndPlan(fs.Args(), pf, sf, nil, stderr)
 	if !ok {
 		return code
 	}
+	printGaps(p, stderr)
 	host := plugin.NewHost(pf.launcher(stderr), plugin.HostOptions{CallTimeout: pf.timeout})
 	defer host.Close()
 	if err := run.CheckArguments(ctx, host, p); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	fmt.Fprintf(stdout, "%d suite(s), %d test(s): valid\n", len(p.Suites), len(p.Tests))
+	fmt.Fprintf(stdout, "%d suite(s), %d test(s): valid\n", len(p.Suites), p.Total)
 	return 0
 }

@@ -1,15 +1,29 @@
 // Package config loads mcptest suite files: it reads the v1 YAML format
-// into a typed Suite and reports every problem of a file at once, each
-// with its file, line, column and JSON pointer, before anything runs.
+// into a typed Suite and reports every problem at once, each with its
+// file, line, column and JSON pointer, before anything runs.
 //
-// The loader walks yaml.v3 nodes rather than decoding into structs, so
-// that every value keeps its position. Each object of the format (the
-// suite, a server, a tool test, an assertion) has a table of keys
-// (objectSpec) that separates the keys this build reads from the v1 keys
-// it does not support yet, which fail with "not supported yet by this
-// build" instead of "unknown key". Values that are free-form JSON (tool
-// args, matcher arguments) are converted from YAML by yamljson.go.
+// Loading one suite (build.go) goes through these steps:
+//
+//  1. parse the file, then its imports, depth first (imports.go);
+//  2. collect the names every file declares (servers, fixtures, rubrics,
+//     providers, faults), so that each file can check its references
+//     with exact positions (refs.go);
+//  3. read the variables of every file, the dotenv files and the
+//     environment, and resolve them (variables.go);
+//  4. interpolate the strings of every file in place (interpolate.go);
+//  5. walk each file's YAML nodes into a typed fragment (validate_*.go),
+//     then merge the fragments in order (merge.go);
+//  6. merge defaultTest into the tests (defaulttest.go), apply the
+//     command-line server overrides (overrides.go) and collect the
+//     secrets to redact (secrets.go).
+//
+// The walk uses yaml.v3 nodes rather than decoding into structs, so that
+// every value keeps its position. Each object of the format has a table
+// of keys (objectSpec) that rejects unknown keys with a did-you-mean.
+// Values that are free-form JSON (tool args, matcher arguments) are
+// converted from YAML by yamljson.go.
 //
 // schemas/v1.json describes the same format for editors; a test keeps the
-// two in step.
+// schema's objects and the loader's tables in step. Dump writes a loaded
+// suite back in a canonical form that loads to the same Suite.
 package config

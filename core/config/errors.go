@@ -91,10 +91,26 @@ func (es Errors) Unwrap() []error {
 	return out
 }
 
-// collector gathers the errors of one file.
+// collector gathers the errors and warnings of one file.
 type collector struct {
-	file string
-	errs Errors
+	file  string
+	errs  Errors
+	warns Errors
+}
+
+// warn records a warning located at node n.
+func (c *collector) warn(n *yaml.Node, ptr, msg, hint string) {
+	e := &Error{File: c.file, Pointer: ptr, Msg: msg, Hint: hint}
+	if n != nil {
+		e.Line, e.Col = n.Line, n.Column
+	}
+	c.warns = append(c.warns, e)
+}
+
+// errAt builds an error located at pos, for checks that run on the typed
+// suite after the YAML walk.
+func errAt(pos Pos, msg, hint string) *Error {
+	return &Error{File: pos.File, Line: pos.Line, Col: pos.Col, Pointer: pos.Pointer, Msg: msg, Hint: hint}
 }
 
 // add records an error located at node n (the line and column of n; none
@@ -110,8 +126,10 @@ func (c *collector) add(n *yaml.Node, ptr, msg, hint string) {
 // sorted returns the errors sorted by position, without duplicates. The
 // same content reached through several aliases yields the same error more
 // than once (with different pointers); only the first one reached is kept.
-func (c *collector) sorted() Errors {
-	es := c.errs
+func (c *collector) sorted() Errors { return sortErrors(c.errs) }
+
+// sortErrors sorts es by position, without duplicates.
+func sortErrors(es Errors) Errors {
 	slices.SortStableFunc(es, func(a, b *Error) int {
 		return cmp.Or(
 			cmp.Compare(a.Line, b.Line),

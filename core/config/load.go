@@ -14,25 +14,34 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Load reads the suite file at path and checks it completely before
-// anything runs. On success the error is nil and the Suite is fully valid.
-// Otherwise the Suite is nil and the error is an Errors value holding every
-// problem of the file, sorted by line; errors.Is(err, ErrInvalidSuite)
-// holds for it, and an unreadable file also matches its cause (for example
+// Load reads the suite file at path, with its imports, dotenv files and
+// environment, and checks it completely before anything runs. On success
+// the error is nil and the Suite is fully valid. Otherwise the Suite is
+// nil and the error is an Errors value holding every problem found, file
+// by file and sorted by line; errors.Is(err, ErrInvalidSuite) holds for
+// it, and an unreadable file also matches its cause (for example
 // fs.ErrNotExist).
-func Load(path string) (*Suite, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, Errors{readError(path, err)}
+func Load(path string) (*Suite, error) { return LoadWith(path, Options{}) }
+
+// LoadWith is Load with options: dotenv files, strict variables, server
+// overrides and a replacement environment.
+func LoadWith(path string, opts Options) (*Suite, error) {
+	b := newBuild(opts)
+	s := b.run(path)
+	if errs := b.errors(); len(errs) > 0 {
+		return nil, errs
 	}
-	return loadBytes(path, data)
+	return s, nil
 }
 
 // LoadFiles loads several suite files, concurrently. It returns the suites
 // in the order of paths when every file is valid; otherwise it returns nil
-// and one Errors value with the errors of all files, file by file in the
-// order of paths, each file's errors sorted by line.
-func LoadFiles(paths []string) ([]*Suite, error) {
+// and one Errors value with the errors of all files, suite by suite in the
+// order of paths.
+func LoadFiles(paths []string) ([]*Suite, error) { return LoadFilesWith(paths, Options{}) }
+
+// LoadFilesWith is LoadFiles with options, applied to every suite.
+func LoadFilesWith(paths []string, opts Options) ([]*Suite, error) {
 	suites := make([]*Suite, len(paths))
 	errs := make([]Errors, len(paths))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -41,9 +50,9 @@ func LoadFiles(paths []string) ([]*Suite, error) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			s, err := Load(p)
+			s, err := LoadWith(p, opts)
 			if err != nil {
-				errors.As(err, &errs[i]) // Load only returns Errors
+				errors.As(err, &errs[i]) // LoadWith only returns Errors
 				return
 			}
 			suites[i] = s
@@ -58,6 +67,34 @@ func LoadFiles(paths []string) ([]*Suite, error) {
 		return nil, all
 	}
 	return suites, nil
+}
+
+// maxFileSize bounds a suite or imported file, so that a path naming a
+// device or a huge file fails instead of exhausting memory.
+const maxFileSize = 256 << 20
+
+// readFile reads a suite file: a regular file of at most maxFileSize.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileSize {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("file larger than 256 MiB")}
+	}
+	return data, nil
 }
 
 // readError describes a suite file that cannot be read.
@@ -79,9 +116,13 @@ func readError(path string, err error) *Error {
 	return e
 }
 
-// loader holds the state of loading one file.
+// loader holds the state of reading one file.
 type loader struct {
 	c collector
+
+	// refs holds the names declared anywhere in the suite and its imports,
+	// for the checks of references (nil entries are not checked).
+	refs *refs
 
 	// merge keys: entries of each merge source, and the sources being
 	// expanded (cycle detection).
@@ -95,36 +136,28 @@ type loader struct {
 	jsonActive map[*yaml.Node]bool
 	buf        []byte
 	jfailed    bool
+
+	// recursive readers: the values being read, and the aliases followed.
+	reading      map[*yaml.Node]bool
+	aliasFollows int
 }
 
 func newLoader(file string) *loader {
 	return &loader{
 		c:          collector{file: file},
+		refs:       &refs{},
 		merged:     map[*yaml.Node][]entry{},
 		expanding:  map[*yaml.Node]bool{},
 		jsonMemo:   map[*yaml.Node]json.RawMessage{},
 		jsonActive: map[*yaml.Node]bool{},
+		reading:    map[*yaml.Node]bool{},
 	}
 }
 
-// loadBytes loads a suite from data; file names it in errors and positions.
-func loadBytes(file string, data []byte) (*Suite, error) {
-	l := newLoader(file)
-	s := l.load(data)
-	if errs := l.c.sorted(); len(errs) > 0 {
-		return nil, errs
-	}
-	dir, err := filepath.Abs(filepath.Dir(file))
-	if err != nil {
-		return nil, Errors{{File: file, Msg: "cannot resolve the suite directory: " + err.Error(), cause: err}}
-	}
-	s.Dir = dir
-	return s, nil
-}
-
-// load parses data, which must hold exactly one YAML document, and checks
-// it. It returns nil when the document could not be read at all.
-func (l *loader) load(data []byte) *Suite {
+// parse reads data, which must hold exactly one YAML document, and returns
+// its root node, or nil when the document could not be read at all or is
+// empty.
+func (l *loader) parse(data []byte) *yaml.Node {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -148,5 +181,27 @@ func (l *loader) load(data []byte) *Suite {
 		l.c.add(&doc, "", "the suite is empty", "a suite needs at least a servers block")
 		return nil
 	}
-	return l.suite(doc.Content[0])
+	root := doc.Content[0]
+	if deref(root).Kind != yaml.MappingNode {
+		l.c.add(root, "", "expected the suite (an object), found "+describe(root), "")
+		return nil
+	}
+	return root
+}
+
+// loadBytes loads a suite from data with the default options; file names
+// it in errors and positions, and its directory is where imports and .env
+// are looked up. Tests and the fuzz target use it.
+func loadBytes(file string, data []byte) (*Suite, error) {
+	return loadBytesWith(file, data, Options{})
+}
+
+// loadBytesWith is loadBytes with options.
+func loadBytesWith(file string, data []byte, opts Options) (*Suite, error) {
+	b := newBuild(opts)
+	s := b.runData(file, data)
+	if errs := b.errors(); len(errs) > 0 {
+		return nil, errs
+	}
+	return s, nil
 }

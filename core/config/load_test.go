@@ -12,143 +12,6 @@ import (
 	"testing"
 )
 
-// invalidCases lists every file of testdata/invalid with the exact errors
-// Load must report, in order ("line:col: pointer: message (hint)", without
-// the file name). loaderOnly marks files whose problem the JSON Schema
-// cannot see (a cross-reference); the schema test expects every other
-// file to be rejected by the schema too.
-var invalidCases = []struct {
-	file       string
-	want       []string
-	loaderOnly bool
-}{
-	{file: "unknown_key.yml", want: []string{
-		`4:5: /servers/local/cmd: unknown key "cmd" in a server (valid keys here: command, env)`,
-		`5:1: /varables: unknown key "varables" in the suite (did you mean "variables"?)`,
-		`11:5: /tools/0/expects: unknown key "expects" in a tool test (did you mean "expect"?)`,
-		`17:9: /tools/0/expect/0/mesage: unknown key "mesage" in an assertion (did you mean "message"?)`,
-	}},
-	{file: "missing_servers.yml", want: []string{
-		`2:1: missing required key "servers" in the suite`,
-	}},
-	{file: "missing_fields.yml", want: []string{
-		`3:5: /servers/local: missing required key "command" in a server (url: and cassette: servers are not supported yet by this build)`,
-		`7:5: /tools/0: missing required key "server" in a tool test`,
-		`7:5: /tools/0: missing required key "tool" in a tool test`,
-		`12:9: /tools/1/expect/0: missing required key "matcher" in an assertion`,
-	}},
-	{file: "wrong_type.yml", want: []string{
-		`3:14: /servers/local/command: expected command (an array of strings), found a string ("./server --verbose") (write it as an array: ["./server", "--verbose"])`,
-		`5:13: /servers/local/env/PORT: expected the value of PORT (a string), found an integer (8080) (quote it to make it a string: "8080")`,
-		`7:14: /servers/empty/command: expected command (an array of strings) with at least one element, found an empty array (the first element is the executable to start)`,
-		`9:11: /tools/0/name: expected the test name (a string), found an integer (42) (quote it to make it a string: "42")`,
-		`12:11: /tools/0/args: expected args (an object of tool arguments), found an array`,
-		`13:17: /tools/0/timeout_ms: expected timeout_ms (an integer ≥ 1), found a string ("5000")`,
-		`14:11: /tools/0/tags: expected tags (an array of strings), found a string ("smoke")`,
-		`18:17: /tools/1/timeout_ms: expected timeout_ms (an integer ≥ 1), found an integer (0)`,
-		`20:7: /tools/1/expect: expected expect (an array of assertions), found an object (start each assertion with "- ")`,
-		`21:5: /tools/2: expected a tool test (an object), found a string ("not a test")`,
-	}},
-	{file: "bad_server_ref.yml", loaderOnly: true, want: []string{
-		`8:13: /tools/0/server: unknown server "locl" (did you mean "local"?)`,
-		`11:13: /tools/1/server: unknown server "production" (declared servers: local, remote)`,
-	}},
-	{file: "matcher_zero_keys.yml", want: []string{
-		`10:18: /tools/0/expect/0/matcher: a matcher needs exactly one key, found none (for example: matcher: {contains: "hello"})`,
-	}},
-	{file: "matcher_two_keys.yml", want: []string{
-		`11:11: /tools/0/expect/0/matcher: a matcher has exactly one key, found 2: "exact" and "regex" (write one assertion per matcher, or combine them with allOf)`,
-	}},
-	{file: "duplicate_key.yml", want: []string{
-		`8:5: /tools/0/tool: duplicate key "tool" (first defined at line 7)`,
-		`11:7: /tools/0/args/path: duplicate key "path" (first defined at line 10)`,
-	}},
-	{file: "syntax_error.yml", want: []string{
-		`7:4: invalid YAML: did not find expected '-' indicator (check the indentation of this line)`,
-	}},
-	{file: "several_errors.yml", want: []string{
-		`5:13: /tools/0/server: unknown server "lcoal" (did you mean "local"?)`,
-		`9:18: /tools/0/expect/0/matcher: a matcher needs exactly one key, found none (for example: matcher: {contains: "hello"})`,
-		`10:5: /tools/1: missing required key "tool" in a tool test`,
-		`12:5: /tools/1/tol: unknown key "tol" in a tool test (did you mean "tool"?)`,
-		`13:17: /tools/1/timeout_ms: expected timeout_ms (an integer ≥ 1), found an integer (-5)`,
-		`15:23: /performance/default_timeout_ms: expected default_timeout_ms (an integer ≥ 1), found a string ("soon")`,
-		`19:5: /servers/local/enviroment: unknown key "enviroment" in a server (did you mean "env"?)`,
-	}},
-	{file: "not_supported.yml", want: []string{
-		`1:1: /variables: "variables" is not supported yet by this build (supported here: servers, tools, performance)`,
-		`7:5: /servers/remote/url: "url" is not supported yet by this build (supported here: command, env)`,
-		`9:3: /performance/p95_latency_ms: "p95_latency_ms" is not supported yet by this build (supported here: default_timeout_ms)`,
-		`14:5: /tools/0/transform: "transform" is not supported yet by this build (supported here: name, server, tool, args, expect, timeout_ms, tags)`,
-		`16:7: /tools/0/expect: the long form of expect (an object with assertions:) is not supported yet by this build (write expect as an array of assertions)`,
-	}},
-	{file: "empty.yml", want: []string{
-		`1:1: the suite is empty (a suite needs at least a servers block)`,
-	}},
-	{file: "not_an_object.yml", want: []string{
-		`1:1: expected the suite (an object), found an array`,
-	}},
-	{file: "second_document.yml", want: []string{
-		`4:1: a suite file holds one YAML document, found a second one (remove the --- separator or split the file)`,
-	}},
-	{file: "bad_args.yml", want: []string{
-		`9:7: /tools/0/args: object keys must be strings, found an integer (1) (quote the key: "1")`,
-		`10:14: /tools/0/args/ratio: .inf has no JSON form`,
-		`11:13: /tools/0/args/flag: invalid boolean "maybe" (use true or false)`,
-		`12:13: /tools/0/args/when: unsupported YAML tag !custom (only the core tags (!!str, !!int, !!float, !!bool, !!null, !!binary, !!timestamp) have a JSON form)`,
-	}},
-}
-
-func TestLoadInvalid(t *testing.T) {
-	for _, tc := range invalidCases {
-		t.Run(tc.file, func(t *testing.T) {
-			path := filepath.Join("testdata", "invalid", tc.file)
-			s, err := Load(path)
-			if err == nil {
-				t.Fatalf("Load(%s) succeeded, want errors", path)
-			}
-			if s != nil {
-				t.Errorf("Load returned a suite along with errors")
-			}
-			if !errors.Is(err, ErrInvalidSuite) {
-				t.Errorf("errors.Is(err, ErrInvalidSuite) = false")
-			}
-			var errs Errors
-			if !errors.As(err, &errs) {
-				t.Fatalf("error is %T, want Errors", err)
-			}
-			var got []string
-			for _, e := range errs {
-				if e.File != path {
-					t.Errorf("error file = %q, want %q", e.File, path)
-				}
-				got = append(got, strings.TrimPrefix(e.Error(), path+":"))
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("errors of %s:\n got: %s\nwant: %s", path,
-					strings.Join(got, "\n      "), strings.Join(tc.want, "\n      "))
-			}
-			if err.Error() != errs.Error() || !strings.HasPrefix(err.Error(), path+":") {
-				t.Errorf("Error() = %q", err.Error())
-			}
-		})
-	}
-}
-
-// TestInvalidCasesCoverTestdata keeps the table and the directory in step.
-func TestInvalidCasesCoverTestdata(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "invalid", "*.yml"))
-	var listed []string
-	for _, tc := range invalidCases {
-		listed = append(listed, tc.file)
-	}
-	for _, f := range files {
-		if !slices.Contains(listed, filepath.Base(f)) {
-			t.Errorf("%s has no entry in invalidCases", f)
-		}
-	}
-}
-
 func TestErrorFields(t *testing.T) {
 	_, err := Load("testdata/invalid/bad_server_ref.yml")
 	var e *Error
@@ -249,6 +112,7 @@ func TestLoadFull(t *testing.T) {
 	fsrv := s.Servers["filesystem"]
 	wantFS := &Server{
 		Name:    "filesystem",
+		Kind:    StdioServer,
 		Command: []string{"npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"},
 		Env:     map[string]string{"LOG_LEVEL": "info", "PORT": "8080"},
 		Pos:     Pos{File: file, Line: 4, Col: 3, Pointer: "/servers/filesystem"},
@@ -279,6 +143,7 @@ func TestLoadFull(t *testing.T) {
 	wantA0 := &Assertion{
 		Target:  "result.content",
 		Message: "directory listing should not be empty",
+		Weight:  1,
 		Matcher: Matcher{Key: "schema", Arg: json.RawMessage(`{"type":"array","minItems":1}`),
 			Pos: Pos{File: file, Line: 29, Col: 11, Pointer: "/tools/0/expect/0/matcher"}},
 		Pos: Pos{File: file, Line: 27, Col: 9, Pointer: "/tools/0/expect/0"},
@@ -368,8 +233,8 @@ func TestLoadInlineErrors(t *testing.T) {
 	}{
 		{"servers: {local: ./srv --stdio}", []string{
 			`1:18: /servers/local: expected a server (an object), found a string ("./srv --stdio") (write command: ["./srv", "--stdio"])`}},
-		{"servers: {remote: {url: 'http://x'}}", []string{ // no "missing command" on top
-			`1:20: /servers/remote/url: "url" is not supported yet by this build (supported here: command, env)`}},
+		{"servers: {remote: {url: 'http://x'}, both: {url: 'http://x', command: [x]}}", []string{
+			`1:45: /servers/both/url: a server takes only one of "command", "url" or "cassette", found "command" and "url"`}},
 		{"servers: {'': {command: [x]}}", []string{`1:11: /servers/: a server name must not be empty`}},
 		{"servers: {local: {command: ['', x]}}", []string{
 			`1:29: /servers/local/command/0: the executable (the first element of command) must not be empty`}},
@@ -381,7 +246,7 @@ func TestLoadInlineErrors(t *testing.T) {
 			`1:9: /servers: expected the servers block (an object of named servers), found null (for example: servers: {local: {command: ["./my-server"]}})`}},
 		{"---\n", []string{`1:1: the suite is empty (a suite needs at least a servers block)`}},
 		{base + tool + "expect: [{assert-set: {name: x}}]}]", []string{ // no "missing target" on top
-			`2:53: /tools/0/expect/0/assert-set: "assert-set" is not supported yet by this build (supported here: target, matcher, message)`}},
+			`2:65: /tools/0/expect/0/assert-set: missing required key "assertions" in an assert-set`}},
 		{base + tool + "expect: [{target: x, matcher: contains}]}]", []string{
 			`2:73: /tools/0/expect/0/matcher: expected a matcher (an object with exactly one key), found a string ("contains") (for example: matcher: {contains: "hello"})`}},
 		{base + tool + "expect: [{target: x, matcher: {a: 1, b: 2, c: 3}}]}]", []string{
@@ -427,5 +292,26 @@ func TestLoadMergeAtTopLevelAndFloatTimeout(t *testing.T) {
 	}
 	if s.Servers["a"] == nil || s.Tools[0].TimeoutMS != 2 || string(s.Tools[0].Args) != `{"b":"aGk="}` {
 		t.Errorf("suite = %+v, tool = %+v", s, s.Tools[0])
+	}
+}
+
+func TestSyntaxHintForBracketsInFlowMappings(t *testing.T) {
+	src := "servers: {s: {command: [x]}}\ntools: [{name: t, server: s, tool: t, expect: [{target: result.content[0].text, matcher: {exact: 1}}]}]\n"
+	_, err := loadBytes("f.yml", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), `quote a value that contains brackets or commas, such as "result.content[0].text"`) {
+		t.Errorf("error = %v", err)
+	}
+}
+
+func TestTargetVersionsDeduplicated(t *testing.T) {
+	s, err := LoadWith("testdata/valid/metadata.yml", testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"2025-06-18", "2025-11-25", "2026-07-28"}; !slices.Equal(s.TargetVersions, want) {
+		t.Errorf("TargetVersions = %v, want %v", s.TargetVersions, want)
+	}
+	if s.P95LatencyMS != 1500 || s.DefaultTimeoutMS != 12000 || !slices.Equal(s.ModelCompatibility, []string{"claude-opus-4-7", "gpt-4o"}) {
+		t.Errorf("metadata = %d %d %v", s.P95LatencyMS, s.DefaultTimeoutMS, s.ModelCompatibility)
 	}
 }

@@ -242,3 +242,47 @@ func (l *loader) mergeEntries(src, at *yaml.Node, ptr string) []entry {
 	l.merged[src] = es
 	return es
 }
+
+// hasKey reports whether mapping m has a string key k, without checking
+// anything else.
+func hasKey(m *yaml.Node, k string) bool {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if kd := deref(m.Content[i]); kd.Kind == yaml.ScalarNode && kd.Value == k {
+			return true
+		}
+	}
+	return false
+}
+
+// maxAliasFollows bounds how many aliases the recursive readers (matchers,
+// rubric trees, composition arguments) may follow in one file: aliases
+// nested in aliases expand exponentially, and a suite must fail rather
+// than hang.
+const maxAliasFollows = 10000
+
+// enter starts reading node n in a recursive reader. It returns false,
+// after reporting it, when n is an alias to a value being read (the value
+// would contain itself) or when the file has followed too many aliases.
+// Every successful enter is paired with leave.
+func (l *loader) enter(n *yaml.Node, ptr string) bool {
+	d := deref(n)
+	if n.Kind == yaml.AliasNode {
+		l.aliasFollows++
+		if l.aliasFollows > maxAliasFollows {
+			if l.aliasFollows == maxAliasFollows+1 {
+				l.c.add(n, ptr, fmt.Sprintf("aliases expand to more than %d nested values", maxAliasFollows),
+					"check for aliases of aliases that multiply")
+			}
+			return false
+		}
+	}
+	if l.reading[d] {
+		l.c.add(n, ptr, "alias *"+n.Value+" makes a value contain itself", "")
+		return false
+	}
+	l.reading[d] = true
+	return true
+}
+
+// leave ends the reading of n started by enter.
+func (l *loader) leave(n *yaml.Node) { delete(l.reading, deref(n)) }

@@ -1,9 +1,8 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,46 +55,6 @@ func quoteHint(d *yaml.Node) string {
 	return fmt.Sprintf("quote it to make it a string: %q", d.Value)
 }
 
-// positiveInt reads an integer that must be at least 1. A float with no
-// fractional part (5000.0) counts as an integer, as in JSON Schema.
-func (l *loader) positiveInt(n *yaml.Node, ptr, what string) (int, bool) {
-	d := deref(n)
-	if lit, ok := integerLiteral(d); ok {
-		v, err := strconv.Atoi(lit)
-		if err != nil {
-			l.c.add(n, ptr, fmt.Sprintf("%s %s is out of range", what, lit), "")
-			return 0, false
-		}
-		if v >= 1 {
-			return v, true
-		}
-	}
-	l.c.add(n, ptr, fmt.Sprintf("expected %s (an integer ≥ 1), found %s", what, describe(d)), "")
-	return 0, false
-}
-
-// integerLiteral returns the decimal form of scalar d when it is an
-// integer: a YAML integer, or a float with no fractional part.
-func integerLiteral(d *yaml.Node) (string, bool) {
-	if d.Kind != yaml.ScalarNode {
-		return "", false
-	}
-	switch d.ShortTag() {
-	case tagInt:
-		return jsonInt(d.Value)
-	case tagFloat:
-		f, err := strconv.ParseFloat(strings.ReplaceAll(d.Value, "_", ""), 64)
-		switch {
-		case err != nil && !errors.Is(err, strconv.ErrRange), math.IsInf(f, 0), f != math.Trunc(f):
-			return "", false
-		case math.Abs(f) >= 1<<53:
-			return d.Value, true // reported as out of range, as written
-		}
-		return strconv.FormatInt(int64(f), 10), true
-	}
-	return "", false
-}
-
 // stringList reads an array of strings; nonEmpty requires every string to
 // be non-empty.
 func (l *loader) stringList(n *yaml.Node, ptr, what string, nonEmpty bool) ([]string, bool) {
@@ -138,3 +97,79 @@ func (l *loader) stringMap(n *yaml.Node, ptr, what string) (map[string]string, b
 	}
 	return out, ok
 }
+
+// boolean reads a true/false value.
+func (l *loader) boolean(n *yaml.Node, ptr, what string) (bool, bool) {
+	d := deref(n)
+	if d.Kind == yaml.ScalarNode && d.ShortTag() == tagBool {
+		switch strings.ToLower(d.Value) {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+	}
+	hint := ""
+	if s, ok := stringOf(d); ok && (s == "true" || s == "false") {
+		hint = "write it without quotes: " + s
+	}
+	l.c.add(n, ptr, fmt.Sprintf("expected %s (true or false), found %s", what, describe(d)), hint)
+	return false, false
+}
+
+// enum reads a string that must be one of values.
+func (l *loader) enum(n *yaml.Node, ptr, what string, values ...string) (string, bool) {
+	s, ok := l.str(n, ptr, what)
+	if !ok {
+		return "", false
+	}
+	if slices.Contains(values, s) {
+		return s, true
+	}
+	hint := "one of: " + strings.Join(values, ", ")
+	if g := suggest(s, values); g != "" {
+		hint = fmt.Sprintf("did you mean %q? (%s)", g, hint)
+	}
+	l.c.add(n, ptr, fmt.Sprintf("unknown %s %s", what, strconv.Quote(s)), hint)
+	return "", false
+}
+
+// seq returns the items of an array; what names it for the message.
+func (l *loader) seq(n *yaml.Node, ptr, what string) ([]*yaml.Node, bool) {
+	d := deref(n)
+	if d.Kind != yaml.SequenceNode {
+		l.c.add(n, ptr, fmt.Sprintf("expected %s (an array), found %s", what, describe(d)), "")
+		return nil, false
+	}
+	return d.Content, true
+}
+
+// nonEmptySeq returns the items of an array that must have at least one.
+func (l *loader) nonEmptySeq(n *yaml.Node, ptr, what string) ([]*yaml.Node, bool) {
+	items, ok := l.seq(n, ptr, what)
+	if ok && len(items) == 0 {
+		l.c.add(n, ptr, fmt.Sprintf("expected %s (an array) with at least one element, found an empty array", what), "")
+		return nil, false
+	}
+	return items, ok
+}
+
+// mapping returns the entries of an object whose keys are names (servers,
+// providers, variables...); what names it for the message.
+func (l *loader) mapping(n *yaml.Node, ptr, what string) ([]entry, bool) {
+	d := deref(n)
+	if d.Kind != yaml.MappingNode {
+		l.c.add(n, ptr, fmt.Sprintf("expected %s (an object), found %s", what, describe(d)), "")
+		return nil, false
+	}
+	return l.entries(d, ptr), true
+}
+
+// isNull reports whether n (dereferenced) is ~ or null.
+func isNull(n *yaml.Node) bool {
+	d := deref(n)
+	return d.Kind == yaml.ScalarNode && d.ShortTag() == tagNull
+}
+
+// index returns the pointer of item i of the array at ptr.
+func index(ptr string, i int) string { return ptr + "/" + strconv.Itoa(i) }

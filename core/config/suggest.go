@@ -17,6 +17,9 @@ func suggest(input string, candidates []string) string {
 	if in == "" {
 		return ""
 	}
+	if a := abbreviationOf(in, candidates); a != "" {
+		return a
+	}
 	best, bestDist := "", -1
 	for _, c := range candidates {
 		nc := normalizeKey(c)
@@ -40,6 +43,41 @@ func suggest(input string, candidates []string) string {
 		}
 	}
 	return ""
+}
+
+// abbreviationOf returns the only candidate that the input abbreviates:
+// same first letter, and the input's letters appear in it in order
+// ("weighted_avg" for "weighted_average"). That beats a closer edit
+// distance to another word ("weighted_sum").
+func abbreviationOf(in string, candidates []string) string {
+	if len(in) < 4 {
+		return ""
+	}
+	found := ""
+	for _, c := range candidates {
+		nc := normalizeKey(c)
+		if nc == in {
+			return c
+		}
+		if nc[0] == in[0] && len(nc) > len(in) && isSubsequence(in, nc) {
+			if found != "" {
+				return ""
+			}
+			found = c
+		}
+	}
+	return found
+}
+
+// isSubsequence reports whether the bytes of a appear in b in order.
+func isSubsequence(a, b string) bool {
+	i := 0
+	for j := 0; i < len(a) && j < len(b); j++ {
+		if a[i] == b[j] {
+			i++
+		}
+	}
+	return i == len(a)
 }
 
 // maxTypos is the largest edit distance still taken for a typo: one edit

@@ -23,6 +23,9 @@ func TestSuggest(t *testing.T) {
 			t.Errorf("suggest(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
+	if got := suggest("weighted_avg", []string{"weighted_sum", "weighted_average"}); got != "weighted_average" {
+		t.Errorf("suggest(weighted_avg) = %q", got)
+	}
 	servers := []string{"local", "remote", "a"}
 	for in, want := range map[string]string{"locl": "local", "lcoal": "local", "remtoe": "remote", "b": "", "production": ""} {
 		if got := suggest(in, servers); got != want {

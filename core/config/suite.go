@@ -90,6 +90,9 @@ type Suite struct {
 	// nil when none applies.
 	Overrides []string
 
+	// defaultTest is the defaultTest block, merged into the tests when the
+	// fragments are complete.
+	defaultTest *defaultTest
 	// env holds the values of the dotenv files, consulted after the
 	// process environment.
 	env map[string]string

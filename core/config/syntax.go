@@ -124,6 +124,9 @@ func syntaxHint(data []byte, off int, msg string) string {
 	case strings.Contains(msg, "did not find expected key"),
 		strings.Contains(msg, "did not find expected '-' indicator"):
 		return "check the indentation of this line"
+	case strings.Contains(msg, "did not find expected ',' or '}'"),
+		strings.Contains(msg, "did not find expected ',' or ']'"):
+		return `inside { } or [ ], quote a value that contains brackets or commas, such as "result.content[0].text"`
 	case strings.Contains(msg, "found unexpected end of stream"):
 		return "a quote or bracket opened here is never closed"
 	}

@@ -8,79 +8,126 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// serverKeys are the keys of one server. Only subprocess (stdio) servers
-// are supported so far.
+// serverKeys are the keys of one server, all shapes together: a server
+// takes exactly one of command, url and cassette, and the keys that go
+// with it.
 var serverKeys = newObjectSpec("a server",
-	requiredKey("command").withHint("url: and cassette: servers are not supported yet by this build"),
+	key("command"),
 	key("env"),
-	laterKey("url").asAlone(),
-	laterKey("cassette").asAlone(),
-	laterKey("auth"),
-	laterKey("wait_for_ready"),
-	laterKey("headers"),
-	laterKey("http"),
-)
+	key("url"),
+	key("auth"),
+	key("headers"),
+	key("http"),
+	key("wait_for_ready"),
+	key("cassette"),
+).withMisplaced(map[string]string{
+	"args":      `put the arguments in command, after the executable: command: ["./server", "--flag"]`,
+	"transport": "the transport follows from the shape: command: for stdio, url: for HTTP",
+	"mtls":      "client certificates are not supported yet; server TLS settings go under http.tls",
+	"tls":       "TLS settings go under http.tls",
+	"timeout":   "HTTP timeouts go under http.timeout",
+})
 
-// servers reads the servers block into s. It returns the declared server
-// names, for the checks of tests that refer to them, or nil when the block
-// is unusable (in which case references are not checked, to avoid a flood
-// of follow-up errors).
-func (l *loader) servers(s *Suite, n *yaml.Node, ptr string) []string {
+// urlOnlyKeys are the server keys that only apply to url: servers.
+var urlOnlyKeys = []string{"auth", "headers", "http", "wait_for_ready"}
+
+// servers reads the servers block into s.
+func (l *loader) servers(s *Suite, n *yaml.Node, ptr string) {
+	const example = `for example: servers: {local: {command: ["./my-server"]}}`
 	m := deref(n)
 	if m.Kind != yaml.MappingNode {
-		l.c.add(n, ptr, "expected the servers block (an object of named servers), found "+describe(m),
-			`for example: servers: {local: {command: ["./my-server"]}}`)
-		return nil
+		l.c.add(n, ptr, "expected the servers block (an object of named servers), found "+describe(m), example)
+		return
 	}
 	es := l.entries(m, ptr)
 	if len(es) == 0 {
-		l.c.add(n, ptr, "servers must declare at least one server",
-			`for example: servers: {local: {command: ["./my-server"]}}`)
-		return nil
+		l.c.add(n, ptr, "servers must declare at least one server", example)
+		return
 	}
-	names := make([]string, 0, len(es))
 	for _, e := range es {
-		names = append(names, e.key)
 		sp := child(ptr, e.key)
 		if e.key == "" {
 			l.c.add(e.keyNode, sp, "a server name must not be empty", "")
 			continue
 		}
-		if srv := l.server(e, sp); srv != nil {
+		if srv := l.server(e.key, e.keyNode, e.value, sp); srv != nil {
 			s.Servers[e.key] = srv
 			s.ServerOrder = append(s.ServerOrder, e.key)
 		}
 	}
-	return names
 }
 
 // server reads one server; it returns nil when the server is invalid.
-func (l *loader) server(e entry, ptr string) *Server {
-	if d := deref(e.value); d.Kind == yaml.ScalarNode && d.ShortTag() == tagStr {
-		l.c.add(e.value, ptr, "expected a server (an object), found "+describe(d),
-			"write command: "+argvHint(d.Value))
+// name and at locate it (the key under servers, or the file of
+// --server-config).
+func (l *loader) server(name string, at, n *yaml.Node, ptr string) *Server {
+	if d := deref(n); d.Kind == yaml.ScalarNode && d.ShortTag() == tagStr {
+		hint := "write command: " + argvHint(d.Value)
+		if strings.Contains(d.Value, "://") {
+			hint = fmt.Sprintf("write url: %q", d.Value)
+		}
+		l.c.add(n, ptr, "expected a server (an object), found "+describe(d), hint)
 		return nil
 	}
-	f, ok := l.object(e.value, ptr, serverKeys)
+	f, ok := l.object(n, ptr, serverKeys)
 	if !ok {
 		return nil
 	}
-	srv := &Server{Name: e.key, Env: map[string]string{}, Pos: l.pos(e.keyNode, ptr)}
-	good := true
+	srv := &Server{Name: name, Env: map[string]string{}, Pos: l.pos(at, ptr)}
+	shape := l.exclusive(f, serverKeys, true, "command", "url", "cassette")
+	good := shape != ""
+	switch shape {
+	case "command":
+		srv.Kind = StdioServer
+		good = l.notWith(f, "a command: server", urlOnlyKeys...) && good
+	case "url":
+		srv.Kind = URLServer
+		srv.HTTP = defaultHTTP()
+		good = l.notWith(f, "a url: server", "env") && good
+	case "cassette":
+		srv.Kind = CassetteServer
+		good = l.notWith(f, "a cassette: server", append([]string{"env"}, urlOnlyKeys...)...) && good
+	}
 	for _, fe := range f.entries {
 		fp := child(ptr, fe.key)
+		ok := true
 		switch fe.key {
 		case "command":
 			srv.Command, ok = l.command(fe.value, fp)
 		case "env":
 			srv.Env, ok = l.stringMap(fe.value, fp, "env")
+		case "url":
+			srv.URL, ok = l.httpURL(fe.value, fp, "url")
+		case "auth":
+			srv.Auth = l.auth(fe, fp)
+			ok = srv.Auth != nil
+		case "headers":
+			srv.Headers, ok = l.headers(fe.value, fp)
+		case "http":
+			ok = l.httpOptions(&srv.HTTP, fe.value, fp)
+		case "wait_for_ready":
+			srv.WaitForReady, ok = l.nonEmptyStr(fe.value, fp, "wait_for_ready (a URL or a path)")
+		case "cassette":
+			srv.Cassette, ok = l.nonEmptyStr(fe.value, fp, "cassette (the path of a recording)")
 		}
 		good = good && ok
 	}
-	if !good || srv.Command == nil {
+	if !good {
 		return nil
 	}
 	return srv
+}
+
+// notWith reports the keys of f that do not belong with its shape.
+func (l *loader) notWith(f *fields, shape string, keys ...string) bool {
+	ok := true
+	for _, k := range keys {
+		if f.has(k) {
+			l.c.add(f.keyNode(k), child(f.ptr, k), fmt.Sprintf("%q does not apply to %s", k, shape), "")
+			ok = false
+		}
+	}
+	return ok
 }
 
 // command reads a server's argv: a non-empty array of strings whose first
@@ -118,9 +165,4 @@ func argvHint(s string) string {
 		quoted[i] = string(b)
 	}
 	return fmt.Sprintf("[%s]", strings.Join(quoted, ", "))
-}
-
-// pos is the position of node n (as written) with pointer ptr.
-func (l *loader) pos(n *yaml.Node, ptr string) Pos {
-	return Pos{File: l.c.file, Line: n.Line, Col: n.Column, Pointer: ptr}
 }

@@ -1,60 +1,106 @@
 package config
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"gopkg.in/yaml.v3"
 )
 
-// suiteKeys are the top-level keys of the v1 format (the spec's table plus
-// the top-level blocks it documents elsewhere).
+// suiteKeys are the top-level keys of the v1 format.
 var suiteKeys = newObjectSpec("the suite",
-	requiredKey("servers"),
+	key("servers"),
+	key("imports"),
+	key("variables"),
 	key("tools"),
-	key("performance"), // only default_timeout_ms so far
-	laterKey("imports"),
-	laterKey("variables"),
-	laterKey("resources"),
-	laterKey("prompts"),
-	laterKey("agents"),
-	laterKey("faults"),
-	laterKey("providers"),
-	laterKey("budget"),
-	laterKey("compliance"),
-	laterKey("evals"),
-	laterKey("rubrics"),
-	laterKey("model_compatibility"),
-	laterKey("target_versions"),
-	laterKey("defaultTest"),
-	laterKey("hooks"),
-	laterKey("scorers"),
-	laterKey("fixtures"),
-	laterKey("compositions"),
-)
+	key("resources"),
+	key("prompts"),
+	key("agents"),
+	key("faults"),
+	key("providers"),
+	key("budget"),
+	key("compliance"),
+	key("evals"),
+	key("rubrics"),
+	key("scorers"),
+	key("fixtures"),
+	key("compositions"),
+	key("hooks"),
+	key("defaultTest"),
+	key("model_compatibility"),
+	key("performance"),
+	key("target_versions"),
+).withMisplaced(map[string]string{
+	"name":   "tests go in a list under tools:, resources:, prompts: or agents:",
+	"server": "servers are declared in a map under servers:",
+	"tool":   "tool tests go in a list under tools:",
+	"expect": "assertions belong to a test; for every test at once, use defaultTest.expect",
+})
 
 // performanceKeys are the keys of the performance block.
 var performanceKeys = newObjectSpec("the performance block",
 	key("default_timeout_ms"),
-	laterKey("p95_latency_ms"),
+	key("p95_latency_ms"),
 )
 
-// suite checks the top-level object and builds the Suite.
-func (l *loader) suite(root *yaml.Node) *Suite {
-	s := &Suite{File: l.c.file, Servers: map[string]*Server{}}
+// ProtocolVersions are the MCP protocol revisions target_versions accepts,
+// oldest first.
+var ProtocolVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+
+// fragment reads one file into a partial suite; the fragments of a suite
+// and its imports are merged afterwards. The variables and imports blocks
+// were read before, and are skipped here.
+func (l *loader) fragment(root *yaml.Node) *Suite {
+	s := &Suite{File: l.c.file, Servers: map[string]*Server{}, Providers: map[string]*Provider{},
+		Rubrics: map[string]*Rubric{}, Blocks: map[string]Pos{}}
 	f, ok := l.object(root, "", suiteKeys)
 	if !ok {
 		return s
 	}
-	// Servers first, wherever they are in the file: tests refer to them.
-	var names *serverNames
-	if n, ptr := f.get("servers"); n != nil {
-		names = newServerNames(l.servers(s, n, ptr))
-	}
 	for _, e := range f.entries {
 		ptr := child("", e.key)
+		s.Blocks[e.key] = l.pos(e.keyNode, ptr)
+		v := e.value
 		switch e.key {
+		case "servers":
+			l.servers(s, v, ptr)
 		case "tools":
-			l.tools(s, e.value, ptr, names)
+			l.tools(s, v, ptr)
+		case "resources":
+			l.resources(s, v, ptr)
+		case "prompts":
+			l.prompts(s, v, ptr)
+		case "agents":
+			l.agents(s, v, ptr)
+		case "faults":
+			l.faults(s, v, ptr)
+		case "providers":
+			l.providers(s, v, ptr)
+		case "budget":
+			s.Budget = l.budget(v, ptr)
+		case "compliance":
+			l.compliance(s, v, ptr)
+		case "evals":
+			l.evals(s, v, ptr)
+		case "rubrics":
+			l.rubrics(s, v, ptr)
+		case "scorers":
+			l.scorers(s, v, ptr)
+		case "fixtures":
+			s.Fixtures = l.fixtures(e, ptr)
+		case "compositions":
+			l.compositions(s, v, ptr)
+		case "hooks":
+			s.Hooks = l.hooks(e, ptr)
+		case "defaultTest":
+			s.defaultTest = l.defaultTest(e, ptr)
+		case "model_compatibility":
+			s.ModelCompatibility, _ = l.stringList(v, ptr, "model_compatibility", true)
 		case "performance":
-			l.performance(s, e.value, ptr)
+			l.performance(s, v, ptr)
+		case "target_versions":
+			s.TargetVersions = l.targetVersions(v, ptr)
 		}
 	}
 	return s
@@ -67,8 +113,46 @@ func (l *loader) performance(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for _, e := range f.entries {
-		if e.key == "default_timeout_ms" {
-			s.DefaultTimeoutMS, _ = l.positiveInt(e.value, child(ptr, e.key), "default_timeout_ms")
+		ep := child(ptr, e.key)
+		switch e.key {
+		case "default_timeout_ms":
+			s.DefaultTimeoutMS, _ = l.positiveInt(e.value, ep, "default_timeout_ms")
+		case "p95_latency_ms":
+			s.P95LatencyMS, _ = l.positiveInt(e.value, ep, "p95_latency_ms")
 		}
 	}
+}
+
+// targetVersions reads target_versions: known protocol revisions, with
+// duplicates dropped and the declared order kept.
+func (l *loader) targetVersions(n *yaml.Node, ptr string) []string {
+	items, ok := l.seq(n, ptr, "target_versions")
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(items))
+	for i, item := range items {
+		ip := index(ptr, i)
+		v, ok := l.str(item, ip, "a protocol revision")
+		if !ok {
+			continue
+		}
+		if !slices.Contains(ProtocolVersions, v) {
+			hint := "known revisions: " + strings.Join(ProtocolVersions, ", ")
+			if s := suggest(v, ProtocolVersions); s != "" {
+				hint = fmt.Sprintf("did you mean %q? (%s)", s, hint)
+			}
+			l.c.add(item, ip, fmt.Sprintf("unknown protocol revision %q", v), hint)
+			continue
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// pos is the position of node n (as written) with pointer ptr.
+func (l *loader) pos(n *yaml.Node, ptr string) Pos {
+	return Pos{File: l.c.file, Line: n.Line, Col: n.Column, Pointer: ptr}
 }

@@ -1,6 +1,8 @@
 // Package plan turns loaded suites into a plan: the tests to run, each
 // assertion's target parsed and its matcher key resolved to a plugin from
-// manifests alone. No process is started here; every problem found is a
+// manifests alone. It applies the command-line selection (tags, name
+// patterns, profile) and reports the parts of the suites this build cannot
+// execute yet. No process is started here; every problem found is a
 // located suite error.
 package plan
 
@@ -21,96 +23,274 @@ import (
 // no performance.default_timeout_ms.
 const DefaultTimeout = 30 * time.Second
 
+// Test kinds.
+const (
+	KindTool     = "tool"
+	KindResource = "resource"
+	KindPrompt   = "prompt"
+)
+
 // Plan is what a run will do.
 type Plan struct {
+	// Suites are the suites planned, in the order given.
 	Suites []*config.Suite
-	Tests  []*Test
+	// Tests are the selected tests: each suite's tool tests, then its
+	// resource tests, then its prompt tests.
+	Tests []*Test
 	// Matchers lists the plugins the plan's assertions need, in first-use
 	// order; only these are started.
 	Matchers []*plugin.Found
+	// Total is the number of tests before selection, every kind counted.
+	Total int
+	// Selected is the number of tests the selection kept, every kind
+	// counted (Tests only holds the kinds this build runs).
+	Selected int
+	// Gaps lists what the selected tests need that this build cannot
+	// execute yet, each a located "not supported yet" error. Build returns
+	// them as its error when Options.Run is set.
+	Gaps config.Errors
 }
 
 // Test is one planned test.
 type Test struct {
 	// ID is the test's stable identity: suite file, block and name (with
 	// #N appended to repeated names), independent of its position.
-	ID         string
-	Suite      *config.Suite
-	Tool       *config.ToolTest
-	Server     *config.Server
+	ID string
+	// Kind is KindTool, KindResource or KindPrompt; exactly the matching
+	// one of Tool, Resource and Prompt is set.
+	Kind string
+	// Suite is the suite the test belongs to.
+	Suite    *config.Suite
+	Tool     *config.ToolTest
+	Resource *config.ResourceTest
+	Prompt   *config.PromptTest
+	// Name, Options and Pos are those of the test, whatever its kind.
+	Name    string
+	Options *config.TestOptions
+	Pos     config.Pos
+	// Server is the server the test talks to.
+	Server *config.Server
+	// Assertions are the planned plain assertions, in order.
 	Assertions []*Assertion
-	Timeout    time.Duration
+	// Timeout bounds the call: timeout_ms, else the suite's default, else
+	// DefaultTimeout.
+	Timeout time.Duration
 }
 
 // Assertion is one planned assertion.
 type Assertion struct {
-	Spec   *config.Assertion
+	// Spec is the assertion as loaded.
+	Spec *config.Assertion
+	// Target is the parsed target path.
 	Target target.Path
+	// Plugin is the matcher plugin serving Spec.Matcher.Key.
 	Plugin *plugin.Found
 }
 
-// Build plans the suites against the registry's plugins.
+// Options tune Build.
+type Options struct {
+	// Selection picks the tests; the zero value keeps them all.
+	Selection Selection
+	// Run makes the gaps (features that cannot execute yet) errors, and an
+	// active selection that keeps no test an error: the plan is for
+	// `mcptest run`, not `mcptest validate`.
+	Run bool
+}
+
+// Build plans the suites against the registry's plugins, keeping every
+// test.
 func Build(suites []*config.Suite, reg *plugin.Registry) (*Plan, error) {
-	p := &Plan{Suites: suites}
-	var errs config.Errors
-	used := map[*plugin.Found]bool{}
-	for _, s := range suites {
-		names := map[string]int{}
-		for _, tt := range s.Tools {
-			t := &Test{
-				ID:      testID(s.File, "tools", tt.Name, names),
-				Suite:   s,
-				Tool:    tt,
-				Server:  s.Servers[tt.Server],
-				Timeout: timeout(tt.TimeoutMS, s.DefaultTimeoutMS),
-			}
-			for _, a := range tt.Expect {
-				pa, err := planAssertion(reg, a)
-				if err != nil {
-					errs = append(errs, err...)
-					continue
-				}
-				if !used[pa.Plugin] {
-					used[pa.Plugin] = true
-					p.Matchers = append(p.Matchers, pa.Plugin)
-				}
-				t.Assertions = append(t.Assertions, pa)
-			}
-			p.Tests = append(p.Tests, t)
-		}
+	return BuildWith(suites, reg, Options{})
+}
+
+// BuildWith plans the suites with options.
+func BuildWith(suites []*config.Suite, reg *plugin.Registry, opts Options) (*Plan, error) {
+	sel := opts.Selection
+	if err := sel.Compile(); err != nil {
+		return nil, err
 	}
-	if len(errs) > 0 {
-		sort.SliceStable(errs, func(i, j int) bool {
-			if errs[i].File != errs[j].File {
-				return errs[i].File < errs[j].File
-			}
-			if errs[i].Line != errs[j].Line {
-				return errs[i].Line < errs[j].Line
-			}
-			return errs[i].Col < errs[j].Col
-		})
-		return nil, errs
+	b := &builder{reg: reg, sel: &sel, plan: &Plan{Suites: suites}, used: map[*plugin.Found]bool{}}
+	for _, s := range suites {
+		b.suite(s)
+	}
+	p := b.plan
+	sortErrors(b.errs)
+	sortErrors(b.gaps.errs)
+	p.Gaps = b.gaps.errs
+	p.Selected = b.selected
+	switch {
+	case len(b.errs) > 0:
+		return nil, b.errs
+	case opts.Run && len(p.Gaps) > 0:
+		return nil, p.Gaps
+	case opts.Run && sel.Active() && p.Total > 0 && b.selected == 0:
+		return nil, fmt.Errorf("%w: no test matches the selection (%s); %d test(s) in the suites",
+			ErrNothingSelected, sel.Describe(), p.Total)
 	}
 	return p, nil
 }
 
-func planAssertion(reg *plugin.Registry, a *config.Assertion) (*Assertion, config.Errors) {
-	var errs config.Errors
-	pa := &Assertion{Spec: a}
+// ErrNothingSelected is returned when a run's selection keeps no test.
+var ErrNothingSelected = errors.New("nothing to run")
+
+// builder holds the state of one Build.
+type builder struct {
+	reg      *plugin.Registry
+	sel      *Selection
+	plan     *Plan
+	used     map[*plugin.Found]bool
+	errs     config.Errors
+	gaps     gapCollector
+	selected int // selected tests of every kind, runnable or not
+}
+
+// suite plans the tests of one suite.
+func (b *builder) suite(s *config.Suite) {
+	names := map[string]int{}
+	servers := map[*config.Server]int{}
+	before := b.selected
+	add := func(t *Test, extra map[string]bool) {
+		b.plan.Total++
+		if !b.sel.keeps(t.Name, t.Options.Tags, t.Options.Profile) {
+			return
+		}
+		b.selected++
+		t.Suite, t.Timeout = s, timeout(t.Options.TimeoutMS, s.DefaultTimeoutMS)
+		b.assertions(t, t.Options.Expect)
+		servers[t.Server]++
+		b.gaps.testGaps(t.Options, extra)
+		b.plan.Tests = append(b.plan.Tests, t)
+	}
+	for _, tt := range s.Tools {
+		add(&Test{ID: testID(s.File, "tools", tt.Name, names), Kind: KindTool, Tool: tt, Name: tt.Name,
+			Options: &tt.TestOptions, Pos: tt.Pos, Server: s.Servers[tt.Server]},
+			map[string]bool{"inject_error": tt.InjectError != "", "data": tt.Data != nil})
+	}
+	for _, rt := range s.Resources {
+		add(&Test{ID: testID(s.File, "resources", rt.Name, names), Kind: KindResource, Resource: rt, Name: rt.Name,
+			Options: &rt.TestOptions, Pos: rt.Pos, Server: s.Servers[rt.Server]}, nil)
+	}
+	for _, pt := range s.Prompts {
+		add(&Test{ID: testID(s.File, "prompts", pt.Name, names), Kind: KindPrompt, Prompt: pt, Name: pt.Name,
+			Options: &pt.TestOptions, Pos: pt.Pos, Server: s.Servers[pt.Server]}, nil)
+	}
+	b.gaps.serverGaps(servers)
+	b.otherBlocks(s)
+	if b.selected > before {
+		b.gaps.suiteGaps(s)
+	}
+}
+
+// otherBlocks counts and selects the tests of the blocks this build cannot
+// run (agents, evals, compliance, compositions), reports them as gaps,
+// and resolves the matchers of their assertions so that an unknown matcher
+// is reported even there.
+func (b *builder) otherBlocks(s *config.Suite) {
+	pick := func(name string, tags []string, profile string, pos config.Pos, sel *[]config.Pos) bool {
+		b.plan.Total++
+		if !b.sel.keeps(name, tags, profile) {
+			return false
+		}
+		b.selected++
+		*sel = append(*sel, pos)
+		return true
+	}
+	var agents, evals, compliance, compositions []config.Pos
+	for _, a := range s.Agents {
+		if pick(a.Name, a.Tags, a.Profile, a.Pos, &agents) {
+			b.resolveOnly(a.Expect)
+		}
+	}
+	for _, e := range s.Evals {
+		pick(e.Name, e.Tags, e.Profile, e.Pos, &evals)
+	}
+	for _, c := range s.Compliance {
+		if pick(c.Name, nil, "", c.Pos, &compliance) {
+			b.resolveOnly(c.Expect)
+		}
+	}
+	for _, c := range s.Compositions {
+		if pick(c.Name, c.Tags, "", c.Pos, &compositions) {
+			b.resolveOnly(c.Expect)
+		}
+	}
+	b.gaps.blockGap("agents", "agent tests", agents)
+	b.gaps.blockGap("evals", "evals", evals)
+	b.gaps.blockGap("compliance", "compliance checks", compliance)
+	b.gaps.blockGap("compositions", "compositions", compositions)
+}
+
+// assertions plans the assertions of a test. Assert-sets and composition
+// matchers are gaps: their matchers are resolved (so typos are caught)
+// but they are not planned.
+func (b *builder) assertions(t *Test, list []*config.Assertion) {
+	for _, a := range list {
+		if a.Set != nil || a.Matcher.IsComposition() {
+			b.resolveOnly([]*config.Assertion{a})
+			continue
+		}
+		pa := b.assertion(a)
+		if pa == nil {
+			continue
+		}
+		if !b.used[pa.Plugin] {
+			b.used[pa.Plugin] = true
+			b.plan.Matchers = append(b.plan.Matchers, pa.Plugin)
+		}
+		t.Assertions = append(t.Assertions, pa)
+	}
+}
+
+// resolveOnly checks the targets and matcher keys of assertions that are
+// not planned, descending into assert-sets and compositions.
+func (b *builder) resolveOnly(list []*config.Assertion) {
+	for _, a := range list {
+		if a.Set != nil {
+			b.resolveOnly(a.Set.Assertions)
+			continue
+		}
+		b.checkTarget(a)
+		b.resolveMatcher(&a.Matcher)
+	}
+}
+
+// resolveMatcher resolves a matcher key, or the leaves of a composition.
+func (b *builder) resolveMatcher(m *config.Matcher) *plugin.Found {
+	if m.IsComposition() {
+		for _, c := range m.Children {
+			b.resolveMatcher(c)
+		}
+		return nil
+	}
+	f, err := b.reg.Resolve(sdk.KindMatcher, m.Key)
+	if err != nil {
+		b.errs = append(b.errs, resolveError(b.reg, *m, err))
+		return nil
+	}
+	return f
+}
+
+// checkTarget parses an assertion's target.
+func (b *builder) checkTarget(a *config.Assertion) (target.Path, bool) {
 	path, err := target.Parse(a.Target)
 	if err != nil {
-		errs = append(errs, &config.Error{
+		b.errs = append(b.errs, &config.Error{
 			File: a.Pos.File, Line: a.Pos.Line, Col: a.Pos.Col, Pointer: a.Pos.Pointer + "/target",
 			Msg: fmt.Sprintf("invalid target %q: %v", a.Target, err),
 		})
+		return path, false
 	}
-	pa.Target = path
-	f, err := reg.Resolve(sdk.KindMatcher, a.Matcher.Key)
-	if err != nil {
-		errs = append(errs, resolveError(reg, a.Matcher, err))
+	return path, true
+}
+
+// assertion plans one plain assertion; nil when it has errors.
+func (b *builder) assertion(a *config.Assertion) *Assertion {
+	path, ok := b.checkTarget(a)
+	f := b.resolveMatcher(&a.Matcher)
+	if !ok || f == nil {
+		return nil
 	}
-	pa.Plugin = f
-	return pa, errs
+	return &Assertion{Spec: a, Target: path, Plugin: f}
 }
 
 // resolveError locates a key-resolution failure at the matcher.
@@ -123,7 +303,7 @@ func resolveError(reg *plugin.Registry, m config.Matcher, err error) *config.Err
 	keys := reg.Keys(sdk.KindMatcher)
 	e.Msg = fmt.Sprintf("unknown matcher %q", m.Key)
 	var hints []string
-	if s := plugin.Suggest(m.Key, keys); s != "" {
+	if s := plugin.Suggest(m.Key, append(keys, "not", "anyOf", "allOf", "oneOf")); s != "" {
 		hints = append(hints, fmt.Sprintf("did you mean %q?", s))
 	}
 	if len(keys) == 0 {
@@ -135,10 +315,24 @@ func resolveError(reg *plugin.Registry, m config.Matcher, err error) *config.Err
 	return e
 }
 
+// sortErrors sorts errors by file, line and column.
+func sortErrors(errs config.Errors) {
+	sort.SliceStable(errs, func(i, j int) bool {
+		if errs[i].File != errs[j].File {
+			return errs[i].File < errs[j].File
+		}
+		if errs[i].Line != errs[j].Line {
+			return errs[i].Line < errs[j].Line
+		}
+		return errs[i].Col < errs[j].Col
+	})
+}
+
 func testID(file, block, name string, seen map[string]int) string {
-	seen[name]++
+	key := block + "\x00" + name
+	seen[key]++
 	id := file + "::" + block + "::" + name
-	if n := seen[name]; n > 1 {
+	if n := seen[key]; n > 1 {
 		id += fmt.Sprintf("#%d", n)
 	}
 	return id

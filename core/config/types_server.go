@@ -1,0 +1,139 @@
+package config
+
+import "time"
+
+// ServerKind says how mcptest reaches a server.
+type ServerKind string
+
+// The three shapes of a server entry; exactly one applies.
+const (
+	// StdioServer is a subprocess spoken to over stdin and stdout
+	// (command:).
+	StdioServer ServerKind = "stdio"
+	// URLServer is reached over HTTP, Streamable HTTP or SSE (url:).
+	URLServer ServerKind = "url"
+	// CassetteServer replays a recording instead of reaching a live server
+	// (cassette:).
+	CassetteServer ServerKind = "cassette"
+)
+
+// Defaults of the http block of URL servers.
+const (
+	DefaultHTTPTimeout    = 30 * time.Second
+	DefaultConnectTimeout = 5 * time.Second
+	DefaultMaxRedirects   = 5
+	DefaultTLSMinVersion  = "1.2"
+)
+
+// Server is one entry of the servers block.
+type Server struct {
+	// Name is the key under servers.
+	Name string
+	// Kind says which of Command, URL or Cassette is set.
+	Kind ServerKind
+
+	// Command is the argv to spawn (stdio servers); it has at least one
+	// element and the first one (the executable) is not empty.
+	Command []string
+	// Env holds extra environment variables for the child process (stdio
+	// servers); it is never nil.
+	Env map[string]string
+
+	// URL is the MCP endpoint (URL servers): an absolute http or https URL.
+	URL string
+	// Auth says how to authenticate to a URL server; nil for none.
+	Auth *Auth
+	// Headers are sent on every request to a URL server, in declaration
+	// order.
+	Headers []*Header
+	// HTTP tunes the HTTP transport; for URL servers it always holds the
+	// effective values (defaults filled in).
+	HTTP HTTPOptions
+	// WaitForReady is a URL, or a path relative to URL, polled until it
+	// answers 2xx before any MCP request; "" for none.
+	WaitForReady string
+
+	// Cassette is the path of the recording to replay (cassette servers),
+	// as written: relative paths resolve against the working directory.
+	Cassette string
+
+	// Pos is the position of the server's key.
+	Pos Pos
+}
+
+// Auth is the auth block of a URL server: exactly one of BearerTokenEnv and
+// OAuth is set.
+type Auth struct {
+	// BearerTokenEnv names the environment variable whose value is sent as
+	// "Authorization: Bearer <value>". The value is in Suite.Secrets.
+	BearerTokenEnv string
+	// OAuth configures the OAuth 2.0 client-credentials flow.
+	OAuth *OAuth
+	// Pos is the position of the auth key.
+	Pos Pos
+}
+
+// OAuth is an OAuth 2.0 client-credentials configuration.
+type OAuth struct {
+	// ClientIDEnv names the environment variable holding the client id; the
+	// secret is read from the same name with "_SECRET" appended.
+	ClientIDEnv string
+	// AuthorizationURL is the authorization endpoint (RFC 6749 §3.1).
+	AuthorizationURL string
+	// TokenURL is the token endpoint (RFC 6749 §3.2).
+	TokenURL string
+	// Scopes are the scopes to request; nil for the server's default.
+	Scopes []string
+}
+
+// Header is one custom header of a URL server: a literal value or a value
+// read from the environment at connect time.
+type Header struct {
+	// Name is the header name, an RFC 7230 token other than Authorization
+	// and Proxy-Authorization.
+	Name string
+	// Value is the literal value (after interpolation); "" when Env is set.
+	Value string
+	// Env names the environment variable to read ({env: NAME}); "" for a
+	// literal. Its value is in Suite.Secrets.
+	Env string
+	// Pos is the position of the header's key.
+	Pos Pos
+}
+
+// HTTPOptions is the http block of a URL server.
+type HTTPOptions struct {
+	// Timeout is the per-request timeout (default 30s).
+	Timeout time.Duration
+	// ConnectTimeout is the TCP and TLS connect timeout (default 5s).
+	ConnectTimeout time.Duration
+	// MaxRedirects is the number of redirects followed, 0 to 50 (default 5).
+	MaxRedirects int
+	// UserAgentOverride makes mcptest send its own User-Agent (default
+	// true).
+	UserAgentOverride bool
+	// TLS holds the TLS knobs.
+	TLS TLSOptions
+}
+
+// TLSOptions is the http.tls block of a URL server.
+type TLSOptions struct {
+	// InsecureSkipVerify skips certificate verification.
+	InsecureSkipVerify bool
+	// CABundlePath is a PEM bundle of extra trusted CAs; "" for none.
+	CABundlePath string
+	// MinVersion is the lowest TLS version accepted: "1.2" (default) or
+	// "1.3".
+	MinVersion string
+}
+
+// defaultHTTP returns the http block of a URL server that sets nothing.
+func defaultHTTP() HTTPOptions {
+	return HTTPOptions{
+		Timeout:           DefaultHTTPTimeout,
+		ConnectTimeout:    DefaultConnectTimeout,
+		MaxRedirects:      DefaultMaxRedirects,
+		UserAgentOverride: true,
+		TLS:               TLSOptions{MinVersion: DefaultTLSMinVersion},
+	}
+}

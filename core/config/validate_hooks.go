@@ -1,0 +1,111 @@
+package config
+
+import (
+	"gopkg.in/yaml.v3"
+)
+
+// hooksKeys are the phases of the hooks block.
+var hooksKeys = newObjectSpec("the hooks block",
+	key("beforeAll"),
+	key("afterAll"),
+	key("beforeEach"),
+	key("afterEach"),
+).withMisplaced(map[string]string{
+	"before_all":  `did you mean "beforeAll"?`,
+	"after_all":   `did you mean "afterAll"?`,
+	"before_each": `did you mean "beforeEach"?`,
+	"after_each":  `did you mean "afterEach"?`,
+})
+
+// hookStepKeys are the keys of a context-aware hook step.
+var hookStepKeys = newObjectSpec("a hook step",
+	requiredKey("command"),
+	requiredKey("mode").withHint("a hook written as a map must say mode: context; write a plain hook as a string"),
+)
+
+// hooks reads the hooks block: each phase is a command string or a list of
+// steps, each a command string or {command, mode: context}.
+func (l *loader) hooks(e entry, ptr string) *Hooks {
+	f, ok := l.object(e.value, ptr, hooksKeys)
+	if !ok {
+		return nil
+	}
+	h := &Hooks{Pos: l.pos(e.keyNode, ptr)}
+	for _, fe := range f.entries {
+		steps := l.hookSteps(fe.value, child(ptr, fe.key))
+		switch fe.key {
+		case "beforeAll":
+			h.BeforeAll = steps
+		case "afterAll":
+			h.AfterAll = steps
+		case "beforeEach":
+			h.BeforeEach = steps
+		case "afterEach":
+			h.AfterEach = steps
+		}
+	}
+	return h
+}
+
+// hookSteps reads one phase.
+func (l *loader) hookSteps(n *yaml.Node, ptr string) []*HookStep {
+	d := deref(n)
+	if d.Kind != yaml.SequenceNode {
+		if s := l.hookStep(n, ptr); s != nil {
+			return []*HookStep{s}
+		}
+		return nil
+	}
+	if len(d.Content) == 0 {
+		l.c.add(n, ptr, "a hook phase needs at least one command, found an empty array", "")
+		return nil
+	}
+	var out []*HookStep
+	for i, item := range d.Content {
+		if s := l.hookStep(item, index(ptr, i)); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// hookStep reads one step: a plain command, or a map that must declare
+// mode: context so the richer contract is never chosen by accident.
+func (l *loader) hookStep(n *yaml.Node, ptr string) *HookStep {
+	if deref(n).Kind != yaml.MappingNode {
+		c := l.commandLine(n, ptr, "a hook command")
+		if c == nil {
+			return nil
+		}
+		return &HookStep{Command: *c}
+	}
+	f, ok := l.object(n, ptr, hookStepKeys)
+	if !ok {
+		return nil
+	}
+	if !f.has("mode") {
+		return nil // reported as a missing required key
+	}
+	step := &HookStep{Context: true}
+	good := f.has("command")
+	for _, e := range f.entries {
+		ep := child(ptr, e.key)
+		switch e.key {
+		case "command":
+			c := l.commandLine(e.value, ep, "a hook command")
+			if c == nil {
+				good = false
+				continue
+			}
+			step.Command = *c
+		case "mode":
+			if _, ok := l.enum(e.value, ep, "hook mode", "context"); !ok {
+				good = false
+			}
+		}
+	}
+	if !good {
+		return nil
+	}
+	return step
+}

@@ -1,0 +1,95 @@
+package config
+
+import (
+	"encoding/json"
+
+	"gopkg.in/yaml.v3"
+)
+
+// resourceKeys are the keys of one resource test.
+var resourceKeys = newObjectSpec("a resource test",
+	append([]keySpec{
+		requiredKey("name"),
+		requiredKey("server"),
+		requiredKey("uri"),
+	}, optionKeys...)...,
+).withMisplaced(map[string]string{
+	"url":       `a resource is named by its uri: write uri: "file:///..."`,
+	"transform": "transform applies to tool tests only",
+})
+
+// promptKeys are the keys of one prompt test.
+var promptKeys = newObjectSpec("a prompt test",
+	append([]keySpec{
+		requiredKey("name"),
+		requiredKey("server"),
+		requiredKey("prompt"),
+		key("args"),
+	}, optionKeys...)...,
+).withMisplaced(map[string]string{
+	"transform": "transform applies to tool tests only",
+})
+
+// resources reads the resources block into s.
+func (l *loader) resources(s *Suite, n *yaml.Node, ptr string) {
+	items, ok := l.seq(n, ptr, "the resources block (an array of resource tests)")
+	if !ok {
+		return
+	}
+	for i, item := range items {
+		ip := index(ptr, i)
+		f, ok := l.object(item, ip, resourceKeys)
+		if !ok {
+			continue
+		}
+		t := &ResourceTest{Index: i, Pos: l.pos(item, ip)}
+		for _, e := range f.entries {
+			ep := child(ip, e.key)
+			switch e.key {
+			case "name":
+				t.Name, _ = l.nonEmptyStr(e.value, ep, "the test name")
+			case "server":
+				t.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
+			case "uri":
+				t.URI, _ = l.nonEmptyStr(e.value, ep, "the resource uri")
+			default:
+				l.option(&t.TestOptions, e, ep)
+			}
+		}
+		s.Resources = append(s.Resources, t)
+	}
+}
+
+// prompts reads the prompts block into s.
+func (l *loader) prompts(s *Suite, n *yaml.Node, ptr string) {
+	items, ok := l.seq(n, ptr, "the prompts block (an array of prompt tests)")
+	if !ok {
+		return
+	}
+	for i, item := range items {
+		ip := index(ptr, i)
+		f, ok := l.object(item, ip, promptKeys)
+		if !ok {
+			continue
+		}
+		t := &PromptTest{Index: i, Args: json.RawMessage("{}"), Pos: l.pos(item, ip)}
+		for _, e := range f.entries {
+			ep := child(ip, e.key)
+			switch e.key {
+			case "name":
+				t.Name, _ = l.nonEmptyStr(e.value, ep, "the test name")
+			case "server":
+				t.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
+			case "prompt":
+				t.Prompt, _ = l.nonEmptyStr(e.value, ep, "the prompt name")
+			case "args":
+				if args := l.args(e.value, ep, "args (an object of prompt arguments)"); args != nil {
+					t.Args = args
+				}
+			default:
+				l.option(&t.TestOptions, e, ep)
+			}
+		}
+		s.Prompts = append(s.Prompts, t)
+	}
+}
