@@ -48,7 +48,11 @@ var (
 
 // expand interpolates s. get returns the value of a name and whether it
 // has one.
-func expand(s string, get func(string) (string, bool)) (expansion, error) {
+//
+// With bare false, the short form $NAME is left as written: matcher
+// arguments are JSON Schema, CEL and regular expressions, where "$ref",
+// "$defs" or "$1" mean themselves; the braced forms still expand there.
+func expand(s string, get func(string) (string, bool), bare bool) (expansion, error) {
 	var x expansion
 	if strings.IndexByte(s, '$') < 0 {
 		x.out = s
@@ -79,6 +83,9 @@ func expand(s string, get func(string) (string, bool)) (expansion, error) {
 			if err := x.braced(&b, body, whole, get); err != nil {
 				return x, err
 			}
+		case isNameStart(next) && !bare:
+			b.WriteByte('$')
+			i++
 		case isNameStart(next):
 			j := i + 2
 			for j < len(s) && isNameChar(s[j]) {
@@ -179,6 +186,9 @@ type interpolation struct {
 	l     *loader
 	sc    *scope
 	steps []step
+	// inMatcher counts the matcher objects around the current node, where
+	// the short form $NAME is not expanded.
+	inMatcher int
 }
 
 // step is one step of a JSON pointer: a key, or an array index.
@@ -207,11 +217,15 @@ func (w *interpolation) walk(k, n *yaml.Node) {
 	depth := len(w.steps)
 	if k != nil && !isMergeKey(deref(k)) {
 		w.steps = append(w.steps, step{key: deref(k).Value, idx: -1})
+		if deref(k).Value == "matcher" {
+			w.inMatcher++
+			defer func() { w.inMatcher-- }()
+		}
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if strings.IndexByte(n.Value, '$') >= 0 && n.ShortTag() == tagStr {
-			w.l.interpolateString(n, w.pointer(), w.sc)
+			w.l.interpolateString(n, w.pointer(), w.sc, w.inMatcher == 0)
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -228,8 +242,8 @@ func (w *interpolation) walk(k, n *yaml.Node) {
 }
 
 // interpolateString expands one string node.
-func (l *loader) interpolateString(n *yaml.Node, ptr string, sc *scope) {
-	x, err := expand(n.Value, sc.get)
+func (l *loader) interpolateString(n *yaml.Node, ptr string, sc *scope, bare bool) {
+	x, err := expand(n.Value, sc.get, bare)
 	if err != nil {
 		l.c.add(n, ptr, "invalid variable reference: "+err.Error(), "")
 		return

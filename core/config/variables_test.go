@@ -61,7 +61,7 @@ func TestExpand(t *testing.T) {
 		{in: "${capture:}", err: "names no capture"},
 	}
 	for _, tc := range cases {
-		x, err := expand(tc.in, get)
+		x, err := expand(tc.in, get, true)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("expand(%q) error = %v, want %q", tc.in, err, tc.err)
@@ -262,5 +262,42 @@ func TestAliasLoopsFail(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), wants[name]) {
 			t.Errorf("%s: error = %v, want %q", name, err, wants[name])
 		}
+	}
+}
+
+func TestMatcherArgumentsKeepShortDollarForms(t *testing.T) {
+	t.Setenv("MCPTEST_TEST_DEFS", "nope")
+	path := filepath.Join(t.TempDir(), "s.yml")
+	text := `servers:
+  s:
+    command: ["x"]
+variables:
+  who: {value: "Ada"}
+tools:
+  - name: schema refs survive
+    server: s
+    tool: t
+    args: {name: "$who"}
+    expect:
+      - target: result
+        matcher:
+          schema:
+            $defs: {id: {type: string}}
+            properties: {id: {$ref: "#/$defs/id"}, name: {const: "${who}"}}
+`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt := s.Tools[0]
+	if string(tt.Args) != `{"name":"Ada"}` {
+		t.Errorf("args = %s: $who should expand outside matchers", tt.Args)
+	}
+	arg := string(tt.Expect[0].Matcher.Arg)
+	if !strings.Contains(arg, `"#/$defs/id"`) || !strings.Contains(arg, `"const":"Ada"`) {
+		t.Errorf("matcher argument = %s: $defs must stay, ${who} must expand", arg)
 	}
 }
