@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/mcptest/mcptest/core/config"
@@ -16,10 +15,10 @@ var ErrMissingEnv = errors.New("environment variable is not set")
 
 // connect starts a session with a server, over the transport its kind
 // names.
-func (s *servers) connect(ctx context.Context, srv *config.Server) (*session.Session, error) {
+func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.Server) (*session.Session, error) {
 	switch srv.Kind {
 	case config.URLServer:
-		cfg, err := s.httpConfig(srv)
+		cfg, err := s.httpConfig(suite, srv)
 		if err != nil {
 			return nil, err
 		}
@@ -37,8 +36,10 @@ func (s *servers) connect(ctx context.Context, srv *config.Server) (*session.Ses
 }
 
 // httpConfig turns a URL server's block into a session configuration,
-// reading credentials from the environment now, at connect time.
-func (s *servers) httpConfig(srv *config.Server) (session.HTTPConfig, error) {
+// reading credentials now, at connect time, from the environment and the
+// suite's dotenv files.
+func (s *servers) httpConfig(suite *config.Suite, srv *config.Server) (session.HTTPConfig, error) {
+	lookupEnv := func(field, name string) (string, error) { return credential(suite, srv, field, name) }
 	cfg := session.HTTPConfig{
 		Name:            srv.Name,
 		URL:             srv.URL,
@@ -48,18 +49,18 @@ func (s *servers) httpConfig(srv *config.Server) (session.HTTPConfig, error) {
 	}
 	if a := srv.Auth; a != nil {
 		if a.BearerTokenEnv != "" {
-			tok, err := lookupEnv(srv, "bearer_token_env", a.BearerTokenEnv)
+			tok, err := lookupEnv("bearer_token_env", a.BearerTokenEnv)
 			if err != nil {
 				return cfg, err
 			}
 			cfg.Auth = session.Auth{BearerToken: tok, BearerTokenEnv: a.BearerTokenEnv}
 		}
 		if o := a.OAuth; o != nil {
-			id, err := lookupEnv(srv, "oauth.client_id_env", o.ClientIDEnv)
+			id, err := lookupEnv("oauth.client_id_env", o.ClientIDEnv)
 			if err != nil {
 				return cfg, err
 			}
-			secret, err := lookupEnv(srv, "oauth client secret", o.ClientIDEnv+"_SECRET")
+			secret, err := lookupEnv("oauth client secret", o.ClientIDEnv+"_SECRET")
 			if err != nil {
 				return cfg, err
 			}
@@ -69,7 +70,7 @@ func (s *servers) httpConfig(srv *config.Server) (session.HTTPConfig, error) {
 	for _, h := range srv.Headers {
 		hdr := session.Header{Name: h.Name, Value: h.Value}
 		if h.Env != "" {
-			v, err := lookupEnv(srv, "headers."+h.Name, h.Env)
+			v, err := lookupEnv("headers."+h.Name, h.Env)
 			if err != nil {
 				return cfg, err
 			}
@@ -92,10 +93,10 @@ func (s *servers) httpConfig(srv *config.Server) (session.HTTPConfig, error) {
 	return cfg, nil
 }
 
-// lookupEnv reads a credential variable; the error names the variable and
-// the field that asked for it, never a value.
-func lookupEnv(srv *config.Server, field, name string) (string, error) {
-	v, ok := os.LookupEnv(name)
+// credential reads a credential variable; the error names the variable
+// and the field that asked for it, never a value.
+func credential(suite *config.Suite, srv *config.Server, field, name string) (string, error) {
+	v, ok := suite.LookupEnv(name)
 	if !ok || strings.TrimSpace(v) == "" {
 		return "", fmt.Errorf("server %q: %s names $%s: %w", srv.Name, field, name, ErrMissingEnv)
 	}

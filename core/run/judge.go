@@ -44,7 +44,7 @@ func (r *runner) judge(ctx context.Context, t *plan.Test, envelope json.RawMessa
 			continue
 		}
 		opts := sdk.MatchOptions{
-			TestID: t.ID, TestName: t.Tool.Name, Target: a.Spec.Target, Message: a.Spec.Message,
+			TestID: t.ID, TestName: t.Name, Target: a.Spec.Target, Message: a.Spec.Message,
 			SuiteFile: t.Suite.File, SuiteDir: t.Suite.Dir, UpdateSnapshots: r.opts.UpdateSnapshots,
 		}
 		reqs = append(reqs, plugin.MatchRequest{Plugin: a.Plugin, Key: a.Spec.Matcher.Key, Actual: actualJSON, Argument: a.Spec.Matcher.Arg, Options: opts})

@@ -224,3 +224,41 @@ func TestCancelledRunSkipsTestsNotBegun(t *testing.T) {
 		}
 	}
 }
+
+func TestResourceAndPromptTests(t *testing.T) {
+	pl, h := setup(t, `
+servers:
+  demo:
+    command: ["DEMO"]
+resources:
+  - name: readme is markdown
+    server: demo
+    uri: "demo://readme"
+    expect:
+      - {target: "result.contents[0].mimeType", matcher: {eq: "text/markdown"}}
+  - name: unknown resource is an rpc error
+    server: demo
+    uri: "demo://nope"
+    expect:
+      - {target: "error.code", matcher: {eq: -32002}}
+prompts:
+  - name: review prompt renders
+    server: demo
+    prompt: review_code
+    args: {code: "x := 1"}
+    expect:
+      - {target: "result.messages[0].role", matcher: {eq: "user"}}
+  - name: prompt without expectations passes when it renders
+    server: demo
+    prompt: summarize
+`)
+	res := run.Execute(context.Background(), pl, run.Options{Host: h})
+	for _, tr := range res.Tests {
+		if tr.Status != report.StatusPassed {
+			t.Errorf("%s (%s): %s %+v %s", tr.Name, tr.Block, tr.Status, tr.Error, tr.Response)
+		}
+		if tr.Block != "resources" && tr.Block != "prompts" {
+			t.Errorf("%s: block %q", tr.Name, tr.Block)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func (s *servers) get(ctx context.Context, suite *config.Suite, srv *config.Serv
 		s.m[key] = e
 	}
 	s.mu.Unlock()
-	e.once.Do(func() { e.sess, e.err = s.connect(ctx, srv) })
+	e.once.Do(func() { e.sess, e.err = s.connect(ctx, suite, srv) })
 	return e.sess, e.err
 }
 

@@ -20,19 +20,45 @@ const responseLimit = 64 << 10
 // stderrLines is how much server stderr a failed test shows.
 const stderrLines = 20
 
+// blocks names the suite block each kind of test comes from.
+var blocks = map[string]string{plan.KindTool: "tools", plan.KindResource: "resources", plan.KindPrompt: "prompts"}
+
 // testHeader is the part of a result known before the test runs.
 func testHeader(t *plan.Test) rpt.Test {
-	return rpt.Test{
+	h := rpt.Test{
 		ID:     t.ID,
-		Name:   t.Tool.Name,
+		Name:   t.Name,
 		File:   t.Suite.File,
-		Line:   t.Tool.Pos.Line,
-		Col:    t.Tool.Pos.Col,
-		Block:  "tools",
-		Server: t.Tool.Server,
-		Tool:   t.Tool.Tool,
-		Tags:   t.Tool.Tags,
+		Line:   t.Pos.Line,
+		Col:    t.Pos.Col,
+		Block:  blocks[t.Kind],
+		Server: t.Server.Name,
 	}
+	if t.Options != nil {
+		h.Tags = t.Options.Tags
+	}
+	if t.Kind == plan.KindTool {
+		h.Tool = t.Tool.Tool
+	}
+	return h
+}
+
+// call makes the test's request: tools/call, resources/read or
+// prompts/get. Arguments are never sent as null.
+func call(ctx context.Context, sess *session.Session, t *plan.Test) (*session.Outcome, error) {
+	switch t.Kind {
+	case plan.KindResource:
+		params, _ := json.Marshal(map[string]string{"uri": t.Resource.URI})
+		return sess.Request(ctx, "resources/read", params)
+	case plan.KindPrompt:
+		args := t.Prompt.Args
+		if len(args) == 0 {
+			args = json.RawMessage(`{}`)
+		}
+		params, _ := json.Marshal(map[string]any{"name": t.Prompt.Prompt, "arguments": args})
+		return sess.Request(ctx, "prompts/get", params)
+	}
+	return sess.CallTool(ctx, t.Tool.Tool, t.Tool.Args)
 }
 
 func skipped(t *plan.Test, why string) rpt.Test {
@@ -55,7 +81,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		return res
 	}
 	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
-	out, err := sess.CallTool(cctx, t.Tool.Tool, t.Tool.Args)
+	out, err := call(cctx, sess, t)
 	cancel()
 	if err != nil {
 		res.Status = rpt.StatusErrored
@@ -80,7 +106,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		case out.RPCError != nil:
 			res.Status = rpt.StatusFailed
 			res.Error = &rpt.Error{Kind: "rpc_error", Message: r.opts.Redact.String(out.RPCError.Error())}
-		case out.IsError():
+		case t.Kind == plan.KindTool && out.IsError():
 			res.Status = rpt.StatusFailed
 			res.Error = &rpt.Error{Kind: "tool_error", Message: "the tool returned isError: true and the test has no expectations"}
 		}
