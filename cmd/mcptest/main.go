@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/mcptest/mcptest/core/plugin"
@@ -53,6 +54,7 @@ func mainCode(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	args = hoistGlobalFlags(args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	for _, c := range commands() {
@@ -86,4 +88,36 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nRun 'mcptest <command> --help' for the command's flags.")
 	fmt.Fprintln(w, "Exit codes: 0 all tests passed, 1 a test failed, 2 the suite or run could not be carried out, 130 interrupted.")
+}
+
+// globalFlags may be written before the command, as in
+// `mcptest --server-url https://preview run suite.yml`, so one CI
+// invocation can retarget whatever command follows. Each takes a value.
+var globalFlags = map[string]bool{
+	"--server-url": true, "--server-command": true, "--server-auth-bearer-env": true, "--server-config": true,
+}
+
+// hoistGlobalFlags moves global flags written before the command to just
+// after it, where the command's flag set parses them.
+func hoistGlobalFlags(args []string) []string {
+	var global []string
+	i := 0
+	for i < len(args) {
+		name, _, hasValue := strings.Cut(args[i], "=")
+		if !globalFlags[name] {
+			break
+		}
+		if hasValue || i+1 >= len(args) {
+			global = append(global, args[i])
+			i++
+			continue
+		}
+		global = append(global, args[i], args[i+1])
+		i += 2
+	}
+	if len(global) == 0 || i >= len(args) {
+		return args
+	}
+	out := append([]string{args[i]}, global...)
+	return append(out, args[i+1:]...)
 }

@@ -1,0 +1,20 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestHoistGlobalFlags(t *testing.T) {
+	cases := []struct{ in, want []string }{
+		{[]string{"--server-url", "http://x", "run", "s.yml"}, []string{"run", "--server-url", "http://x", "s.yml"}},
+		{[]string{"--server-url=http://x", "--server-auth-bearer-env", "TOK", "validate", "a.yml"}, []string{"validate", "--server-url=http://x", "--server-auth-bearer-env", "TOK", "a.yml"}},
+		{[]string{"run", "--server-url", "http://x", "s.yml"}, []string{"run", "--server-url", "http://x", "s.yml"}},
+		{[]string{"--server-url"}, []string{"--server-url"}},
+	}
+	for _, c := range cases {
+		if got := hoistGlobalFlags(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("hoist(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
