@@ -21,13 +21,13 @@ import (
 // formats lists every bundled report format with the file it writes.
 var formats = []string{"json", "junit", "sarif", "gitlab", "md", "html", "ndjson", "tap", "openinference", "badge", "pretty"}
 
-// consumerDir is where the third-party schemas live (checked out beside
-// the repository); MCPTEST_THIRDPARTY_SCHEMAS overrides it.
+// thirdParty is where the published third-party schemas live
+// (testdata/thirdparty); MCPTEST_THIRDPARTY_SCHEMAS overrides it.
 func thirdParty(t *testing.T) string {
 	if d := os.Getenv("MCPTEST_THIRDPARTY_SCHEMAS"); d != "" {
 		return d
 	}
-	return filepath.Join(root, "..", "shared", "thirdparty-schemas")
+	return filepath.Join(root, "testdata", "thirdparty")
 }
 
 // need fails in CI and skips elsewhere when a consumer is missing.

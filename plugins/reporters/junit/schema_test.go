@@ -11,7 +11,7 @@ import (
 const schemasEnv = "MCPTEST_THIRDPARTY_SCHEMAS"
 
 // thirdPartySchemas returns the directory holding the published schemas:
-// $MCPTEST_THIRDPARTY_SCHEMAS, or shared/thirdparty-schemas beside the
+// $MCPTEST_THIRDPARTY_SCHEMAS, or testdata/thirdparty in the
 // module root (the directory holding go.mod, found by walking up).
 func thirdPartySchemas(t *testing.T) string {
 	t.Helper()
@@ -24,7 +24,7 @@ func thirdPartySchemas(t *testing.T) string {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "thirdparty-schemas")
+			return filepath.Join(dir, "testdata", "thirdparty")
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
