@@ -59,7 +59,9 @@ func renderAll(t *testing.T, args []string, wantCode int) map[string]string {
 		cmd = append(cmd, flag, f+"="+files[f])
 	}
 	cmd = append(cmd, args[1:]...)
-	r := mcptest(t, cmd...)
+	// The markdown reporter's job summary goes to $GITHUB_STEP_SUMMARY.
+	files["step-summary"] = filepath.Join(dir, "step-summary.md")
+	r := mcptestEnv(t, []string{"GITHUB_STEP_SUMMARY=" + files["step-summary"]}, cmd...)
 	if r.code != wantCode {
 		t.Fatalf("want exit %d:\n%s", wantCode, r)
 	}
@@ -151,6 +153,11 @@ func checkFormats(t *testing.T, files map[string]string, want report.Summary, na
 		}
 		if last.Type != report.EventRunFinished || finished != want.Total {
 			t.Errorf("ndjson: %d test_finished, last %s", finished, last.Type)
+		}
+	})
+	t.Run("md/step-summary", func(t *testing.T) {
+		if !bytes.Contains(read("step-summary"), []byte("|")) {
+			t.Errorf("no job summary was appended to $GITHUB_STEP_SUMMARY")
 		}
 	})
 	t.Run("md/goldmark", func(t *testing.T) {

@@ -68,17 +68,23 @@ tools:
 	assertNoOrphans(t)
 }
 
-func TestPrivateReporterShadowsBundledJSON(t *testing.T) {
+func TestPrivateReporterShadowsBundledFormats(t *testing.T) {
 	dir := install(t, "altjson")
 	list := mcptest(t, "plugins", "list", "--plugin-dir", dir)
-	mustContain(t, "plugins list", list.stdout, "altjson 0.9.0", "shadows:  reporter json of json@0.1.0", "shadowed: reporter json by altjson@0.9.0")
+	mustContain(t, "plugins list", list.stdout, "altjson 0.9.0",
+		"shadows:  reporter json of json@0.1.0", "shadowed: reporter json by altjson@0.9.0",
+		"shadows:  reporter junit of junit@0.1.0", "shadowed: reporter junit by altjson@0.9.0")
 	suite := writeSuite(t, mixedSuite)
-	r := mcptest(t, "run", "--plugin-dir", dir, "--reporter", "json", suite)
-	if r.code != 1 {
-		t.Fatalf("want exit 1:\n%s", r)
-	}
-	if strings.TrimSpace(r.stdout) != "ALTJSON passed=1 failed=2 total=3" {
-		t.Fatalf("the private reporter did not render:\n%s", r)
+	for _, format := range []string{"json", "junit"} {
+		out := filepath.Join(t.TempDir(), "report")
+		r := mcptest(t, "run", "--plugin-dir", dir, "--reporter", format+"="+out, suite)
+		if r.code != 1 {
+			t.Fatalf("want exit 1:\n%s", r)
+		}
+		b, _ := os.ReadFile(out)
+		if strings.TrimSpace(string(b)) != "ALTJSON passed=1 failed=2 total=3" {
+			t.Fatalf("the private reporter did not render %s:\n%s\n%s", format, b, r)
+		}
 	}
 }
 

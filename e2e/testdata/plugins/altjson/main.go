@@ -1,5 +1,6 @@
-// Command altjson is a private reporter that takes over the "json" format,
-// to show a team can swap a bundled reporter without rebuilding mcptest.
+// Command altjson is a private reporter that takes over the "json" and
+// "junit" formats, to show a team can swap a bundled reporter without
+// rebuilding mcptest.
 package main
 
 import (
@@ -19,6 +20,6 @@ func main() {
 	sdk.Serve(&sdk.Plugin{
 		Name:      "altjson",
 		Version:   "0.9.0",
-		Reporters: map[string]sdk.Reporter{"json": sdk.FinalReporter(render)},
+		Reporters: map[string]sdk.Reporter{"json": sdk.FinalReporter(render), "junit": sdk.FinalReporter(render)},
 	})
 }
