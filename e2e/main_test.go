@@ -23,6 +23,9 @@ var (
 	binDir string
 	// fixtures holds the fixture plugin binaries, by name.
 	fixtures string
+	// chaosServer is examples/servers/chaos, built apart from fixtures,
+	// where the chaos fixture plugin has its name.
+	chaosServer string
 )
 
 func TestMain(m *testing.M) {
@@ -61,6 +64,12 @@ func setup() (int, error) {
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("build fixtures: %v\n%s", err, out)
+	}
+	chaosServer = filepath.Join(tmp, "servers", "chaos")
+	build = exec.Command("go", "build", "-trimpath", "-o", chaosServer, "./examples/servers/chaos")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return 1, fmt.Errorf("build the chaos server: %v\n%s", err, out)
 	}
 	return 0, nil
 }

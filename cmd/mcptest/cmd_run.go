@@ -29,6 +29,8 @@ type runFlags struct {
 	noColor         bool
 	shard           string
 	runID           string
+	noCache         bool
+	cacheDir        string
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -45,6 +47,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.noColor, "no-color", false, "never colour the output")
 	fs.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n), chosen by a stable hash of each test's id")
 	fs.StringVar(&f.runID, "run-id", "", "id recorded in the report (default: generated); give all shards of a CI run the same one")
+	fs.BoolVar(&f.noCache, "no-cache", false, "send every request to its server; never answer one from the result cache")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "keep cacheable answers in this folder and reuse them in later runs")
 	f.pluginFlags.register(fs)
 	f.suiteFlags.register(fs)
 	f.selectFlags.register(fs)
@@ -53,6 +57,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "mcptest run: no suite given; usage: mcptest run [flags] SUITE.yml...")
+		return 2
+	}
+	if f.noCache && f.cacheDir != "" {
+		fmt.Fprintln(stderr, "mcptest run: --no-cache and --cache-dir contradict each other; give one")
 		return 2
 	}
 	var shardIndex, shardTotal int
@@ -100,6 +108,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Redact: redact,
 		Host:   host, Events: emitter, Concurrency: f.jobs,
 		UpdateSnapshots: f.updateSnapshots, ToolVersion: version, RunID: f.runID,
+		NoCache: f.noCache, CacheDir: f.cacheDir,
 	})
 	if shardTotal > 0 {
 		result.Shard = &rpt.Shard{Index: shardIndex, Total: shardTotal}

@@ -19,6 +19,13 @@ func dumpTool(t *ToolTest) *yaml.Node {
 		}
 		m.set("data", rows)
 	}
+	if t.Captures != nil {
+		cm := newMap()
+		for _, c := range t.Captures {
+			cm.set(c.Name, str(c.Target))
+		}
+		m.set("capture", cm.n)
+	}
 	dumpOptions(m, &t.TestOptions)
 	return m.n
 }

@@ -63,6 +63,10 @@ type ToolTest struct {
 	InjectError string
 	// Data holds the parametric rows (each a JSON object); nil when unset.
 	Data []json.RawMessage
+	// Captures are the values the test keeps from its response for later
+	// tests' ${capture:NAME} references, in declaration order; nil when
+	// unset.
+	Captures []*Capture
 	TestOptions
 	// Pos is the position of the test's mapping (pointer "/tools/<i>").
 	Pos Pos
@@ -148,5 +152,17 @@ type MetricTerm struct {
 	// Weight is the term's weight (default 1).
 	Weight float64
 	// Pos is the position of the term.
+	Pos Pos
+}
+
+// Capture is one entry of a tool test's capture map: the value at Target in
+// the test's response envelope, kept under Name for later tests.
+type Capture struct {
+	// Name is what ${capture:Name} refers to.
+	Name string
+	// Target is a target path into the envelope, such as
+	// result.structuredContent.id; checked when the suite is planned.
+	Target string
+	// Pos is the position of the entry's value.
 	Pos Pos
 }

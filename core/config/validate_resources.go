@@ -16,6 +16,7 @@ var resourceKeys = newObjectSpec("a resource test",
 ).withMisplaced(map[string]string{
 	"url":       `a resource is named by its uri: write uri: "file:///..."`,
 	"transform": "transform applies to tool tests only",
+	"capture":   "capture applies to tool tests only",
 })
 
 // promptKeys are the keys of one prompt test.
@@ -28,6 +29,7 @@ var promptKeys = newObjectSpec("a prompt test",
 	}, optionKeys...)...,
 ).withMisplaced(map[string]string{
 	"transform": "transform applies to tool tests only",
+	"capture":   "capture applies to tool tests only",
 })
 
 // resources reads the resources block into s.

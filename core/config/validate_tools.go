@@ -16,6 +16,7 @@ var toolKeys = newObjectSpec("a tool test",
 		key("inject_error"),
 		key("data"),
 		key("transform"),
+		key("capture"),
 	}, optionKeys...)...,
 ).withMisplaced(map[string]string{
 	"cassette":  "cassette replay is set on a server: servers.<name>.cassette",
@@ -67,6 +68,8 @@ func (l *loader) tool(i int, n *yaml.Node, ptr string) *ToolTest {
 		case "transform":
 			t.Transform = l.transform(e, ep)
 			l.setKeyPos(&t.TestOptions, e, ep)
+		case "capture":
+			t.Captures = l.captures(e.value, ep)
 		default:
 			l.option(&t.TestOptions, e, ep)
 		}

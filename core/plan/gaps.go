@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/mcptest/mcptest/core/config"
 )
@@ -35,9 +34,6 @@ func (g *gapCollector) add(pos config.Pos, feature, why string) {
 // suiteGaps reports the suite-level blocks that change what a run does and
 // that this build cannot honour.
 func (g *gapCollector) suiteGaps(s *config.Suite) {
-	if s.Hooks != nil {
-		g.add(s.Hooks.Pos, "hooks", "this build cannot run lifecycle hooks")
-	}
 	if len(s.TargetVersions) > 0 {
 		g.add(s.Blocks["target_versions"], "target_versions", "this build runs one protocol revision (2025-11-25)")
 	}
@@ -69,57 +65,10 @@ func (g *gapCollector) serverGaps(used map[*config.Server]int) {
 // testGaps reports the features of one tool, resource or prompt test that
 // this build cannot execute.
 func (g *gapCollector) testGaps(o *config.TestOptions, extra map[string]bool) {
-	for _, key := range []string{"threshold", "derivedMetrics", "transform", "inject_error", "data"} {
-		set := false
-		switch key {
-		case "threshold":
-			set = o.Threshold != nil
-		case "derivedMetrics":
-			set = len(o.DerivedMetrics) > 0
-		case "transform":
-			set = o.Transform != nil
-		default:
-			set = extra[key]
-		}
-		if set {
+	for _, key := range []string{"data"} {
+		if extra[key] {
 			g.add(o.KeyPos[key], key, "this build cannot run it")
 		}
-	}
-	if eo := o.ExpectOptions; eo != nil {
-		var fields []string
-		if eo.MaxDurationMS > 0 {
-			fields = append(fields, "max_duration_ms")
-		}
-		if eo.MaxResponseTokens != nil {
-			fields = append(fields, "max_response_tokens")
-		}
-		if len(eo.ResponseHeaders) > 0 {
-			fields = append(fields, "response_headers")
-		}
-		if len(eo.ResponseHeadersAbsent) > 0 {
-			fields = append(fields, "response_headers_absent")
-		}
-		if len(fields) > 0 {
-			g.add(eo.Pos, strings.Join(fields, ", "), "this build cannot check step budgets or response headers")
-		}
-	}
-	for _, a := range o.Expect {
-		g.assertionGaps(a)
-	}
-}
-
-// assertionGaps reports an assert-set, an assertion transform and the
-// composition matchers (not, anyOf, allOf, oneOf).
-func (g *gapCollector) assertionGaps(a *config.Assertion) {
-	if a.Set != nil {
-		g.add(a.Set.Pos, "assert-set", "this build cannot score assert-sets")
-		return
-	}
-	if a.Transform != nil {
-		g.add(a.Transform.Pos, "transform on an assertion", "this build cannot run transforms")
-	}
-	if a.Matcher.IsComposition() {
-		g.add(a.Matcher.Pos, "the "+a.Matcher.Key+" matcher", "this build cannot compose matchers yet")
 	}
 }
 

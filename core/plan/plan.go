@@ -28,6 +28,8 @@ const (
 	KindTool     = "tool"
 	KindResource = "resource"
 	KindPrompt   = "prompt"
+	// KindComposition is a graph of tool calls (compositions block).
+	KindComposition = "composition"
 )
 
 // Plan is what a run will do.
@@ -56,14 +58,16 @@ type Test struct {
 	// ID is the test's stable identity: suite file, block and name (with
 	// #N appended to repeated names), independent of its position.
 	ID string
-	// Kind is KindTool, KindResource or KindPrompt; exactly the matching
-	// one of Tool, Resource and Prompt is set.
+	// Kind is KindTool, KindResource, KindPrompt or KindComposition;
+	// exactly the matching one of Tool, Resource, Prompt and Composition
+	// is set.
 	Kind string
 	// Suite is the suite the test belongs to.
-	Suite    *config.Suite
-	Tool     *config.ToolTest
-	Resource *config.ResourceTest
-	Prompt   *config.PromptTest
+	Suite       *config.Suite
+	Tool        *config.ToolTest
+	Resource    *config.ResourceTest
+	Prompt      *config.PromptTest
+	Composition *Composition
 	// Name, Options and Pos are those of the test, whatever its kind.
 	Name    string
 	Options *config.TestOptions
@@ -75,16 +79,32 @@ type Test struct {
 	// Timeout bounds the call: timeout_ms, else the suite's default, else
 	// DefaultTimeout.
 	Timeout time.Duration
+	// Captures are the values a tool test keeps from its response.
+	Captures []*Capture
+	// Consumes names the captures the test's request refers to, in first
+	// use order.
+	Consumes []string
+	// After lists the planned tests that capture what Consumes names; the
+	// test starts once they have finished.
+	After []*Test
 }
 
-// Assertion is one planned assertion.
+// Assertion is one planned expect entry: a plain assertion (Plugin set),
+// a composed matcher on one target (Matcher set), or an assert-set
+// (Members set).
 type Assertion struct {
 	// Spec is the assertion as loaded.
 	Spec *config.Assertion
-	// Target is the parsed target path.
+	// Target is the parsed target path; unset for an assert-set.
 	Target target.Path
-	// Plugin is the matcher plugin serving Spec.Matcher.Key.
+	// Plugin is the matcher plugin serving Spec.Matcher.Key; nil for a
+	// composition and an assert-set.
 	Plugin *plugin.Found
+	// Matcher is the planned matcher tree of a composition (not, anyOf,
+	// allOf, oneOf); nil otherwise.
+	Matcher *Matcher
+	// Members are the planned assertions of an assert-set; nil otherwise.
+	Members []*Assertion
 }
 
 // Options tune Build.
@@ -142,6 +162,9 @@ type builder struct {
 	errs     config.Errors
 	gaps     gapCollector
 	selected int // selected tests of every kind, runnable or not
+	// stepErrs remembers the step-check errors reported, so a check that
+	// defaultTest gives every test is reported once (steps.go).
+	stepErrs map[string]bool
 }
 
 // suite plans the tests of one suite.
@@ -149,6 +172,7 @@ func (b *builder) suite(s *config.Suite) {
 	names := map[string]int{}
 	servers := map[*config.Server]int{}
 	before := b.selected
+	first := len(b.plan.Tests)
 	add := func(t *Test, extra map[string]bool) {
 		b.plan.Total++
 		if !b.sel.keeps(t.Name, t.Options.Tags, t.Options.Profile) {
@@ -159,6 +183,7 @@ func (b *builder) suite(s *config.Suite) {
 		b.assertions(t, t.Options.Expect)
 		servers[t.Server]++
 		b.gaps.testGaps(t.Options, extra)
+		b.stepChecks(t)
 		b.plan.Tests = append(b.plan.Tests, t)
 	}
 	for _, tt := range s.Tools {
@@ -174,6 +199,13 @@ func (b *builder) suite(s *config.Suite) {
 		add(&Test{ID: testID(s.File, "prompts", pt.Name, names), Kind: KindPrompt, Prompt: pt, Name: pt.Name,
 			Options: &pt.TestOptions, Pos: pt.Pos, Server: s.Servers[pt.Server]}, nil)
 	}
+	for _, c := range s.Compositions {
+		if t := b.composition(s, c, names); t != nil {
+			add(t, nil)
+		}
+	}
+	b.fixtureScopes(s, b.plan.Tests[first:])
+	b.linkCaptures(s, b.plan.Tests[first:])
 	b.gaps.serverGaps(servers)
 	b.otherBlocks(s)
 	if b.selected > before {
@@ -182,7 +214,7 @@ func (b *builder) suite(s *config.Suite) {
 }
 
 // otherBlocks counts and selects the tests of the blocks this build cannot
-// run (agents, evals, compliance, compositions), reports them as gaps,
+// run (agents, evals, compliance), reports them as gaps,
 // and resolves the matchers of their assertions so that an unknown matcher
 // is reported even there.
 func (b *builder) otherBlocks(s *config.Suite) {
@@ -195,7 +227,7 @@ func (b *builder) otherBlocks(s *config.Suite) {
 		*sel = append(*sel, pos)
 		return true
 	}
-	var agents, evals, compliance, compositions []config.Pos
+	var agents, evals, compliance []config.Pos
 	for _, a := range s.Agents {
 		if pick(a.Name, a.Tags, a.Profile, a.Pos, &agents) {
 			b.resolveOnly(a.Expect)
@@ -209,35 +241,18 @@ func (b *builder) otherBlocks(s *config.Suite) {
 			b.resolveOnly(c.Expect)
 		}
 	}
-	for _, c := range s.Compositions {
-		if pick(c.Name, c.Tags, "", c.Pos, &compositions) {
-			b.resolveOnly(c.Expect)
-		}
-	}
 	b.gaps.blockGap("agents", "agent tests", agents)
 	b.gaps.blockGap("evals", "evals", evals)
 	b.gaps.blockGap("compliance", "compliance checks", compliance)
-	b.gaps.blockGap("compositions", "compositions", compositions)
 }
 
-// assertions plans the assertions of a test. Assert-sets and composition
-// matchers are gaps: their matchers are resolved (so typos are caught)
-// but they are not planned.
+// assertions plans the expect entries of a test: plain assertions,
+// compositions and assert-sets (planentry.go).
 func (b *builder) assertions(t *Test, list []*config.Assertion) {
 	for _, a := range list {
-		if a.Set != nil || a.Matcher.IsComposition() {
-			b.resolveOnly([]*config.Assertion{a})
-			continue
+		if pa := b.entry(a); pa != nil {
+			t.Assertions = append(t.Assertions, pa)
 		}
-		pa := b.assertion(a)
-		if pa == nil {
-			continue
-		}
-		if !b.used[pa.Plugin] {
-			b.used[pa.Plugin] = true
-			b.plan.Matchers = append(b.plan.Matchers, pa.Plugin)
-		}
-		t.Assertions = append(t.Assertions, pa)
 	}
 }
 

@@ -47,7 +47,7 @@ func (p *Plan) Shard(index, total int) {
 	used := map[*plugin.Found]bool{}
 	for _, t := range kept {
 		for _, a := range t.Assertions {
-			used[a.Plugin] = true
+			a.Leaves(func(l Leaf) { used[l.Plugin] = true })
 		}
 	}
 	matchers := p.Matchers[:0:0]

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/sdk"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // HostOptions tune a Host.
@@ -179,7 +181,13 @@ func (h *Host) callFailed(p *proc, callCtx context.Context, err error) error {
 		return d
 	}
 	var reason error
+	// gRPC's own deadline timer can fire a moment before the context's, so
+	// the status code counts as much as the context.
+	timedOut := errors.Is(callCtx.Err(), context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded
 	switch {
+	case timedOut && !p.inst.Exited():
+		reason = fmt.Errorf("%w: no answer within %s; the plugin was stopped", ErrPluginHung, h.opts.CallTimeout)
+		p.inst.Kill()
 	case errors.Is(err, sdk.ErrPluginExited) || p.inst.Exited():
 		// Give go-plugin a moment to notice the exit and drain stderr, so
 		// the tail holds the panic or the last words.
@@ -187,9 +195,6 @@ func (h *Host) callFailed(p *proc, callCtx context.Context, err error) error {
 			time.Sleep(10 * time.Millisecond)
 		}
 		reason = fmt.Errorf("%w: the plugin process exited during the run: %v", ErrPluginCrashed, err)
-	case errors.Is(callCtx.Err(), context.DeadlineExceeded):
-		reason = fmt.Errorf("%w: no answer within %s; the plugin was stopped", ErrPluginHung, h.opts.CallTimeout)
-		p.inst.Kill()
 	default:
 		return newPluginError(p.found, err, "")
 	}

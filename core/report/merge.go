@@ -14,8 +14,8 @@ var ErrMergeConflict = errors.New("reports cannot be merged")
 
 // Merge joins the reports of the shards of one run into the report an
 // unsharded run would have written: tests in suite and file order, servers
-// and run errors de-duplicated, the summary and exit code recomputed. The
-// run id is kept when all shards share it.
+// and run errors de-duplicated, the summary, metric rollups and exit code
+// recomputed. The run id is kept when all shards share it.
 func Merge(runs []*rpt.Run) (*rpt.Run, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%w: nothing to merge", ErrMergeConflict)
@@ -66,6 +66,8 @@ func Merge(runs []*rpt.Run) (*rpt.Run, error) {
 				out.Errors = append(out.Errors, e)
 			}
 		}
+		// Every shard ran its suites' beforeAll and afterAll: keep each.
+		out.Hooks = append(out.Hooks, r.Hooks...)
 		for _, t := range r.Tests {
 			if prev, ok := seenTest[t.ID]; ok {
 				return nil, fmt.Errorf("%w: test %q appears in both %s and report %d; were the shards taken from different runs?", ErrMergeConflict, t.ID, prev, i+1)
@@ -94,6 +96,7 @@ func Merge(runs []*rpt.Run) (*rpt.Run, error) {
 	out.DurationMS = float64(out.FinishedAt.Sub(out.StartedAt).Microseconds()) / 1000
 	out.Summary.DurationMS = out.DurationMS
 	out.Summarize()
+	out.MetricRollups = score.Rollups(out.Tests)
 	out.ExitCode = score.ExitCode(out)
 	return out, nil
 }

@@ -10,19 +10,38 @@ import (
 )
 
 // CheckArguments asks each matcher plugin to vet the arguments of its
-// assertions before any server starts. Rejected arguments come back as
+// assertions before any server starts: plain assertions, every leaf of a
+// composition and the members of assert-sets, so a bad argument deep in a
+// composition is reported as it would be on its own. It also compiles the
+// schemas of response header checks. Rejected arguments come back as
 // located suite errors; a plugin that cannot vet them (it failed to start)
 // is returned as it is.
 func CheckArguments(ctx context.Context, host *plugin.Host, p *plan.Plan) error {
 	var reqs []plugin.CheckRequest
-	var specs []*config.Assertion
+	var specs []*config.Matcher
+	var errs config.Errors
+	seenHeaders := map[*config.HeaderCheck]bool{}
 	for _, t := range p.Tests {
 		for _, a := range t.Assertions {
-			reqs = append(reqs, plugin.CheckRequest{Plugin: a.Plugin, Key: a.Spec.Matcher.Key, Argument: a.Spec.Matcher.Arg})
-			specs = append(specs, a.Spec)
+			a.Leaves(func(l plan.Leaf) {
+				reqs = append(reqs, plugin.CheckRequest{Plugin: l.Plugin, Key: l.Matcher.Key, Argument: l.Matcher.Arg})
+				specs = append(specs, l.Matcher)
+			})
+		}
+		if t.Options == nil || t.Options.ExpectOptions == nil {
+			continue
+		}
+		for _, h := range t.Options.ExpectOptions.ResponseHeaders {
+			if h.Schema == nil || seenHeaders[h] {
+				continue
+			}
+			seenHeaders[h] = true
+			if _, err := compileHeaderSchema(h); err != nil {
+				errs = append(errs, &config.Error{File: h.Pos.File, Line: h.Pos.Line, Col: h.Pos.Col, Pointer: h.Pos.Pointer + "/schema",
+					Msg: "invalid schema: " + err.Error()})
+			}
 		}
 	}
-	var errs config.Errors
 	var pluginErrs []error
 	seen := map[string]bool{}
 	for i, err := range host.Check(ctx, reqs) {
@@ -37,7 +56,7 @@ func CheckArguments(ctx context.Context, host *plugin.Host, p *plan.Plan) error 
 			}
 			continue
 		}
-		m := specs[i].Matcher
+		m := specs[i]
 		errs = append(errs, &config.Error{
 			File: m.Pos.File, Line: m.Pos.Line, Col: m.Pos.Col, Pointer: m.Pos.Pointer + "/" + m.Key,
 			Msg: "invalid " + m.Key + " argument: " + err.Error(),

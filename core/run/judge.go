@@ -14,61 +14,173 @@ import (
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
-// judge evaluates the test's assertions against the envelope: targets are
-// resolved here, matching happens in the plugins.
+// judge evaluates the test's expect entries against the envelope. Targets
+// are resolved here; every matcher a plugin judges (plain assertions, the
+// leaves of compositions, the members of assert-sets) goes out in one
+// coalesced batch; then compositions and assert-sets are combined in the
+// core (tree.go), reading the verdicts back in the order they were sent.
 func (r *runner) judge(ctx context.Context, t *plan.Test, envelope json.RawMessage) []rpt.Assertion {
 	if len(t.Assertions) == 0 {
 		return nil
 	}
-	out := make([]rpt.Assertion, len(t.Assertions))
 	root, decodeErr := decode(envelope)
-	var reqs []plugin.MatchRequest
-	var slots []int
+	j := r.newJudging(ctx, t, root, decodeErr)
+	weighted := t.Options != nil && t.Options.Threshold != nil
+	out := make([]rpt.Assertion, len(t.Assertions))
 	for i, a := range t.Assertions {
-		out[i] = rpt.Assertion{Index: i, Target: a.Spec.Target, Matcher: a.Spec.Matcher.Key, Message: a.Spec.Message, Plugin: a.Plugin.Label()}
-		if decodeErr != nil {
-			out[i].Status = rpt.StatusErrored
-			out[i].Error = "the response is not valid JSON: " + decodeErr.Error()
-			continue
-		}
-		actual, err := a.Target.Extract(root)
-		if err != nil {
-			out[i].Status = rpt.StatusFailed
-			out[i].Failure = targetFailure(a, err)
-			continue
-		}
-		actualJSON, err := json.Marshal(actual)
-		if err != nil {
-			out[i].Status = rpt.StatusErrored
-			out[i].Error = "encode the value at the target: " + err.Error()
-			continue
-		}
-		opts := sdk.MatchOptions{
-			TestID: t.ID, TestName: t.Name, Target: a.Spec.Target, Message: a.Spec.Message,
-			SuiteFile: t.Suite.File, SuiteDir: t.Suite.Dir, UpdateSnapshots: r.opts.UpdateSnapshots,
-		}
-		reqs = append(reqs, plugin.MatchRequest{Plugin: a.Plugin, Key: a.Spec.Matcher.Key, Actual: actualJSON, Argument: a.Spec.Matcher.Arg, Options: opts})
-		slots = append(slots, i)
+		out[i] = j.prepare(i, a, weighted)
 	}
-	for j, o := range r.match.match(ctx, reqs) {
-		a := &out[slots[j]]
-		a.Score = o.Score
-		switch {
-		case o.Err != nil:
-			r.notePluginError(o.Err)
-			a.Status = rpt.StatusErrored
-			a.Error = r.opts.Redact.String(o.Err.Error())
-			if o.ErrorKind == sdk.ErrorKindInvalidArgument && !strings.HasPrefix(a.Error, sdk.ErrInvalidArgument.Error()) {
-				a.Error = sdk.ErrInvalidArgument.Error() + ": " + a.Error
-			}
-		case o.Pass:
-			a.Status = rpt.StatusPassed
-		default:
-			a.Status = rpt.StatusFailed
-			a.Failure = r.opts.Redact.Bytes(o.Failure)
-		}
+	j.outs = r.match.match(ctx, j.reqs)
+	for i, a := range t.Assertions {
+		j.finish(&out[i], a)
 	}
 	return out
+}
+
+// judging is the state of judging one test: the requests gathered by
+// prepare, then the verdicts finish reads back with a cursor.
+type judging struct {
+	r         *runner
+	ctx       context.Context
+	t         *plan.Test
+	root      any
+	decodeErr error
+	reqs      []plugin.MatchRequest
+	outs      []plugin.MatchOutcome
+	cur       int               // next verdict to read
+	actuals   []json.RawMessage // the values compositions judged, in order
+	acur      int               // next of actuals to read
+	// lastPlugin and lastLabel memoise the name@version of the plugin of
+	// the previous assertion: most tests use one plugin throughout.
+	lastPlugin *plugin.Found
+	lastLabel  string
+}
+
+// newJudging starts judging t against the decoded envelope.
+func (r *runner) newJudging(ctx context.Context, t *plan.Test, root any, decodeErr error) *judging {
+	return &judging{r: r, ctx: ctx, t: t, root: root, decodeErr: decodeErr,
+		reqs: make([]plugin.MatchRequest, 0, len(t.Assertions))}
+}
+
+// prepare starts the result of one entry and queues its leaves. An entry
+// whose value cannot be had (a missing target, a response that is not
+// JSON) is decided here and queues nothing.
+func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion {
+	res := rpt.Assertion{Index: i, Target: a.Spec.Target, Matcher: a.Spec.Matcher.Key, Message: a.Spec.Message, Name: a.Spec.Name}
+	if weighted {
+		w := a.Spec.Weight
+		res.Weight = &w
+	}
+	if a.Members != nil {
+		// A set counts as one unit; its members are weighed inside it.
+		set := a.Spec.Set
+		th, w := set.Threshold, set.Weight
+		res.Matcher, res.Threshold, res.Weight = setMatcher, &th, &w
+		res.Assertions = make([]rpt.Assertion, len(a.Members))
+		for k, m := range a.Members {
+			res.Assertions[k] = j.prepare(k, m, true)
+		}
+		return res
+	}
+	if a.Plugin != nil {
+		if a.Plugin != j.lastPlugin {
+			j.lastPlugin, j.lastLabel = a.Plugin, a.Plugin.Label()
+		}
+		res.Plugin = j.lastLabel
+	}
+	actual, ok := j.value(a, &res)
+	if !ok {
+		return res
+	}
+	opts := sdk.MatchOptions{
+		TestID: j.t.ID, TestName: j.t.Name, Target: a.Spec.Target, Message: a.Spec.Message,
+		SuiteFile: j.t.Suite.File, SuiteDir: j.t.Suite.Dir, UpdateSnapshots: j.r.opts.UpdateSnapshots,
+	}
+	if a.Plugin != nil {
+		// The common case, kept free of closures: one leaf.
+		j.reqs = append(j.reqs, plugin.MatchRequest{Plugin: a.Plugin, Key: a.Spec.Matcher.Key, Actual: actual, Argument: a.Spec.Matcher.Arg, Options: opts})
+		return res
+	}
+	j.actuals = append(j.actuals, actual)
+	a.Leaves(func(l plan.Leaf) {
+		j.reqs = append(j.reqs, plugin.MatchRequest{Plugin: l.Plugin, Key: l.Matcher.Key, Actual: actual, Argument: l.Matcher.Arg, Options: opts})
+	})
+	return res
+}
+
+// value extracts the JSON value at the entry's target and runs the
+// entry's transform on it. When that fails, it decides res (failed or
+// errored) and reports false.
+func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage, bool) {
+	if j.decodeErr != nil {
+		res.Status = rpt.StatusErrored
+		res.Error = "the response is not valid JSON: " + j.decodeErr.Error()
+		return nil, false
+	}
+	v, err := a.Target.Extract(j.root)
+	if err != nil {
+		res.Status = rpt.StatusFailed
+		res.Failure = targetFailure(a, err)
+		return nil, false
+	}
+	actual, err := json.Marshal(v)
+	if err != nil {
+		res.Status = rpt.StatusErrored
+		res.Error = "encode the value at the target: " + err.Error()
+		return nil, false
+	}
+	actual, failure := j.r.transformValue(j.ctx, j.t, a.Spec, actual)
+	if failure != nil {
+		res.Status = rpt.StatusFailed
+		res.Failure = j.r.opts.Redact.Bytes(failure)
+		return nil, false
+	}
+	return actual, true
+}
+
+// finish completes the result of one entry from the plugins' verdicts.
+func (j *judging) finish(res *rpt.Assertion, a *plan.Assertion) {
+	switch {
+	case a.Members != nil:
+		for k, m := range a.Members {
+			j.finish(&res.Assertions[k], m)
+		}
+		j.r.finishSet(res, a)
+	case res.Status != "":
+		// Decided by prepare; nothing was queued for it.
+	case a.Plugin != nil:
+		j.r.applyOutcome(res, j.outs[j.cur])
+		j.cur++
+	default:
+		j.finishComposition(res, a)
+	}
+}
+
+// applyOutcome sets a plain assertion's result from its plugin's verdict.
+func (r *runner) applyOutcome(a *rpt.Assertion, o plugin.MatchOutcome) {
+	a.Score = o.Score
+	switch {
+	case o.Err != nil:
+		a.Status = rpt.StatusErrored
+		a.Error = r.outcomeError(o)
+	case o.Pass:
+		a.Status = rpt.StatusPassed
+	default:
+		a.Status = rpt.StatusFailed
+		a.Failure = boundFailure(r.opts.Redact.Bytes(o.Failure))
+	}
+}
+
+// outcomeError is the message of a verdict that could not be reached,
+// unchanged but for redaction and the invalid-argument prefix; a plugin
+// failure is also noted for the run's errors.
+func (r *runner) outcomeError(o plugin.MatchOutcome) string {
+	r.notePluginError(o.Err)
+	msg := r.opts.Redact.String(o.Err.Error())
+	if o.ErrorKind == sdk.ErrorKindInvalidArgument && !strings.HasPrefix(msg, sdk.ErrInvalidArgument.Error()) {
+		msg = sdk.ErrInvalidArgument.Error() + ": " + msg
+	}
+	return msg
 }
 
 // targetFailure explains a target that does not resolve in the response.

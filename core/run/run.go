@@ -42,6 +42,15 @@ type Options struct {
 	Redact *report.Redactor
 	// RunID identifies the run; "" generates one.
 	RunID string
+	// HookTimeout bounds each lifecycle hook step; 0 means the suite's
+	// performance.default_timeout_ms, else plan.DefaultTimeout.
+	HookTimeout time.Duration
+	// NoCache turns result caching off (--no-cache): every request reaches
+	// its server. Suites that declare hooks turn it off as well.
+	NoCache bool
+	// CacheDir, when set, keeps cacheable answers in this folder across
+	// runs (--cache-dir); "" caches within the run only.
+	CacheDir string
 }
 
 // runner is the state of one run.
@@ -50,6 +59,13 @@ type runner struct {
 	plan    *plan.Plan
 	servers *servers
 	match   *coalescer
+	// envs caches the environment of each suite's hooks and transforms.
+	envs suiteEnvs
+	// caps holds the values tests capture for later tests.
+	caps *captures
+	// cache serves identical requests from earlier answers; nil when
+	// caching is off.
+	cache *callCache
 
 	mu         sync.Mutex
 	pluginErrs map[string]*plugin.PluginError
@@ -74,6 +90,8 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	}
 	r.match = newCoalescer(opts.Host)
 	defer r.match.close()
+	r.caps = newCaptures(p)
+	r.cache = newRunCache(p, opts)
 
 	run := &rpt.Run{
 		SchemaVersion: rpt.SchemaVersion,
@@ -90,25 +108,34 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	header.Tests = nil
 	r.emit(ctx, rpt.Event{Type: rpt.EventRunStarted, Total: len(p.Tests), Run: &header})
 
-	sem := make(chan struct{}, opts.Concurrency)
+	// Tests run in batches (hooks.go): the whole plan at once, or, when
+	// suites declare hooks, each suite's tests between its beforeAll and
+	// afterAll, one at a time when it has per-test hooks.
 	var wg sync.WaitGroup
-	for i, t := range p.Tests {
-		if ctx.Err() != nil {
-			run.Tests[i] = skipped(t, "run interrupted before the test started")
-			continue
+	for _, b := range r.batches() {
+		r.beforeAll(ctx, &b, run)
+		sem := make(chan struct{}, b.concurrency(opts.Concurrency))
+		for _, i := range b.tests {
+			t := p.Tests[i]
+			if ctx.Err() != nil {
+				run.Tests[i] = skipped(t, "run interrupted before the test started")
+				continue
+			}
+			sem <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				start := testHeader(t)
+				r.emit(ctx, rpt.Event{Type: rpt.EventTestStarted, Test: &start})
+				res := r.eachTest(ctx, &b, t)
+				r.caps.finish(t, &res)
+				run.Tests[i] = res
+				r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &res})
+			}()
 		}
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			start := testHeader(t)
-			r.emit(ctx, rpt.Event{Type: rpt.EventTestStarted, Test: &start})
-			res := r.runTest(ctx, t)
-			run.Tests[i] = res
-			r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &res})
-		}()
+		wg.Wait()
+		r.afterAll(ctx, &b, run)
 	}
-	wg.Wait()
 
 	run.Servers = r.servers.close()
 	run.Errors = append(run.Errors, r.runErrors()...)
@@ -116,6 +143,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	run.DurationMS = ms(run.FinishedAt.Sub(run.StartedAt))
 	run.Summary.DurationMS = run.DurationMS
 	run.Summarize()
+	run.MetricRollups = score.Rollups(run.Tests)
 	run.ExitCode = score.ExitCode(run)
 	return run
 }

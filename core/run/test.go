@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/mcptest/mcptest/core/plan"
-	"github.com/mcptest/mcptest/core/score"
 	"github.com/mcptest/mcptest/core/session"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -21,7 +19,8 @@ const responseLimit = 64 << 10
 const stderrLines = 20
 
 // blocks names the suite block each kind of test comes from.
-var blocks = map[string]string{plan.KindTool: "tools", plan.KindResource: "resources", plan.KindPrompt: "prompts"}
+var blocks = map[string]string{plan.KindTool: "tools", plan.KindResource: "resources", plan.KindPrompt: "prompts",
+	plan.KindComposition: "compositions"}
 
 // testHeader is the part of a result known before the test runs.
 func testHeader(t *plan.Test) rpt.Test {
@@ -43,24 +42,6 @@ func testHeader(t *plan.Test) rpt.Test {
 	return h
 }
 
-// call makes the test's request: tools/call, resources/read or
-// prompts/get. Arguments are never sent as null.
-func call(ctx context.Context, sess *session.Session, t *plan.Test) (*session.Outcome, error) {
-	switch t.Kind {
-	case plan.KindResource:
-		params, _ := json.Marshal(map[string]string{"uri": t.Resource.URI})
-		return sess.Request(ctx, "resources/read", params)
-	case plan.KindPrompt:
-		args := t.Prompt.Args
-		if len(args) == 0 {
-			args = json.RawMessage(`{}`)
-		}
-		params, _ := json.Marshal(map[string]any{"name": t.Prompt.Prompt, "arguments": args})
-		return sess.Request(ctx, "prompts/get", params)
-	}
-	return sess.CallTool(ctx, t.Tool.Tool, t.Tool.Args)
-}
-
 func skipped(t *plan.Test, why string) rpt.Test {
 	res := testHeader(t)
 	res.Status = rpt.StatusSkipped
@@ -74,15 +55,32 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	start := time.Now()
 	defer func() { res.DurationMS = ms(time.Since(start)) }()
 
-	sess, err := r.servers.get(ctx, t.Suite, t.Server)
-	if err != nil {
-		res.Status = rpt.StatusErrored
-		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(err.Error())}
+	if t.Kind == plan.KindComposition {
+		return r.runComposition(ctx, t)
+	}
+	if !r.awaitCaptures(ctx, t, &res) {
 		return res
 	}
-	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
-	out, err := call(cctx, sess, t)
-	cancel()
+	q, err := r.requestOf(t)
+	if err != nil {
+		res.Status = rpt.StatusErrored
+		res.Error = &rpt.Error{Kind: "capture", Message: r.opts.Redact.String(err.Error())}
+		return res
+	}
+	// The request transform sees the request as it would be sent
+	// (captures filled in) and its output is what is sent and cached.
+	q, terr := r.transformRequest(ctx, t, q)
+	if terr != nil {
+		res.Status, res.Error = rpt.StatusFailed, terr
+		return res
+	}
+	// A test that injects a fixture error gets a synthesised answer and
+	// never starts its server (sess stays nil).
+	sess, out, hit, err := r.obtain(ctx, t, q, &res)
+	if res.Status != "" {
+		return res
+	}
+	res.CacheHit = hit
 	if err != nil {
 		res.Status = rpt.StatusErrored
 		res.Error = &rpt.Error{Kind: callErrorKind(err), Message: r.opts.Redact.String(err.Error())}
@@ -97,9 +95,19 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	// response: a matcher's diff could otherwise split a secret in pieces
 	// no later pass would recognise.
 	r.redactOutcome(out)
-	envelope := envelopeOf(out)
+	envelope, terr := r.transformResponse(ctx, t, out, envelopeOf(out))
+	if terr != nil {
+		res.Status, res.Error = rpt.StatusFailed, terr
+		res.Response = r.truncate(envelope)
+		res.Stderr = r.stderrTail(sess)
+		res.Frames = r.frames(out.Frames, start)
+		return res
+	}
 	res.Assertions = r.judge(ctx, t, envelope)
-	res.Status = score.TestStatus(res.Assertions)
+	// The step checks time the call and measure what the server sent; a
+	// duration budget does not apply to a cache hit.
+	st := stepOf(out, res.CacheHit)
+	r.verdict(t, &res, &st)
 	if len(t.Assertions) == 0 {
 		// With nothing to check, the call itself must succeed.
 		switch {
@@ -111,9 +119,10 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 			res.Error = &rpt.Error{Kind: "tool_error", Message: "the tool returned isError: true and the test has no expectations"}
 		}
 	}
+	r.takeCaptures(t, envelope, &res)
 	if res.Status != rpt.StatusPassed {
 		res.Response = r.truncate(envelope)
-		res.Stderr = r.opts.Redact.String(sess.StderrTail(stderrLines))
+		res.Stderr = r.stderrTail(sess)
 		res.Frames = r.frames(out.Frames, start)
 	}
 	return res
@@ -167,11 +176,10 @@ func callErrorKind(err error) string {
 
 func (r *runner) truncate(raw json.RawMessage) json.RawMessage {
 	b := r.opts.Redact.Bytes(raw)
-	if len(b) <= responseLimit {
+	if len(b) <= responseLimit && embeddable(b) {
 		return b
 	}
-	s, _ := json.Marshal(fmt.Sprintf("%s…[truncated: %d bytes in total]", b[:responseLimit], len(b)))
-	return s
+	return embedText(b, responseLimit)
 }
 
 // frames converts the session's wire capture for the report.
@@ -184,7 +192,7 @@ func (r *runner) frames(fs []session.Frame, start time.Time) []rpt.Frame {
 			dir = "send"
 		}
 		fr := rpt.Frame{Direction: dir, AtMS: ms(f.Time.Sub(start)), Truncated: f.Truncated}
-		if !f.Truncated && json.Valid([]byte(raw)) {
+		if !f.Truncated && embeddable([]byte(raw)) {
 			fr.Data = json.RawMessage(raw)
 		} else {
 			fr.Data, _ = json.Marshal(raw)

@@ -1,5 +1,9 @@
-// Package score turns assertion outcomes into test verdicts and a run's
-// verdicts into an exit code.
+// Package score is the scoring model: it combines the verdicts of composed
+// matchers (not, anyOf, allOf, oneOf), weighs assertions and assert-sets
+// into a test's combined score, gates it on thresholds and derived
+// metrics, rolls the metrics up over a run, and turns a run's verdicts
+// into an exit code. It does no I/O: the runner gathers the verdicts of
+// the matcher plugins and hands them here.
 package score
 
 import "github.com/mcptest/mcptest/sdk/report"
@@ -16,9 +20,9 @@ const (
 	ExitError = 2
 )
 
-// TestStatus is the verdict of a test from its assertions: errored if any
-// assertion could not be evaluated, failed if any failed, passed otherwise
-// (every assertion must pass when the test sets no threshold).
+// TestStatus is the legacy verdict of a test from its assertions: errored
+// if any assertion could not be evaluated, failed if any failed, passed
+// otherwise. Verdict is the full model (weights, thresholds, metrics).
 func TestStatus(assertions []report.Assertion) report.Status {
 	st := report.StatusPassed
 	for _, a := range assertions {

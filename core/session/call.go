@@ -91,6 +91,7 @@ type reply struct {
 	result  json.RawMessage
 	rpcErr  json.RawMessage
 	tooLong int   // size of a response discarded for exceeding MaxMessageBytes
+	bad     error // the response could not be decoded (wraps ErrBadResponse)
 	err     error // the call failed after it was sent (a broken HTTP stream)
 	at      time.Time
 }
@@ -193,7 +194,11 @@ func (s *Session) do(ctx context.Context, label, method string, params any) (*Ou
 		out.Duration = time.Since(c.start)
 		out.Frames = append(out.Frames, c.streamFrames()...)
 		s.sendCancel(id, ctx.Err())
-		return out, fmt.Errorf("%s: %w", label, ctxError(ctx, out.Duration))
+		err := ctxError(ctx, out.Duration)
+		if errors.Is(err, ErrTimeout) {
+			err = fmt.Errorf("%w%s", err, s.waitHints(c.start))
+		}
+		return out, fmt.Errorf("%s: %w", label, err)
 	}
 }
 
@@ -230,6 +235,9 @@ func finish(out *Outcome, label string, c *call, r reply, limit int) (*Outcome, 
 		return out, fmt.Errorf("%s: %w", label, r.err)
 	}
 	out.Frames = append(out.Frames, r.frame)
+	if r.bad != nil {
+		return out, fmt.Errorf("%s: %w", label, r.bad)
+	}
 	if r.tooLong > 0 {
 		return out, fmt.Errorf("%s: %w: response of %d bytes exceeds the %d-byte limit", label, ErrBadResponse, r.tooLong, limit)
 	}

@@ -23,8 +23,9 @@ var ErrTimeout = errors.New("timed out")
 var ErrClosed = errors.New("session closed")
 
 // ErrBadResponse is wrapped by errors for a response the server sent with
-// the call's id that is neither a result nor an error, or that exceeded
-// StdioConfig.MaxMessageBytes.
+// the call's id that is neither a result nor an error, that cannot be
+// decoded (broken JSON, or nesting deeper than encoding/json's limit of
+// 10,000 levels), or that exceeded StdioConfig.MaxMessageBytes.
 var ErrBadResponse = errors.New("malformed response")
 
 // ServerExitError describes a server that went away. errors.Is(err,

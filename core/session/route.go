@@ -26,12 +26,17 @@ type source struct {
 // route handles one message from the server: a response to one of our calls
 // goes to the waiting call; everything else (responses to mcp-go's own
 // requests, notifications, server-to-client requests) goes to mcp-go, and
-// is also recorded on the call whose stream carried it. Non-JSON text goes
-// to the noise log.
+// is also recorded on the call whose stream carried it. A response whose id
+// no request of the session ever used is also kept in the stray log. A
+// message that cannot be decoded but names a waiting call's id fails that
+// call; other non-JSON text goes to the noise log.
 func (s *Session) route(msg []byte, src source) {
 	at := time.Now()
 	var env envelope
 	if err := json.Unmarshal(msg, &env); err != nil {
+		if s.routeUndecodable(msg, err, at, src) {
+			return
+		}
 		s.noise.add(msg)
 		if src.owner != nil {
 			src.owner.addFrame(s.frame(Received, at, msg, src.event, src.id))
@@ -42,6 +47,9 @@ func (s *Session) route(msg []byte, src source) {
 		if c := s.takePending(string(env.ID)); c != nil {
 			c.done <- reply{frame: s.frame(Received, at, msg, src.event, src.id), result: env.Result, rpcErr: env.Error, at: at}
 			return
+		}
+		if !s.issued(env.ID) {
+			s.strays.add(msg)
 		}
 	}
 	if src.owner != nil {

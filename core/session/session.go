@@ -92,7 +92,8 @@ type Session struct {
 	t      wire
 	proc   *stdioTransport // the process, for stdio sessions only
 	redact *redactor       // secrets to scrub from frames; nil for stdio
-	noise  noiseLog
+	noise  noiseLog        // non-JSON lines the server wrote
+	strays noiseLog        // responses to ids never used
 
 	client   *client.Client
 	toClient *io.PipeWriter // lines for mcp-go's transport

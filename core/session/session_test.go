@@ -17,8 +17,9 @@ import (
 	"time"
 )
 
-// demoBin is the demo server, built once by TestMain.
-var demoBin string
+// demoBin is the demo server and chaosBin the misbehaving one, built once
+// by TestMain.
+var demoBin, chaosBin string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "session-test-")
@@ -26,11 +27,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	demoBin = filepath.Join(dir, "demo")
-	build := exec.Command("go", "build", "-o", demoBin, "github.com/mcptest/mcptest/examples/servers/demo")
+	demoBin, chaosBin = filepath.Join(dir, "demo"), filepath.Join(dir, "chaos")
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
+		"github.com/mcptest/mcptest/examples/servers/demo", "github.com/mcptest/mcptest/examples/servers/chaos")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "build demo server: %v\n", err)
+		fmt.Fprintf(os.Stderr, "build test servers: %v\n", err)
 		os.RemoveAll(dir)
 		os.Exit(2)
 	}

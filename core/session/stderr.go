@@ -73,38 +73,3 @@ func (t *tailBuffer) drain(r io.Reader, done chan<- struct{}) {
 	defer close(done)
 	_, _ = io.Copy(t, r)
 }
-
-// noiseLimit bounds how many bytes of one non-JSON stdout line are kept, and
-// noiseLines how many such lines.
-const (
-	noiseLimit = 512
-	noiseLines = 5
-)
-
-// noiseLog keeps the last few non-JSON lines a server wrote to stdout.
-type noiseLog struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-// add records line, cut to noiseLimit bytes.
-func (l *noiseLog) add(line []byte) {
-	line = trimNewline(line)
-	s := string(line)
-	if len(line) > noiseLimit {
-		s = strings.ToValidUTF8(string(line[:noiseLimit]), "") + "…"
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.lines) == noiseLines {
-		l.lines = append(l.lines[:0], l.lines[1:]...)
-	}
-	l.lines = append(l.lines, s)
-}
-
-// String returns the kept lines, newline-separated.
-func (l *noiseLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Join(l.lines, "\n")
-}

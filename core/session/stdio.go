@@ -19,6 +19,9 @@ type stdioTransport struct {
 	stdout *os.File
 	errOut *os.File
 	stderr *tailBuffer
+	// watchdog is the write end of the watchdog's stdin (startWatchdog),
+	// or nil.
+	watchdog *os.File
 
 	exited     chan struct{} // closed when the process has been reaped
 	waitErr    error         // cmd.Wait's result, readable after exited
@@ -89,6 +92,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 	_ = inR.Close()
 	_ = outW.Close()
 	_ = errW.Close()
+	watchdog := startWatchdog(cmd.Process.Pid)
 
 	s := newSession(cfg.options(), TransportStdio)
 	p := &stdioTransport{
@@ -99,6 +103,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 		stdout:     outR,
 		errOut:     errR,
 		stderr:     newTailBuffer(cfg.StderrLimit),
+		watchdog:   watchdog,
 		exited:     make(chan struct{}),
 		stdoutDone: make(chan struct{}),
 		stderrDone: make(chan struct{}),
@@ -218,8 +223,11 @@ func (p *stdioTransport) stop() error {
 			}
 		}
 	}
-	// Children the server left in its group go too.
+	// Children the server left in its group go too, and the watchdog.
 	_ = signalGroup(p.pid, sigKill)
+	if p.watchdog != nil {
+		_ = p.watchdog.Close()
+	}
 	return err
 }
 

@@ -19,10 +19,17 @@ type Run struct {
 	Servers []Server `json:"servers,omitempty"`
 	Tests   []Test   `json:"tests"`
 	Summary Summary  `json:"summary"`
+	// MetricRollups summarise the tests' derived metrics across the run,
+	// one per metric name in first-seen order; absent when no test
+	// reported one.
+	MetricRollups []MetricRollup `json:"metric_rollups,omitempty"`
 	// Errors lists problems of the run itself (a plugin that crashed, a
 	// server that never started) that are not any single test's fault.
-	Errors   []RunError `json:"errors,omitempty"`
-	ExitCode int        `json:"exit_code"`
+	Errors []RunError `json:"errors,omitempty"`
+	// Hooks are the beforeAll and afterAll steps of the run's suites, in
+	// the order they ran; absent when no suite declares any.
+	Hooks    []Hook `json:"hooks,omitempty"`
+	ExitCode int    `json:"exit_code"`
 	// Shard is set on the report of one shard of a sharded run.
 	Shard *Shard `json:"shard,omitempty"`
 }
@@ -59,6 +66,14 @@ type Summary struct {
 	Errored    int     `json:"errored"`
 	Skipped    int     `json:"skipped"`
 	DurationMS float64 `json:"duration_ms"`
+}
+
+// MetricRollup is the run-wide summary of one derived metric: its mean
+// over the tests that reported it, and how many did.
+type MetricRollup struct {
+	Name  string  `json:"name"`
+	Mean  float64 `json:"mean"`
+	Count int     `json:"count"`
 }
 
 // RunError is a run-level problem.

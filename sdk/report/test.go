@@ -41,14 +41,26 @@ type Test struct {
 	Stderr string `json:"stderr,omitempty"`
 	// Frames are the JSON-RPC messages exchanged for this test.
 	Frames []Frame `json:"frames,omitempty"`
+	// Hooks are the beforeEach and afterEach steps that ran around the
+	// test, in order; absent when the suite declares none.
+	Hooks []Hook `json:"hooks,omitempty"`
 	// Score is the test's weighted score; set only for tests that declare a
 	// threshold, so reports of plain suites keep their shape.
 	Score *float64 `json:"score,omitempty"`
 	// Threshold is the score the test had to reach.
 	Threshold *float64 `json:"threshold,omitempty"`
+	// DerivedMetrics are the test's derived metrics, in declaration order;
+	// set only for tests that declare some (and were judged).
+	DerivedMetrics []DerivedMetric `json:"derived_metrics,omitempty"`
 	// ProtocolVersion is the MCP revision the test ran against when the
 	// suite fans out over several.
 	ProtocolVersion string `json:"protocol_version,omitempty"`
+	// CacheHit is set when the test's answer came from the result cache:
+	// an identical earlier request of the run, or the cache folder.
+	CacheHit bool `json:"cache_hit,omitempty"`
+	// Nodes are the nodes of a composition, in the order they ran or were
+	// skipped; absent for other tests.
+	Nodes []Node `json:"nodes,omitempty"`
 	// Check describes a compliance check, for tests that are one.
 	Check *Check `json:"check,omitempty"`
 }
@@ -66,15 +78,31 @@ type Check struct {
 	Section  string `json:"section,omitempty"`
 }
 
-// Assertion is the outcome of one expect entry.
+// Assertion is the outcome of one expect entry: a plain or composed
+// matcher on one target, an assert-set (Matcher "assert-set", its members
+// in Assertions), or a check of the whole step from the long form of expect
+// (Matcher "max_duration_ms", "max_response_tokens", "response_headers" or
+// "response_headers_absent").
 type Assertion struct {
 	Index   int    `json:"index"`
 	Target  string `json:"target"`
 	Matcher string `json:"matcher"`
 	Message string `json:"message,omitempty"`
-	Status  Status `json:"status"`
-	// Score is set when the matcher produced one.
+	// Name is the name derived metrics refer to the entry by, when it has
+	// one.
+	Name   string `json:"name,omitempty"`
+	Status Status `json:"status"`
+	// Score is set when the matcher produced one; for an assert-set it is
+	// the set's weighted pass fraction.
 	Score *float64 `json:"score,omitempty"`
+	// Weight is the entry's weight in a combined score; set only where one
+	// is computed (the test declares a threshold, or the entry is an
+	// assert-set or one of its members).
+	Weight *float64 `json:"weight,omitempty"`
+	// Threshold is the pass fraction an assert-set needed.
+	Threshold *float64 `json:"threshold,omitempty"`
+	// Assertions are the members of an assert-set, judged.
+	Assertions []Assertion `json:"assertions,omitempty"`
 	// Failure is the matcher's structured failure: expected, actual, diff,
 	// path, note and matcher-specific fields.
 	Failure json.RawMessage `json:"failure,omitempty"`
@@ -84,7 +112,22 @@ type Assertion struct {
 	Plugin string `json:"plugin,omitempty"`
 }
 
-// Error describes why a test could not be judged.
+// DerivedMetric is the value of one derived metric of a test.
+type DerivedMetric struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	// Threshold is set when the metric gates the test; Passed then says
+	// whether Value reached it.
+	Threshold *float64 `json:"threshold,omitempty"`
+	Passed    *bool    `json:"passed,omitempty"`
+	// Unresolved lists the references that named no assertion, assert-set
+	// or earlier metric; each counted as 0.
+	Unresolved []string `json:"unresolved,omitempty"`
+}
+
+// Error describes why a test could not be judged, or why it failed when no
+// assertion says so (a score below the threshold, a gated derived metric,
+// a call that failed with nothing to check).
 type Error struct {
 	// Kind is a short machine-readable class: "server_exited", "timeout",
 	// "transport", "plugin_crashed", "invalid_argument", "rpc_error".

@@ -11,34 +11,32 @@ import (
 )
 
 func TestSameExpressionCompilesOnce(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	e := expr("value.count == 3 || 'cache-test-once' == ''")
 	before := compiles.Load()
-	if got := checkOne(t, c, matcherKey, e); got != "" {
-		t.Fatal(got)
+	if err := h.Check(matcherKey, e); err != nil {
+		t.Fatal(err)
 	}
-	mustFail(t, matchOne(t, c, `{"count":2}`, e))
-	if r := matchOne(t, c, `{"count":3}`, e); !r.Pass {
+	h.Failure(h.Match(matcherKey, `{"count":2}`, e))
+	if r := h.Match(matcherKey, `{"count":3}`, e); !r.Pass {
 		t.Fatalf("%+v", r)
 	}
 	if n := compiles.Load() - before; n != 1 {
 		t.Errorf("compiled %d times, want 1", n)
 	}
-	matchOne(t, c, `{"count":3}`, expr("value.count == 3 || 'cache-test-other' == ''"))
+	h.Match(matcherKey, `{"count":3}`, expr("value.count == 3 || 'cache-test-other' == ''"))
 	if n := compiles.Load() - before; n != 2 {
 		t.Errorf("compiled %d times after a second expression, want 2", n)
 	}
 }
 
 func TestBadExpressionCompilesOnce(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	e := expr("value.cache_test_bad >")
 	before := compiles.Load()
 	for i := 0; i < 3; i++ {
-		if got := checkOne(t, c, matcherKey, e); got == "" {
-			t.Fatal("bad expression accepted")
-		}
-		mustInvalid(t, matchOne(t, c, `{}`, e), "does not compile")
+		h.MustRefuse(matcherKey, e, "does not compile")
+		mustInvalid(t, h, h.Match(matcherKey, `{}`, e), "does not compile")
 	}
 	if n := compiles.Load() - before; n != 1 {
 		t.Errorf("compiled %d times, want 1", n)
@@ -50,7 +48,7 @@ func TestBadExpressionCompilesOnce(t *testing.T) {
 // program must be safe to run concurrently, and every result must land on
 // its own item.
 func TestBatchSharesOneProgram(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	e := expr("value.n % 2 == 0 && 'cache-test-batch' != ''")
 	before := compiles.Load()
 	var items []sdk.MatchItem
@@ -58,7 +56,7 @@ func TestBatchSharesOneProgram(t *testing.T) {
 		items = append(items, sdk.MatchItem{ID: uint64(1000 + i), Key: matcherKey,
 			Actual: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i)), Argument: json.RawMessage(e)})
 	}
-	res, err := c.Matcher.Match(context.Background(), items)
+	res, err := h.Matcher.Match(context.Background(), items)
 	if err != nil {
 		t.Fatal(err)
 	}

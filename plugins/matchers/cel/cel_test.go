@@ -16,7 +16,7 @@ const envelope = `{"content":[{"type":"text","text":"ok: 3 items"}],"isError":fa
 	"id":9223372036854775807,"big":18446744073709551615,"huge":123456789012345678901234567890}}`
 
 func TestCELVerdicts(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range []struct {
 		expr, actual string
 		pass         bool
@@ -63,7 +63,7 @@ func TestCELVerdicts(t *testing.T) {
 		{"has(value.missing) && value.missing > 1", `{}`, false},
 		{"value.missing > 1 || true", `{}`, true},
 	} {
-		r := matchOne(t, c, tc.actual, expr(tc.expr))
+		r := h.Match(matcherKey, tc.actual, expr(tc.expr))
 		if r.Error != "" || r.Pass != tc.pass {
 			t.Errorf("%s: pass = %v (error %q), want %v", tc.expr, r.Pass, r.Error, tc.pass)
 		}
@@ -71,23 +71,25 @@ func TestCELVerdicts(t *testing.T) {
 }
 
 func TestCELFailureShape(t *testing.T) {
-	c := serve(t)
-	r := matchOne(t, c, `{"count":2}`, expr("value.count == 3"))
+	h := serve(t)
+	r := h.Match(matcherKey, `{"count":2}`, expr("value.count == 3"))
 	want := `{"expected":"value.count == 3","actual":{"count":2},"note":"the expression evaluated to false"}`
 	if string(r.Failure) != want {
 		t.Errorf("failure =\n%s\nwant\n%s", r.Failure, want)
 	}
 	// big integers travel untouched in the failure
-	f := mustFail(t, matchOne(t, c, `12345678901234567891`, expr("value == 0")))
+	var f failure
+	h.DecodeFailure(h.Match(matcherKey, `12345678901234567891`, expr("value == 0")), &f)
 	if string(f.Actual) != `12345678901234567891` {
 		t.Errorf("actual = %s", f.Actual)
 	}
 }
 
 func TestCELHugeActualIsTruncated(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	actual := `{"items":` + numbers(100000) + `}`
-	f := mustFail(t, matchOne(t, c, actual, expr("value.items.size() == 0")))
+	var f failure
+	h.DecodeFailure(h.Match(matcherKey, actual, expr("value.items.size() == 0")), &f)
 	var s string
 	if err := json.Unmarshal(f.Actual, &s); err != nil {
 		t.Fatalf("truncated actual is not a JSON string: %s", f.Actual)
@@ -108,13 +110,10 @@ func TestTruncateKeepsCharacters(t *testing.T) {
 }
 
 func TestCELNonBool(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	// known at compile time: refused before the run
 	for _, e := range []string{"value.size()", "'text'", "[true]", "value.count + 1"} {
-		got := checkOne(t, c, matcherKey, expr(e))
-		if !strings.Contains(got, "the CEL expression must return a bool: "+strconv.Quote(e)+" returns") {
-			t.Errorf("%s: check error %q", e, got)
-		}
+		h.MustRefuse(matcherKey, expr(e), "the CEL expression must return a bool: "+strconv.Quote(e)+" returns")
 	}
 	// known only once evaluated
 	for _, tc := range []struct{ expr, actual, want string }{
@@ -123,15 +122,15 @@ func TestCELNonBool(t *testing.T) {
 		{"value.owner", `{"owner":null}`, `"value.owner" returned null, not a bool`},
 		{"value", `[true]`, `"value" returned list`},
 	} {
-		if got := checkOne(t, c, matcherKey, expr(tc.expr)); got != "" {
-			t.Errorf("%s: rejected before the run: %s", tc.expr, got)
+		if err := h.Check(matcherKey, expr(tc.expr)); err != nil {
+			t.Errorf("%s: rejected before the run: %s", tc.expr, err)
 		}
-		mustInvalid(t, matchOne(t, c, tc.actual, expr(tc.expr)), "the CEL expression must return a bool: "+tc.want)
+		mustInvalid(t, h, h.Match(matcherKey, tc.actual, expr(tc.expr)), "the CEL expression must return a bool: "+tc.want)
 	}
 }
 
 func TestCELCompileErrors(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range []struct{ arg, want string }{
 		{expr("value >"), `the CEL expression does not compile: "value >": 1:8: Syntax error: mismatched input '<EOF>'`},
 		{expr("value.count ==\n  = 3"), `"value.count ==\n  = 3": 2:3: Syntax error`},
@@ -144,16 +143,15 @@ func TestCELCompileErrors(t *testing.T) {
 		{`null`, "got null"},
 		{``, "the argument is not valid JSON"},
 	} {
-		got := checkOne(t, c, matcherKey, tc.arg)
-		if !strings.HasPrefix(got, "invalid matcher argument: cel: ") || !strings.Contains(got, tc.want) {
-			t.Errorf("%s: check error %q, want it to contain %q", tc.arg, got, tc.want)
+		if got := h.MustRefuse(matcherKey, tc.arg, tc.want); !strings.HasPrefix(got, "invalid matcher argument: cel: ") {
+			t.Errorf("%s: check error %q lacks the plugin's invalid-argument marker", tc.arg, got)
 		}
-		mustInvalid(t, matchOne(t, c, `{}`, tc.arg), tc.want)
+		mustInvalid(t, h, h.Match(matcherKey, `{}`, tc.arg), tc.want)
 	}
 }
 
 func TestCELEvaluationErrors(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range []struct{ expr, actual, want string }{
 		// A missing key is an error, not false: test for it with has().
 		{"value.missing > 1", `{"count":3}`, `the CEL expression failed to evaluate: "value.missing > 1" at 1:6: no such key: missing`},
@@ -165,14 +163,14 @@ func TestCELEvaluationErrors(t *testing.T) {
 		{"value.count + 1.5 > 0", `{"count":3}`, `no such overload`},
 		{"value.startsWith('a')", `5`, `no such overload`},
 	} {
-		mustInvalid(t, matchOne(t, c, tc.actual, expr(tc.expr)), tc.want)
+		mustInvalid(t, h, h.Match(matcherKey, tc.actual, expr(tc.expr)), tc.want)
 	}
 }
 
 func TestCELBadActualValue(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, actual := range []string{``, `{"a":`, `1 2`} {
-		r := matchOne(t, c, actual, expr("true"))
+		r := h.Match(matcherKey, actual, expr("true"))
 		if r.ErrorKind != sdk.ErrorKindInternal || !strings.Contains(r.Error, "cel: decode actual value") {
 			t.Errorf("actual %q: got %s %q, want an internal decode error", actual, r.ErrorKind, r.Error)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -12,54 +11,23 @@ import (
 
 // serve starts the plugin with its documented budget in-process over real
 // gRPC.
-func serve(t *testing.T) *plugintest.Conn {
+func serve(t *testing.T) *plugintest.MatcherHarness {
 	t.Helper()
-	return plugintest.New(t, newPlugin(), nil)
+	return plugintest.Matcher(t, newPlugin())
 }
 
 // expr encodes a CEL expression as the matcher argument.
 func expr(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	return string(sdk.JSON(s))
 }
 
-// matchOne sends one item and returns its result.
-func matchOne(t *testing.T, c *plugintest.Conn, actual, arg string) sdk.MatchItemResult {
+// mustInvalid asserts r is a suite-bug error of this plugin containing
+// want.
+func mustInvalid(t *testing.T, h *plugintest.MatcherHarness, r sdk.MatchItemResult, want string) {
 	t.Helper()
-	res, err := c.Matcher.Match(context.Background(), []sdk.MatchItem{{
-		ID: 1, Key: matcherKey, Actual: json.RawMessage(actual), Argument: json.RawMessage(arg),
-	}})
-	if err != nil {
-		t.Fatalf("Match: %v", err)
-	}
-	if len(res) != 1 {
-		t.Fatalf("got %d results, want 1", len(res))
-	}
-	return res[0]
-}
-
-// checkOne validates one argument of key and returns the error text ("" if
-// it was accepted).
-func checkOne(t *testing.T, c *plugintest.Conn, key, arg string) string {
-	t.Helper()
-	res, err := c.Matcher.Check(context.Background(), []sdk.CheckItem{{ID: 7, Key: key, Argument: json.RawMessage(arg)}})
-	if err != nil {
-		t.Fatalf("Check: %v", err)
-	}
-	if len(res) != 1 || res[0].ID != 7 {
-		t.Fatalf("unexpected check results %+v", res)
-	}
-	return res[0].Error
-}
-
-// mustInvalid asserts r is a suite-bug error containing want.
-func mustInvalid(t *testing.T, r sdk.MatchItemResult, want string) {
-	t.Helper()
-	if r.ErrorKind != sdk.ErrorKindInvalidArgument {
-		t.Fatalf("error kind %s (%q), want invalid_argument", r.ErrorKind, r.Error)
-	}
-	if !strings.HasPrefix(r.Error, "invalid matcher argument: cel: ") || !strings.Contains(r.Error, want) {
-		t.Fatalf("error %q, want it to contain %q", r.Error, want)
+	h.MustInvalid(r, want)
+	if !strings.HasPrefix(r.Error, "invalid matcher argument: cel: ") {
+		t.Fatalf("error %q, want it to start with the plugin's invalid-argument marker", r.Error)
 	}
 }
 
@@ -68,24 +36,6 @@ type failure struct {
 	Expected string          `json:"expected"`
 	Actual   json.RawMessage `json:"actual"`
 	Note     string          `json:"note"`
-}
-
-// mustFail asserts r is a failed match and decodes its failure.
-func mustFail(t *testing.T, r sdk.MatchItemResult) failure {
-	t.Helper()
-	if r.Error != "" {
-		t.Fatalf("unexpected error (%s): %s", r.ErrorKind, r.Error)
-	}
-	if r.Pass {
-		t.Fatal("passed, want a failure")
-	}
-	var f failure
-	dec := json.NewDecoder(strings.NewReader(string(r.Failure)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		t.Fatalf("failure %s: %v", r.Failure, err)
-	}
-	return f
 }
 
 // numbers returns a JSON array of n numbers: a zero, then ones.

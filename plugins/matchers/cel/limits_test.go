@@ -10,9 +10,9 @@ import (
 // TestCELBudget runs a cubic expression over a large list: the interrupt
 // must stop it at the budget and report a suite bug.
 func TestCELBudget(t *testing.T) {
-	c := plugintest.New(t, pluginWith(100*time.Millisecond), nil)
+	h := plugintest.Matcher(t, pluginWith(100*time.Millisecond))
 	start := time.Now()
-	mustInvalid(t, matchOne(t, c, numbers(2000), expr("value.all(x, value.all(y, value.all(z, x + y + z >= 0)))")),
+	mustInvalid(t, h, h.Match(matcherKey, numbers(2000), expr("value.all(x, value.all(y, value.all(z, x + y + z >= 0)))")),
 		`the CEL expression failed to evaluate: "value.all(x, value.all(y, value.all(z, x + y + z >= 0)))" did not finish within 100ms`)
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("the interrupted match took %s", took)
@@ -23,8 +23,8 @@ func TestCELBudget(t *testing.T) {
 // (see env.go): one pass over 200,000 elements is an ordinary check and
 // must finish well inside the default budget.
 func TestCELLinearOverLargeValue(t *testing.T) {
-	c := serve(t)
-	r := matchOne(t, c, `{"items":`+numbers(200000)+`}`, expr("value.items.all(x, x >= 0) && value.items.exists(x, x == 0)"))
+	h := serve(t)
+	r := h.Match(matcherKey, `{"items":`+numbers(200000)+`}`, expr("value.items.all(x, x >= 0) && value.items.exists(x, x == 0)"))
 	if !r.Pass || r.Error != "" {
 		t.Fatalf("%+v", r)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -75,7 +76,7 @@ func (m *matcher) program(key string, arg json.RawMessage) (*program, error) {
 	}
 	expr, ok := v.(string)
 	if !ok {
-		return nil, sdk.InvalidArgument("cel: the argument must be a string holding a CEL expression, got %s", describeJSON(v))
+		return nil, sdk.InvalidArgument("cel: the argument must be a string holding a CEL expression, got %s", jsonvalue.Describe(v))
 	}
 	p, err := m.programs.get(expr)
 	if err != nil {
@@ -133,21 +134,4 @@ func describeVal(v ref.Val) string {
 		s = strconv.Quote(s)
 	}
 	return fmt.Sprintf("%s (%s), not a bool", v.Type().TypeName(), s)
-}
-
-// describeJSON names the JSON type of an argument that is not a string.
-func describeJSON(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case float64:
-		return "a number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("a %T", v)
 }

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
+
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 )
 
 // decodeValue decodes the actual value into the Go values cel-go's default
@@ -17,16 +18,11 @@ func decodeValue(raw json.RawMessage) (any, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, errors.New("no value")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	// Numbers arrive as text, so integers are converted exactly instead of
-	// passing through float64 first.
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	// Numbers arrive as text (json.Number), so integers are converted
+	// exactly instead of passing through float64 first.
+	v, err := jsonvalue.Decode(raw)
+	if err != nil {
 		return nil, fmt.Errorf("decode JSON: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("decode JSON: unexpected data after the value")
 	}
 	return convertNumbers(v), nil
 }

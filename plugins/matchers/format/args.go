@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 )
 
 // decodeArgument decodes a matcher argument. An empty argument is the
@@ -17,24 +18,9 @@ func decodeArgument(raw json.RawMessage) (any, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, nil
 	}
-	v, err := decodeJSON(raw)
+	v, err := jsonvalue.Decode(raw)
 	if err != nil {
 		return nil, fmt.Errorf("argument is not valid JSON: %w", err)
-	}
-	return v, nil
-}
-
-// decodeJSON decodes exactly one JSON value, keeping numbers exact as
-// json.Number (which the schema validator also expects).
-func decodeJSON(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("unexpected data after the value")
 	}
 	return v, nil
 }
@@ -63,7 +49,7 @@ func parseSchemaOption(_ *family, arg any) (options, error) {
 	}
 	obj, ok := arg.(map[string]any)
 	if !ok {
-		return options{}, fmt.Errorf("expected ~, true or {schema: ...}, got %s", describe(arg))
+		return options{}, fmt.Errorf("expected ~, true or {schema: ...}, got %s", jsonvalue.Describe(arg))
 	}
 	if err := onlyFields(obj, "schema"); err != nil {
 		if looksLikeSchema(obj) {
@@ -92,7 +78,7 @@ func parseXMLOption(_ *family, arg any) (options, error) {
 	}
 	obj, ok := arg.(map[string]any)
 	if !ok {
-		return options{}, fmt.Errorf("expected ~, true or {root: NAME}, got %s", describe(arg))
+		return options{}, fmt.Errorf("expected ~, true or {root: NAME}, got %s", jsonvalue.Describe(arg))
 	}
 	if err := onlyFields(obj, "root"); err != nil {
 		return options{}, err
@@ -103,7 +89,7 @@ func parseXMLOption(_ *family, arg any) (options, error) {
 	}
 	root, ok := raw.(string)
 	if !ok {
-		return options{}, fmt.Errorf(`field "root" must be a string, got %s`, describe(raw))
+		return options{}, fmt.Errorf(`field "root" must be a string, got %s`, jsonvalue.Describe(raw))
 	}
 	if root == "" || strings.IndexFunc(root, unicode.IsSpace) >= 0 || strings.ContainsAny(root, "<>") {
 		return options{}, fmt.Errorf(`field "root" must be an element name such as "note" or "soap:Envelope", got %q`, root)
@@ -116,7 +102,7 @@ func parseNoOption(_ *family, arg any) (options, error) {
 	if ok, err := flagOnly(arg); ok || err != nil {
 		return options{}, err
 	}
-	return options{}, fmt.Errorf("takes no options: write ~ (got %s)", describe(arg))
+	return options{}, fmt.Errorf("takes no options: write ~ (got %s)", jsonvalue.Describe(arg))
 }
 
 // onlyFields refuses any field of obj not in allowed, naming them all in a
@@ -144,23 +130,4 @@ func looksLikeSchema(obj map[string]any) bool {
 		}
 	}
 	return false
-}
-
-// describe names the JSON type of a decoded value with an article.
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("a %T", v)
 }

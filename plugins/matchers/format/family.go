@@ -7,8 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -17,7 +16,7 @@ import (
 type options struct {
 	// schema validates the parsed document (is-json) or the call's
 	// arguments (is-valid-tools-call); nil means no schema check.
-	schema *jsonschema.Schema
+	schema *schemaguard.Schema
 	// root is the required root element name (is-xml); empty means any.
 	root string
 }
@@ -41,16 +40,21 @@ type family struct {
 	args optionsCache
 	// sql lends SQL parsers, which are not safe for concurrent use.
 	sql sqlParsers
+	// validator runs schema validations under the 2-second budget.
+	validator *schemaguard.Validator
 }
 
 // newFamily returns the format matcher family with all its keys.
 func newFamily() *family {
-	return &family{keys: map[string]keyImpl{
-		"is-json":             {parse: parseSchemaOption, match: matchJSON},
-		"is-xml":              {parse: parseXMLOption, match: matchXML},
-		"is-sql":              {parse: parseNoOption, match: matchSQL},
-		"is-valid-tools-call": {parse: parseSchemaOption, match: matchToolCall},
-	}}
+	return &family{
+		keys: map[string]keyImpl{
+			"is-json":             {parse: parseSchemaOption, match: matchJSON},
+			"is-xml":              {parse: parseXMLOption, match: matchXML},
+			"is-sql":              {parse: parseNoOption, match: matchSQL},
+			"is-valid-tools-call": {parse: parseSchemaOption, match: matchToolCall},
+		},
+		validator: schemaguard.NewValidator(schemaguard.DefaultBudget),
+	}
 }
 
 // CheckArgument validates a matcher argument before the run starts.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -11,43 +10,14 @@ import (
 )
 
 // conn serves the plugin in-process over real gRPC for one test.
-func conn(t *testing.T) *plugintest.Conn {
+func conn(t *testing.T) *plugintest.MatcherHarness {
 	t.Helper()
-	return plugintest.New(t, newPlugin(), nil)
+	return plugintest.Matcher(t, newPlugin())
 }
 
 // str encodes s as a JSON string, the way the host sends extracted text.
 func str(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
-// match sends one item and returns its result.
-func match(t *testing.T, c *plugintest.Conn, key, actual, arg string) sdk.MatchItemResult {
-	t.Helper()
-	res, err := c.Matcher.Match(context.Background(), []sdk.MatchItem{{
-		ID: 1, Key: key, Actual: json.RawMessage(actual), Argument: json.RawMessage(arg),
-	}})
-	if err != nil {
-		t.Fatalf("Match: %v", err)
-	}
-	if len(res) != 1 {
-		t.Fatalf("got %d results, want 1", len(res))
-	}
-	return res[0]
-}
-
-// check validates one argument and returns the error text ("" if valid).
-func check(t *testing.T, c *plugintest.Conn, key, arg string) string {
-	t.Helper()
-	res, err := c.Matcher.Check(context.Background(), []sdk.CheckItem{{ID: 3, Key: key, Argument: json.RawMessage(arg)}})
-	if err != nil {
-		t.Fatalf("Check: %v", err)
-	}
-	if len(res) != 1 {
-		t.Fatalf("got %d check results, want 1", len(res))
-	}
-	return res[0].Error
+	return string(sdk.JSON(s))
 }
 
 // tcase is one row of a matcher table. For a failing row, want maps a
@@ -67,17 +37,13 @@ func run(t *testing.T, cases []tcase) {
 	c := conn(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := match(t, c, tc.key, tc.actual, tc.arg)
-			if r.Error != "" {
-				t.Fatalf("unexpected error (%s): %s", r.ErrorKind, r.Error)
-			}
-			if r.Pass != tc.pass {
-				t.Fatalf("pass = %v, want %v; failure %s", r.Pass, tc.pass, r.Failure)
-			}
+			c := c.For(t)
+			r := c.Match(tc.key, tc.actual, tc.arg)
 			if tc.pass {
+				c.MustPass(r)
 				return
 			}
-			fields := failureFields(t, r.Failure)
+			fields := c.Failure(r)
 			for field, want := range tc.want {
 				got, ok := fields[field]
 				if !ok {
@@ -100,14 +66,4 @@ func run(t *testing.T, cases []tcase) {
 			}
 		})
 	}
-}
-
-// failureFields decodes a failure into its top-level fields.
-func failureFields(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
-	t.Helper()
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatalf("failure is not a JSON object: %v: %s", err, raw)
-	}
-	return m
 }

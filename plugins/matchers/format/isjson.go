@@ -7,12 +7,13 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard"
 	"github.com/mcptest/mcptest/sdk"
 )
 
 // matchJSON passes when the text parses as exactly one JSON value and, when
 // the argument carries a schema, the parsed value matches it.
-func matchJSON(ctx context.Context, _ *family, actual json.RawMessage, opts options) (sdk.MatchResult, error) {
+func matchJSON(ctx context.Context, f *family, actual json.RawMessage, opts options) (sdk.MatchResult, error) {
 	text, err := textOf("is-json", actual)
 	if err != nil {
 		return judged(err)
@@ -29,7 +30,7 @@ func matchJSON(ctx context.Context, _ *family, actual json.RawMessage, opts opti
 	if opts.schema == nil {
 		return sdk.Pass(), nil
 	}
-	errs, err := validate(ctx, opts.schema, v)
+	errs, err := f.validate(ctx, opts.schema, v)
 	if err != nil {
 		return sdk.MatchResult{}, err
 	}
@@ -39,7 +40,7 @@ func matchJSON(ctx context.Context, _ *family, actual json.RawMessage, opts opti
 	return sdk.Fail(sdk.Failure{
 		Actual: shownText(text),
 		Note:   errorsNote("the JSON document does not match the schema", errs),
-		Extra:  schemaFailureFields(errs),
+		Extra:  schemaguard.FailureFields(errs),
 	}), nil
 }
 

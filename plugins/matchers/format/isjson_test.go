@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard"
 )
 
 const idStatusSchema = `{"schema":{"type":"object","required":["id","status"],"properties":{"id":{"type":"integer"},"status":{"enum":["open","closed"]}}}}`
@@ -72,16 +74,16 @@ func TestIsJSONManyErrorsAreCapped(t *testing.T) {
 		values = append(values, `"`+name+`":1`)
 	}
 	arg := `{"schema":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}`
-	r := match(t, c, "is-json", str(`{`+strings.Join(values, ",")+`}`), arg)
+	r := c.Match("is-json", str(`{`+strings.Join(values, ",")+`}`), arg)
 	if r.Pass || r.Error != "" {
 		t.Fatalf("want a failure, got %+v", r)
 	}
-	f := failureFields(t, r.Failure)
-	var errs []schemaError
+	f := c.Failure(r)
+	var errs []schemaguard.Error
 	if err := json.Unmarshal(f["errors"], &errs); err != nil {
 		t.Fatal(err)
 	}
-	if len(errs) != maxListedErrors || string(f["errors_total"]) != "30" {
+	if len(errs) != schemaguard.MaxListedErrors || string(f["errors_total"]) != "30" {
 		t.Fatalf("got %d errors, errors_total %s", len(errs), f["errors_total"])
 	}
 	if errs[0].InstancePath != "/p00" || !strings.Contains(string(f["note"]), "and 29 more errors") {
@@ -92,12 +94,12 @@ func TestIsJSONManyErrorsAreCapped(t *testing.T) {
 func TestIsJSONLongValueIsClipped(t *testing.T) {
 	c := conn(t)
 	long := "{" + strings.Repeat(`"k": 1, `, 2000)
-	r := match(t, c, "is-json", str(long), `null`)
+	r := c.Match("is-json", str(long), `null`)
 	if r.Pass {
 		t.Fatal("an unclosed object passed")
 	}
 	var actual string
-	if err := json.Unmarshal(failureFields(t, r.Failure)["actual"], &actual); err != nil {
+	if err := json.Unmarshal(c.Failure(r)["actual"], &actual); err != nil {
 		t.Fatal(err)
 	}
 	if len(actual) > maxShownBytes+64 || !strings.HasSuffix(actual, "more bytes)") {

@@ -123,3 +123,8 @@ func readSQLError(msg, text string) *sqlError {
 	}
 	return &sqlError{pos: pos, reason: `syntax error near "` + near(rest, 0) + `"`}
 }
+
+// oneLine folds a multi-line library message into one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -80,7 +80,7 @@ func TestIsSQLConcurrent(t *testing.T) {
 			if i%2 == 1 {
 				q, want = "SELECT a FROM WHERE", false
 			}
-			r := match(t, c, "is-sql", str(q), `null`)
+			r := c.Match("is-sql", str(q), `null`)
 			if r.Pass != want || r.Error != "" {
 				done <- q
 				return

@@ -20,10 +20,11 @@
 // suite loader itself admits only ~ and objects; true is accepted here for
 // hosts and tests that send it.
 //
-// Schemas follow draft 2020-12 (another draft may be named with $schema).
-// They are self-contained: a $ref to anything but the schema itself is
-// refused, their nesting is capped at 64 levels, and validation runs under
-// a 2-second budget.
+// Schemas follow draft 2020-12 (another draft may be named with $schema)
+// and are compiled and run by the package internal/schemaguard, as for the
+// schema matcher: they must be self-contained (a $ref that does not start
+// with "#" is refused before compiling), their nesting is capped at 64
+// levels, and validation runs under a 2-second budget.
 package main
 
 import "github.com/mcptest/mcptest/sdk"

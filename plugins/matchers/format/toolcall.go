@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
+	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -36,11 +38,11 @@ type callProblem struct {
 // value may also be JSON text holding such a call, and the arguments may
 // be JSON text holding the object, as OpenAI sends them. With a schema,
 // every call's arguments must also match it.
-func matchToolCall(ctx context.Context, _ *family, actual json.RawMessage, opts options) (sdk.MatchResult, error) {
+func matchToolCall(ctx context.Context, f *family, actual json.RawMessage, opts options) (sdk.MatchResult, error) {
 	if len(bytes.TrimSpace(actual)) == 0 {
 		return sdk.MatchResult{}, errors.New("is-valid-tools-call: no actual value")
 	}
-	v, err := decodeJSON(actual)
+	v, err := jsonvalue.Decode(actual)
 	if err != nil {
 		return sdk.MatchResult{}, fmt.Errorf("is-valid-tools-call: decode actual value: %w", err)
 	}
@@ -70,12 +72,12 @@ func matchToolCall(ctx context.Context, _ *family, actual json.RawMessage, opts 
 		if opts.schema == nil {
 			continue
 		}
-		errs, err := validate(ctx, opts.schema, call.args)
+		errs, err := f.validate(ctx, opts.schema, call.args)
 		if err != nil {
 			return sdk.MatchResult{}, err
 		}
 		if len(errs) > 0 {
-			extra := schemaFailureFields(errs)
+			extra := schemaguard.FailureFields(errs)
 			extra["tool"] = call.name
 			return sdk.Fail(sdk.Failure{
 				Actual: shownJSON(actual),
@@ -92,11 +94,11 @@ func matchToolCall(ctx context.Context, _ *family, actual json.RawMessage, opts 
 func readCall(v any, at string) (toolCall, *callProblem) {
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return toolCall{}, &callProblem{at, "a tool call must be an object with a name and arguments, got " + describe(v)}
+		return toolCall{}, &callProblem{at, "a tool call must be an object with a name and arguments, got " + jsonvalue.Describe(v)}
 	}
 	if fn, ok := obj["function"]; ok {
 		if obj, ok = fn.(map[string]any); !ok {
-			return toolCall{}, &callProblem{at + "/function", `"function" must be an object with a name and arguments, got ` + describe(fn)}
+			return toolCall{}, &callProblem{at + "/function", `"function" must be an object with a name and arguments, got ` + jsonvalue.Describe(fn)}
 		}
 		at += "/function"
 	}
@@ -129,7 +131,7 @@ func readCall(v any, at string) (toolCall, *callProblem) {
 	}
 	m, ok := args.(map[string]any)
 	if !ok {
-		return toolCall{}, &callProblem{argsAt, fmt.Sprintf("%q must be an object, got %s", field, describe(args))}
+		return toolCall{}, &callProblem{argsAt, fmt.Sprintf("%q must be an object, got %s", field, jsonvalue.Describe(args))}
 	}
 	return toolCall{name: name, args: m, argsAt: argsAt}, nil
 }
@@ -142,7 +144,7 @@ func readName(obj map[string]any, at string) (string, *callProblem) {
 	}
 	name, ok := raw.(string)
 	if !ok {
-		return "", &callProblem{at + "/name", `"name" must be a string, got ` + describe(raw)}
+		return "", &callProblem{at + "/name", `"name" must be a string, got ` + jsonvalue.Describe(raw)}
 	}
 	if strings.TrimSpace(name) == "" {
 		return "", &callProblem{at + "/name", `"name" is empty`}

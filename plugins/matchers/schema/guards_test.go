@@ -5,11 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard"
+	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard/guardtest"
 	"github.com/mcptest/mcptest/sdk"
 )
 
 func TestExternalRefRefused(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range []struct{ name, schema, want string }{
 		{"https", `{"$ref":"https://example.com/schema.json"}`,
 			`SchemaExternalRef: $ref "https://example.com/schema.json" at /$ref points outside the schema`},
@@ -24,83 +26,63 @@ func TestExternalRefRefused(t *testing.T) {
 			`SchemaExternalRef: the schema needs "https://example.com/meta", and nothing outside the schema is ever loaded`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := checkOne(t, c, matcherKey, tc.schema)
-			if !strings.HasPrefix(got, "invalid matcher argument: schema: SchemaExternalRef: ") || !strings.Contains(got, tc.want) {
-				t.Errorf("check error %q, want a SchemaExternalRef error containing %q", got, tc.want)
+			h := h.For(t)
+			got := h.MustRefuse(matcherKey, tc.schema, tc.want)
+			if !strings.HasPrefix(got, "invalid matcher argument: schema: SchemaExternalRef: ") {
+				t.Errorf("check error %q, want a SchemaExternalRef error", got)
 			}
-			mustInvalid(t, matchOne(t, c, `{}`, tc.schema), "SchemaExternalRef")
+			h.MustInvalid(h.Match(matcherKey, `{}`, tc.schema), "SchemaExternalRef")
 		})
 	}
 }
 
 func TestLocalRefsAllowed(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, schema := range []string{
 		`{"$ref":"#"}`,
 		`{"$defs":{"a":{"type":"object"}},"$ref":"#/$defs/a"}`,
 		`{"$dynamicAnchor":"n","$defs":{"a":{"$dynamicRef":"#n"}}}`,
 		`{"enum":[{"$ref":"http://not.a.ref"}],"examples":[{"$ref":"x.json"}],"default":{"$ref":"y"}}`,
 	} {
-		if got := checkOne(t, c, matcherKey, schema); got != "" {
-			t.Errorf("%s: rejected: %s", schema, got)
+		if err := h.Check(matcherKey, schema); err != nil {
+			t.Errorf("%s: rejected: %s", schema, err)
 		}
 	}
 }
 
 func TestDepthCap(t *testing.T) {
-	c := serve(t)
-	if got := checkOne(t, c, matcherKey, nested(64)); got != "" {
-		t.Fatalf("depth 64 rejected: %s", got)
+	h := serve(t)
+	if err := h.Check(matcherKey, guardtest.Nested(64)); err != nil {
+		t.Fatalf("depth 64 rejected: %s", err)
 	}
-	if r := matchOne(t, c, `[[[1]]]`, nested(64)); !r.Pass || r.Error != "" {
+	if r := h.Match(matcherKey, `[[[1]]]`, guardtest.Nested(64)); !r.Pass || r.Error != "" {
 		t.Fatalf("depth 64 did not match: %+v", r)
 	}
 	want := "invalid matcher argument: schema: SchemaTooDeep: the schema is nested more than 64 levels deep"
-	if got := checkOne(t, c, matcherKey, nested(65)); got != want {
+	if got := h.MustRefuse(matcherKey, guardtest.Nested(65), want); got != want {
 		t.Errorf("depth 65: check error %q, want %q", got, want)
 	}
-	mustInvalid(t, matchOne(t, c, `1`, nested(65)), want)
+	h.MustInvalid(h.Match(matcherKey, `1`, guardtest.Nested(65)), want)
 	// Brackets inside strings are text, not nesting.
-	if got := checkOne(t, c, matcherKey, `{"description":"`+strings.Repeat("[{", 100)+`\"]"}`); got != "" {
-		t.Errorf("brackets in a string counted as depth: %s", got)
+	if err := h.Check(matcherKey, `{"description":"`+strings.Repeat("[{", 100)+`\"]"}`); err != nil {
+		t.Errorf("brackets in a string counted as depth: %s", err)
 	}
 }
 
-// TestDepthCheckedBeforeCompile shows the depth guard wins over the others:
-// a schema both too deep and external is reported as too deep, and one too
-// deep to decode safely is never decoded.
-func TestDepthCheckedBeforeCompile(t *testing.T) {
-	deepAndExternal := strings.Repeat(`{"items":`, 70) + `{"$ref":"https://x"}` + strings.Repeat(`}`, 70)
-	_, err := compileSchema([]byte(deepAndExternal), defaultMaxDepth)
-	if !errors.Is(err, ErrSchemaTooDeep) || errors.Is(err, ErrSchemaExternalRef) {
-		t.Errorf("error %v, want only ErrSchemaTooDeep", err)
-	}
-	// Not even valid JSON: refused on depth alone, before decoding.
-	_, err = compileSchema([]byte(strings.Repeat("[", 100000)), defaultMaxDepth)
-	if !errors.Is(err, ErrSchemaTooDeep) {
-		t.Errorf("error %v, want ErrSchemaTooDeep", err)
-	}
-}
-
-// TestGuardErrorsAreDistinct checks each guard has its own sentinel, and
-// each is also a suite bug once the matcher reports it.
+// TestGuardErrorsAreDistinct checks each guard error is a suite bug once
+// the matcher reports it, and keeps its own sentinel.
 func TestGuardErrorsAreDistinct(t *testing.T) {
-	_, ext := compileSchema([]byte(`{"$ref":"https://x"}`), defaultMaxDepth)
-	_, deep := compileSchema([]byte(nested(65)), defaultMaxDepth)
+	_, ext := schemaguard.Compile([]byte(`{"$ref":"https://x"}`), schemaguard.DefaultMaxDepth)
+	_, deep := schemaguard.Compile([]byte(guardtest.Nested(65)), schemaguard.DefaultMaxDepth)
 	for _, tc := range []struct {
-		err        error
-		is, isNot1 error
-		isNot2     error
+		err, is, isNot error
 	}{
-		{ext, ErrSchemaExternalRef, ErrSchemaTooDeep, ErrSchemaValidationTimedOut},
-		{deep, ErrSchemaTooDeep, ErrSchemaExternalRef, ErrSchemaValidationTimedOut},
+		{ext, schemaguard.ErrSchemaExternalRef, schemaguard.ErrSchemaTooDeep},
+		{deep, schemaguard.ErrSchemaTooDeep, schemaguard.ErrSchemaExternalRef},
 	} {
-		if !errors.Is(tc.err, tc.is) || errors.Is(tc.err, tc.isNot1) || errors.Is(tc.err, tc.isNot2) {
-			t.Errorf("%v: wrong sentinel", tc.err)
-		}
 		wrapped := invalidArg(tc.err)
-		if !errors.Is(wrapped, sdk.ErrInvalidArgument) || !errors.Is(wrapped, tc.is) {
-			t.Errorf("%v: the matcher's error loses a sentinel", wrapped)
+		if !errors.Is(wrapped, sdk.ErrInvalidArgument) || !errors.Is(wrapped, tc.is) || errors.Is(wrapped, tc.isNot) {
+			t.Errorf("%v: the matcher's error loses or mixes up a sentinel", wrapped)
 		}
 	}
 }

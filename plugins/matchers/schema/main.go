@@ -8,7 +8,8 @@
 //	        $schema (only the drafts bundled with the validator resolve).
 //
 // The schema is compiled with github.com/santhosh-tekuri/jsonschema/v6 and
-// guarded three ways; each guard is a distinct error that names it and is
+// guarded three ways by the package internal/schemaguard, which the format
+// plugin shares; each guard is a distinct error that names it and is
 // reported as a suite bug (sdk.ErrInvalidArgument, exit code 2), both when
 // the host checks arguments before the run and when an item is matched:
 //
@@ -18,7 +19,8 @@
 //     does not start with "#". Refused before compiling, and the compiler
 //     has a loader that refuses every URL, so nothing is ever fetched.
 //   - ErrSchemaValidationTimedOut: one validation ran past its wall-clock
-//     budget (2 s). See validate.go for what happens to the work.
+//     budget (2 s). See schemaguard's validate.go for what happens to the
+//     work.
 //
 // A value that does not match fails with
 //
@@ -30,8 +32,7 @@
 package main
 
 import (
-	"time"
-
+	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -44,19 +45,13 @@ const (
 // matcherKey is the only key this plugin serves.
 const matcherKey = "schema"
 
-// The documented defaults of the guards.
-const (
-	defaultMaxDepth = 64
-	defaultBudget   = 2 * time.Second
-)
-
 func main() {
 	sdk.Serve(newPlugin())
 }
 
 // newPlugin returns the plugin definition with the documented limits.
 func newPlugin() *sdk.Plugin {
-	return pluginWith(limits{maxDepth: defaultMaxDepth, budget: defaultBudget})
+	return pluginWith(limits{maxDepth: schemaguard.DefaultMaxDepth, budget: schemaguard.DefaultBudget})
 }
 
 // pluginWith returns the plugin definition with the given limits; tests use

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -13,7 +14,7 @@ const specSchema = `{"type":"object","required":["content","isError"],
 	"properties":{"content":{"type":"array","minItems":1},"isError":{"type":"boolean"}}}`
 
 func TestSchemaPasses(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range []struct{ name, actual, schema string }{
 		{"spec example", `{"content":[{"type":"text","text":"hi"}],"isError":false,"extra":1}`, specSchema},
 		{"true schema", `{"anything":[1,2]}`, `true`},
@@ -31,7 +32,8 @@ func TestSchemaPasses(t *testing.T) {
 		{"anchor reference", `"x"`, `{"$defs":{"s":{"$anchor":"str","type":"string"}},"$ref":"#str"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := matchOne(t, c, tc.actual, tc.schema)
+			h := h.For(t)
+			r := h.Match(matcherKey, tc.actual, tc.schema)
 			if r.Error != "" || !r.Pass {
 				t.Fatalf("want a pass, got %+v (failure %s)", r, r.Failure)
 			}
@@ -40,7 +42,7 @@ func TestSchemaPasses(t *testing.T) {
 }
 
 func TestSchemaFailureShape(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range []struct {
 		name, actual, schema string
 		want                 []schemaError
@@ -113,7 +115,9 @@ func TestSchemaFailureShape(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := mustFail(t, matchOne(t, c, tc.actual, tc.schema))
+			h := h.For(t)
+			var f failure
+			h.DecodeFailure(h.Match(matcherKey, tc.actual, tc.schema), &f)
 			if !reflect.DeepEqual(f.Errors, tc.want) {
 				t.Errorf("errors =\n%+v\nwant\n%+v", f.Errors, tc.want)
 			}
@@ -125,8 +129,8 @@ func TestSchemaFailureShape(t *testing.T) {
 }
 
 func TestSchemaFailureJSON(t *testing.T) {
-	c := serve(t)
-	r := matchOne(t, c, `{"content":[{}],"isError":"no"}`, specSchema)
+	h := serve(t)
+	r := h.Match(matcherKey, `{"content":[{}],"isError":"no"}`, specSchema)
 	want := `{"errors":[{"instance_path":"/isError","schema_path":"/properties/isError/type","message":"expected boolean, got string"}],"note":"the value does not match the schema: at /isError: expected boolean, got string"}`
 	if string(r.Failure) != want {
 		t.Errorf("failure =\n%s\nwant\n%s", r.Failure, want)
@@ -134,11 +138,12 @@ func TestSchemaFailureJSON(t *testing.T) {
 }
 
 func TestSchemaErrorListIsCapped(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	items := strings.TrimSuffix(strings.Repeat(`"x",`, 120), ",")
-	f := mustFail(t, matchOne(t, c, "["+items+"]", `{"items":{"type":"integer"}}`))
-	if len(f.Errors) != maxReportedErrors {
-		t.Errorf("%d errors listed, want %d", len(f.Errors), maxReportedErrors)
+	var f failure
+	h.DecodeFailure(h.Match(matcherKey, "["+items+"]", `{"items":{"type":"integer"}}`), &f)
+	if len(f.Errors) != schemaguard.MaxListedErrors {
+		t.Errorf("%d errors listed, want %d", len(f.Errors), schemaguard.MaxListedErrors)
 	}
 	if want := "the value does not match the schema: at /0: expected integer, got string (and 119 more)"; f.Note != want {
 		t.Errorf("note %q, want %q", f.Note, want)
@@ -152,7 +157,7 @@ func TestSchemaErrorListIsCapped(t *testing.T) {
 // each of these pairs would be the same number and the match would be
 // wrong.
 func TestSchemaBigIntegers(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range []struct {
 		name, actual, schema string
 		pass                 bool
@@ -167,7 +172,8 @@ func TestSchemaBigIntegers(t *testing.T) {
 		{"multipleOf on a big integer", `100000000000000000001`, `{"multipleOf":10}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := matchOne(t, c, tc.actual, tc.schema)
+			h := h.For(t)
+			r := h.Match(matcherKey, tc.actual, tc.schema)
 			if r.Error != "" || r.Pass != tc.pass {
 				t.Fatalf("pass = %v (error %q, failure %s), want %v", r.Pass, r.Error, r.Failure, tc.pass)
 			}
@@ -176,7 +182,7 @@ func TestSchemaBigIntegers(t *testing.T) {
 }
 
 func TestSchemaBadArguments(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range []struct{ key, arg, want string }{
 		{matcherKey, specSchema, ""},
 		{matcherKey, `true`, ""},
@@ -189,24 +195,25 @@ func TestSchemaBadArguments(t *testing.T) {
 		{matcherKey, `{"$ref":"#/$defs/missing"}`, "schema: the schema does not compile"},
 		{"schemas", `{}`, `has no matcher "schemas"`},
 	} {
-		got := checkOne(t, c, tc.key, tc.arg)
-		switch {
-		case tc.want == "" && got != "":
-			t.Errorf("%s: rejected: %s", tc.arg, got)
-		case tc.want != "" && !strings.Contains(got, tc.want):
-			t.Errorf("%s: error %q, want it to contain %q", tc.arg, got, tc.want)
-		case tc.want != "" && tc.key == matcherKey && !strings.HasPrefix(got, "invalid matcher argument: "):
+		if tc.want == "" {
+			if err := h.Check(tc.key, tc.arg); err != nil {
+				t.Errorf("%s: rejected: %s", tc.arg, err)
+			}
+			continue
+		}
+		got := h.MustRefuse(tc.key, tc.arg, tc.want)
+		if tc.key == matcherKey && !strings.HasPrefix(got, "invalid matcher argument: ") {
 			t.Errorf("%s: error %q lacks the invalid-argument marker", tc.arg, got)
 		}
 	}
 	// The same argument errors the same way when an item is matched.
-	mustInvalid(t, matchOne(t, c, `1`, `{"type":5}`), "schema: the schema is not valid JSON Schema")
+	h.MustInvalid(h.Match(matcherKey, `1`, `{"type":5}`), "schema: the schema is not valid JSON Schema")
 }
 
 func TestSchemaBadActualValue(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, actual := range []string{``, `{"a":`, `1 2`} {
-		r := matchOne(t, c, actual, `{}`)
+		r := h.Match(matcherKey, actual, `{}`)
 		if r.ErrorKind != sdk.ErrorKindInternal || !strings.Contains(r.Error, "schema: decode actual value") {
 			t.Errorf("actual %q: got %s %q, want an internal decode error", actual, r.ErrorKind, r.Error)
 		}
@@ -226,7 +233,7 @@ func TestDescribe(t *testing.T) {
 // TestSchemaMetaschemaChecks checks schemas are held to their full
 // dialect, annotation keywords included (see metaschema.go).
 func TestSchemaMetaschemaChecks(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range []struct{ schema, want string }{
 		{`{"format":5}`, "schema: the schema is not valid JSON Schema: at /format: expected string, got number"},
 		{`{"title":5,"minLength":-1}`, "at /minLength: minimum: got -1, want 0; at /title: expected string, got number"},
@@ -234,21 +241,18 @@ func TestSchemaMetaschemaChecks(t *testing.T) {
 		{`{"$schema":"http://json-schema.org/draft/2020-12/schema#","readOnly":1}`, "at /readOnly: expected boolean, got number"},
 		{`{"$schema":"http://json-schema.org/draft-07/schema#","title":5}`, "schema: the schema is not valid JSON Schema: at /title: expected string, got number"},
 	} {
-		if got := checkOne(t, c, matcherKey, tc.schema); !strings.Contains(got, tc.want) {
-			t.Errorf("%s: check error %q, want it to contain %q", tc.schema, got, tc.want)
-		}
+		h.MustRefuse(matcherKey, tc.schema, tc.want)
 	}
 }
 
 func TestSchemaCompileErrorsReadOnOneLine(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range []struct{ schema, want string }{
 		{`{"pattern":"(a"}`, "schema: the schema is not valid JSON Schema: at /pattern: '(a' is not valid regex"},
 		{`{"$ref":"#/$defs/missing"}`, `schema: the schema does not compile: json-pointer in "mcptest:schema-argument.json#/$defs/missing" not found`},
 	} {
-		got := checkOne(t, c, matcherKey, tc.schema)
-		if !strings.Contains(got, tc.want) || strings.Contains(got, "\n") {
-			t.Errorf("%s: check error %q, want one line containing %q", tc.schema, got, tc.want)
+		if got := h.MustRefuse(matcherKey, tc.schema, tc.want); strings.Contains(got, "\n") {
+			t.Errorf("%s: check error %q, want one line", tc.schema, got)
 		}
 	}
 }
@@ -256,8 +260,7 @@ func TestSchemaCompileErrorsReadOnOneLine(t *testing.T) {
 // TestSchemaRefCycle: a schema whose references loop can never give a
 // verdict, so it is a suite bug, not a failed value.
 func TestSchemaRefCycle(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	schema := `{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}}`
-	mustInvalid(t, matchOne(t, c, `1`, schema),
-		`schema: the schema's references loop: /$ref/$ref and /$ref both lead to mcptest:schema-argument.json#/$defs/a`)
+	h.MustInvalid(h.Match(matcherKey, `1`, schema), `schema: the schema's references loop: /$ref/$ref and /$ref both lead to mcptest:schema-argument.json#/$defs/a`)
 }

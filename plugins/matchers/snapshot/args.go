@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 )
 
 // matcherKey is the one key this plugin serves.
@@ -32,13 +33,9 @@ func parseArg(raw json.RawMessage) (snapshotArg, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return snapshotArg{}, errors.New(`an argument is required: a snapshot key such as "tools/list", or {name: KEY}`)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := jsonvalue.Decode(raw)
+	if err != nil {
 		return snapshotArg{}, fmt.Errorf("argument is not valid JSON: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return snapshotArg{}, errors.New("argument is not valid JSON: unexpected data after the value")
 	}
 	var a snapshotArg
 	switch v := v.(type) {
@@ -49,7 +46,7 @@ func parseArg(raw json.RawMessage) (snapshotArg, error) {
 			return snapshotArg{}, err
 		}
 	default:
-		return snapshotArg{}, fmt.Errorf("expected a snapshot key (a string) or {name: KEY, update: BOOL}, got %s", describe(v))
+		return snapshotArg{}, fmt.Errorf("expected a snapshot key (a string) or {name: KEY, update: BOOL}, got %s", jsonvalue.Describe(v))
 	}
 	file, err := fileFor(a.key)
 	if err != nil {
@@ -76,11 +73,11 @@ func readLongForm(obj map[string]any, a *snapshotArg) error {
 		return errors.New(`missing field "name" (the snapshot key)`)
 	}
 	if a.key, ok = name.(string); !ok {
-		return fmt.Errorf(`field "name" must be a string, got %s`, describe(name))
+		return fmt.Errorf(`field "name" must be a string, got %s`, jsonvalue.Describe(name))
 	}
 	if u, ok := obj["update"]; ok {
 		if a.update, ok = u.(bool); !ok {
-			return fmt.Errorf(`field "update" must be true or false, got %s`, describe(u))
+			return fmt.Errorf(`field "update" must be true or false, got %s`, jsonvalue.Describe(u))
 		}
 	}
 	return nil
@@ -119,23 +116,4 @@ func fileFor(key string) (string, error) {
 		file += ".json"
 	}
 	return file, nil
-}
-
-// describe names the JSON type of a decoded value with an article.
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case float64, json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("a %T", v)
 }

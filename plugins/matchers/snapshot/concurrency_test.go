@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcptest/mcptest/sdk"
 )
 
 // TestConcurrentFirstRecording has 50 assertions record the same key at
@@ -17,7 +19,7 @@ func TestConcurrentFirstRecording(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 50 {
 		wg.Go(func() {
-			mustPass(t, match(t, c, run{dir: dir, arg: `"shared/key"`, actual: `{"same":true}`}))
+			c.MustPass(match(t, c, run{dir: dir, arg: `"shared/key"`, actual: `{"same":true}`}))
 		})
 	}
 	wg.Wait()
@@ -35,7 +37,7 @@ func TestConcurrentUpdates(t *testing.T) {
 	for i := range 50 {
 		wg.Go(func() {
 			value := fmt.Sprintf(`{"writer":%d,"pad":"%s"}`, i, strings.Repeat("x", 1000*i))
-			mustPass(t, match(t, c, run{dir: dir, arg: `{"name":"race","update":true}`, actual: value}))
+			c.MustPass(match(t, c, run{dir: dir, arg: `{"name":"race","update":true}`, actual: value}))
 		})
 	}
 	wg.Wait()
@@ -79,4 +81,12 @@ func assertNoTemporaries(t *testing.T, dir string) {
 		}
 		return nil
 	})
+}
+
+// input builds a MatchInput as the SDK would hand it to the matcher.
+func input(dir, arg, actual string) sdk.MatchInput {
+	return sdk.MatchInput{
+		Key: "snapshot", Actual: json.RawMessage(actual), Argument: json.RawMessage(arg),
+		Options: sdk.MatchOptions{SuiteDir: dir, SuiteFile: filepath.Join(dir, "suite.yml")},
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -59,7 +60,7 @@ func (m *matcher) Match(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, 
 	if len(bytes.TrimSpace(in.Actual)) == 0 {
 		return sdk.MatchResult{}, errors.New("snapshot: no actual value to record or compare")
 	}
-	current, err := decodeValue(in.Actual)
+	current, err := jsonvalue.Decode(in.Actual)
 	if err != nil {
 		return sdk.MatchResult{}, fmt.Errorf("snapshot: decode actual value: %w", err)
 	}
@@ -93,11 +94,11 @@ func (m *matcher) Match(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, 
 
 // compare judges the current value against a recorded file.
 func compare(data []byte, current any, shown string) (sdk.MatchResult, error) {
-	recorded, err := decodeValue(data)
+	recorded, err := jsonvalue.Decode(data)
 	if err != nil {
 		return sdk.MatchResult{}, fmt.Errorf("snapshot at %s is not valid JSON (%w); fix it, or delete it or run with --update-snapshots to record it again", shown, err)
 	}
-	if equal(recorded, current) {
+	if jsonvalue.Equal(recorded, current) {
 		return sdk.Pass(), nil
 	}
 	currentText, err := encodeSnapshot(current)

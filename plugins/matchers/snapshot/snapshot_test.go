@@ -13,7 +13,7 @@ import (
 func TestRecordThenCompare(t *testing.T) {
 	c, dir := conn(t), t.TempDir()
 	value := `{"tools":[{"name":"echo","id":12345678901234567890}],"count":1.0,"html":"<b>&</b>"}`
-	mustPass(t, match(t, c, run{dir: dir, arg: `"lists-tools"`, actual: value}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `"lists-tools"`, actual: value}))
 	want := `{
   "count": 1.0,
   "html": "<b>&</b>",
@@ -32,7 +32,7 @@ func TestRecordThenCompare(t *testing.T) {
 
 	// Same value with other key order and number spelling: still a match,
 	// and the file is left untouched.
-	mustPass(t, match(t, c, run{dir: dir, arg: `"lists-tools"`, actual: `{"html":"<b>&</b>","count":1,"tools":[{"name":"echo","id":1.2345678901234567890e19}]}`}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `"lists-tools"`, actual: `{"html":"<b>&</b>","count":1,"tools":[{"name":"echo","id":1.2345678901234567890e19}]}`}))
 	after, _ := os.Stat(filepath.Join(dir, "snapshots", "lists-tools.json"))
 	if readFile(t, dir, "lists-tools.json") != want || !after.ModTime().Equal(info.ModTime()) {
 		t.Error("a matching run changed the file")
@@ -41,19 +41,19 @@ func TestRecordThenCompare(t *testing.T) {
 
 func TestMismatchFails(t *testing.T) {
 	c, dir := conn(t), t.TempDir()
-	mustPass(t, match(t, c, run{dir: dir, arg: `"lists-tools-content"`, actual: `{"name":"echo","tags":["a","b"],"n":1}`}))
-	f := mustFail(t, match(t, c, run{dir: dir, arg: `"lists-tools-content"`, actual: `{"name":"echo","tags":["a","c"],"n":1}`}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `"lists-tools-content"`, actual: `{"name":"echo","tags":["a","b"],"n":1}`}))
+	f := c.Failure(match(t, c, run{dir: dir, arg: `"lists-tools-content"`, actual: `{"name":"echo","tags":["a","c"],"n":1}`}))
 
-	if got := text(t, f["note"]); got != "snapshot at snapshots/lists-tools-content.json did not match (run with --update-snapshots to refresh)" {
+	if got := c.Text(f["note"]); got != "snapshot at snapshots/lists-tools-content.json did not match (run with --update-snapshots to refresh)" {
 		t.Errorf("note = %q", got)
 	}
-	if got := text(t, f["snapshot"]); got != "snapshots/lists-tools-content.json" {
+	if got := c.Text(f["snapshot"]); got != "snapshots/lists-tools-content.json" {
 		t.Errorf("snapshot = %q", got)
 	}
 	if string(f["expected"]) != `{"n":1,"name":"echo","tags":["a","b"]}` || string(f["actual"]) != `{"n":1,"name":"echo","tags":["a","c"]}` {
 		t.Errorf("expected %s, actual %s", f["expected"], f["actual"])
 	}
-	diff := text(t, f["diff"])
+	diff := c.Text(f["diff"])
 	for _, want := range []string{"--- snapshots/lists-tools-content.json (recorded)", "+++ current value", `-    "b"`, `+    "c"`, `     "a",`} {
 		if !strings.Contains(diff, want) {
 			t.Errorf("diff lacks %q:\n%s", want, diff)
@@ -67,8 +67,8 @@ func TestMismatchFails(t *testing.T) {
 
 func TestTypeChangeFails(t *testing.T) {
 	c, dir := conn(t), t.TempDir()
-	mustPass(t, match(t, c, run{dir: dir, arg: `"n"`, actual: `5`}))
-	f := mustFail(t, match(t, c, run{dir: dir, arg: `"n"`, actual: `"5"`}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `"n"`, actual: `5`}))
+	f := c.Failure(match(t, c, run{dir: dir, arg: `"n"`, actual: `"5"`}))
 	if string(f["expected"]) != `5` || string(f["actual"]) != `"5"` {
 		t.Errorf("expected %s, actual %s", f["expected"], f["actual"])
 	}
@@ -76,9 +76,9 @@ func TestTypeChangeFails(t *testing.T) {
 
 func TestMultiLineTextDiffsByLine(t *testing.T) {
 	c, dir := conn(t), t.TempDir()
-	mustPass(t, match(t, c, run{dir: dir, arg: `"page"`, actual: `"line one\nline two\nline three"`}))
-	f := mustFail(t, match(t, c, run{dir: dir, arg: `"page"`, actual: `"line one\nline 2\nline three"`}))
-	diff := text(t, f["diff"])
+	c.MustPass(match(t, c, run{dir: dir, arg: `"page"`, actual: `"line one\nline two\nline three"`}))
+	f := c.Failure(match(t, c, run{dir: dir, arg: `"page"`, actual: `"line one\nline 2\nline three"`}))
+	diff := c.Text(f["diff"])
 	if !strings.Contains(diff, "-line two\n+line 2\n") {
 		t.Errorf("diff:\n%s", diff)
 	}
@@ -86,29 +86,29 @@ func TestMultiLineTextDiffsByLine(t *testing.T) {
 
 func TestUpdateFlagRewrites(t *testing.T) {
 	c, dir := conn(t), t.TempDir()
-	mustPass(t, match(t, c, run{dir: dir, arg: `"x"`, actual: `{"v":1}`}))
-	mustFail(t, match(t, c, run{dir: dir, arg: `"x"`, actual: `{"v":2}`}))
-	mustPass(t, match(t, c, run{dir: dir, arg: `"x"`, actual: `{"v":2}`, update: true}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `"x"`, actual: `{"v":1}`}))
+	c.Failure(match(t, c, run{dir: dir, arg: `"x"`, actual: `{"v":2}`}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `"x"`, actual: `{"v":2}`, update: true}))
 	if got := readFile(t, dir, "x.json"); got != "{\n  \"v\": 2\n}\n" {
 		t.Errorf("file after update: %q", got)
 	}
-	mustPass(t, match(t, c, run{dir: dir, arg: `"x"`, actual: `{"v":2}`}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `"x"`, actual: `{"v":2}`}))
 }
 
 func TestLongForm(t *testing.T) {
 	c, dir := conn(t), t.TempDir()
-	mustPass(t, match(t, c, run{dir: dir, arg: `{"name":"lf"}`, actual: `[1]`}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `{"name":"lf"}`, actual: `[1]`}))
 	// update: false compares like the short form.
-	mustFail(t, match(t, c, run{dir: dir, arg: `{"name":"lf","update":false}`, actual: `[2]`}))
+	c.Failure(match(t, c, run{dir: dir, arg: `{"name":"lf","update":false}`, actual: `[2]`}))
 	// update: true re-records whatever the run's flag says.
-	mustPass(t, match(t, c, run{dir: dir, arg: `{"name":"lf","update":true}`, actual: `[2]`}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `{"name":"lf","update":true}`, actual: `[2]`}))
 	if got := readFile(t, dir, "lf.json"); got != "[\n  2\n]\n" {
 		t.Errorf("file after update: %q", got)
 	}
 	// The short form names the same file.
-	mustPass(t, match(t, c, run{dir: dir, arg: `"lf"`, actual: `[2]`}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `"lf"`, actual: `[2]`}))
 	// update: false does not cancel the run's flag.
-	mustPass(t, match(t, c, run{dir: dir, arg: `{"name":"lf","update":false}`, actual: `[3]`, update: true}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `{"name":"lf","update":false}`, actual: `[3]`, update: true}))
 	if got := readFile(t, dir, "lf.json"); got != "[\n  3\n]\n" {
 		t.Errorf("file after update: %q", got)
 	}
@@ -124,7 +124,7 @@ func TestKeysToFiles(t *testing.T) {
 		".hidden":             ".hidden.json",
 		"ünïcode key":         "ünïcode key.json",
 	} {
-		mustPass(t, match(t, c, run{dir: dir, arg: str(key), actual: `"v"`}))
+		c.MustPass(match(t, c, run{dir: dir, arg: str(key), actual: `"v"`}))
 		if got := readFile(t, dir, file); got != "\"v\"\n" {
 			t.Errorf("%s: file %s holds %q", key, file, got)
 		}
@@ -153,14 +153,13 @@ func TestEscapingKeysAreRefused(t *testing.T) {
 		{`null`, "got null"},
 		{``, "an argument is required"},
 	} {
-		got := check(t, c, tc.arg)
-		if !strings.Contains(got, tc.want) || !strings.HasPrefix(got, "invalid matcher argument: snapshot: ") {
-			t.Errorf("%s: error %q, want it to contain %q", tc.arg, got, tc.want)
+		if got := c.MustRefuse(matcherKey, tc.arg, tc.want); !strings.HasPrefix(got, "invalid matcher argument: snapshot: ") {
+			t.Errorf("%s: error %q lacks the invalid-argument marker", tc.arg, got)
 		}
 	}
 	for _, ok := range []string{`"a"`, `"a/b/c.json"`, `{"name":"a"}`, `{"name":"a","update":true}`} {
-		if got := check(t, c, ok); got != "" {
-			t.Errorf("%s refused: %s", ok, got)
+		if err := c.Check(matcherKey, ok); err != nil {
+			t.Errorf("%s refused: %s", ok, err)
 		}
 	}
 	r := match(t, c, run{dir: filepath.Join(dir, "suite"), arg: `"../../escaped"`, actual: `1`, update: true})
@@ -202,7 +201,7 @@ func TestCorruptSnapshot(t *testing.T) {
 	if r.ErrorKind != sdk.ErrorKindInternal || !strings.Contains(r.Error, "snapshot at snapshots/bad.json is not valid JSON") || !strings.Contains(r.Error, "--update-snapshots") {
 		t.Errorf("got %+v", r)
 	}
-	mustPass(t, match(t, c, run{dir: dir, arg: `"bad"`, actual: `1`, update: true}))
+	c.MustPass(match(t, c, run{dir: dir, arg: `"bad"`, actual: `1`, update: true}))
 	if got := readFile(t, dir, "bad.json"); got != "1\n" {
 		t.Errorf("file = %q", got)
 	}
@@ -220,7 +219,7 @@ func TestSuiteDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustPass(t, res[0])
+	c.MustPass(res[0])
 	readFile(t, dir, "k.json")
 	if !strings.Contains(res[1].Error, "no suite directory") {
 		t.Errorf("without a suite directory: %+v", res[1])
@@ -230,12 +229,12 @@ func TestSuiteDirectory(t *testing.T) {
 func TestLargeValuesAreSummarised(t *testing.T) {
 	c, dir := conn(t), t.TempDir()
 	big := func(s string) string { return `{"blob":"` + strings.Repeat(s, maxShownBytes) + `"}` }
-	mustPass(t, match(t, c, run{dir: dir, arg: `"big"`, actual: big("a")}))
-	f := mustFail(t, match(t, c, run{dir: dir, arg: `"big"`, actual: big("b")}))
-	if e := text(t, f["expected"]); !strings.Contains(e, "bytes of JSON; see the diff") {
+	c.MustPass(match(t, c, run{dir: dir, arg: `"big"`, actual: big("a")}))
+	f := c.Failure(match(t, c, run{dir: dir, arg: `"big"`, actual: big("b")}))
+	if e := c.Text(f["expected"]); !strings.Contains(e, "bytes of JSON; see the diff") {
 		t.Errorf("expected = %.80q", e)
 	}
-	if !strings.Contains(text(t, f["diff"]), `+  "blob": "bbbb`) {
+	if !strings.Contains(c.Text(f["diff"]), `+  "blob": "bbbb`) {
 		t.Error("diff does not show the change")
 	}
 }

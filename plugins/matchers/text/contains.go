@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -35,9 +36,9 @@ func matchContains(_ *family, in input) (sdk.MatchResult, error) {
 	if m.path == "" {
 		f.Expected, f.Actual = in.argRaw, in.actualRaw
 	} else {
-		f.Expected = encodeJSON(m.expected)
+		f.Expected = jsonvalue.Compact(m.expected)
 		if m.hasActual {
-			f.Actual = encodeJSON(m.actual)
+			f.Actual = jsonvalue.Compact(m.actual)
 		}
 	}
 	return sdk.Fail(f), nil
@@ -52,7 +53,7 @@ func containsAt(actual, want any, path string) *mismatch {
 	case string:
 		a, ok := actual.(string)
 		if !ok {
-			return here(fmt.Sprintf("expected a string containing %q, got %s", w, describe(actual)))
+			return here(fmt.Sprintf("expected a string containing %q, got %s", w, jsonvalue.Describe(actual)))
 		}
 		if !strings.Contains(a, w) {
 			return here(fmt.Sprintf("%q is not a substring of the actual string", w))
@@ -61,23 +62,23 @@ func containsAt(actual, want any, path string) *mismatch {
 	case map[string]any:
 		a, ok := actual.(map[string]any)
 		if !ok {
-			return here("expected an object, got " + describe(actual))
+			return here("expected an object, got " + jsonvalue.Describe(actual))
 		}
 		return containsObject(a, w, path)
 	case []any:
 		a, ok := actual.([]any)
 		if !ok {
-			return here("expected an array, got " + describe(actual))
+			return here("expected an array, got " + jsonvalue.Describe(actual))
 		}
 		return containsArray(a, w, path)
 	}
-	if equalJSON(actual, want) {
+	if jsonvalue.Equal(actual, want) {
 		return nil
 	}
 	if _, ok := actual.(string); ok {
-		return here(fmt.Sprintf("the actual value is a string, so the argument must be a string to search for, got %s (quote it in the suite to search for its text)", describe(want)))
+		return here(fmt.Sprintf("the actual value is a string, so the argument must be a string to search for, got %s (quote it in the suite to search for its text)", jsonvalue.Describe(want)))
 	}
-	return here(fmt.Sprintf("expected %s, got %s", encodeJSON(want), encodeJSON(actual)))
+	return here(fmt.Sprintf("expected %s, got %s", jsonvalue.Compact(want), jsonvalue.Compact(actual)))
 }
 
 // containsObject checks that every key of want is in actual and that its
@@ -123,7 +124,7 @@ func containsArray(actual, want []any, path string) *mismatch {
 	for i := range want {
 		seen := make([]bool, len(actual))
 		if !augment(i, fits, owner, seen) {
-			elem := truncateRunes(string(encodeJSON(want[i])), 80)
+			elem := truncateRunes(string(jsonvalue.Compact(want[i])), 80)
 			note := fmt.Sprintf("no element of the actual array contains expected element %d (%s)", i, elem)
 			if len(fits[i]) > 0 {
 				note = fmt.Sprintf("expected element %d (%s) has no distinct match: every actual element containing it is taken by another expected element", i, elem)

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsondiff"
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 )
 
 // Limits that keep diffs cheap to compute and short to read.
 const (
-	// maxDiffLines is the most lines per side a line diff is computed for.
-	maxDiffLines = 5000
 	// maxDiffOutputLines caps the lines of a line diff.
 	maxDiffOutputLines = 120
 	// maxInlineRunes is the most runes per side (after trimming the common
@@ -31,7 +32,7 @@ func diffValues(expected, actual any) string {
 	if eok && aok {
 		return diffStrings(es, as)
 	}
-	return diffLines(prettyJSON(expected), prettyJSON(actual))
+	return diffLines(jsonvalue.Pretty(expected), jsonvalue.Pretty(actual))
 }
 
 // diffStrings diffs two strings: line by line when either has a newline,
@@ -46,22 +47,7 @@ func diffStrings(expected, actual string) string {
 // diffLines is a unified diff (3 lines of context) from "expected" to
 // "actual", capped in size.
 func diffLines(expected, actual string) string {
-	a, b := difflib.SplitLines(expected), difflib.SplitLines(actual)
-	if len(a) > maxDiffLines || len(b) > maxDiffLines {
-		return fmt.Sprintf("(not diffed: %d and %d lines exceed the %d-line diff limit)", len(a), len(b), maxDiffLines)
-	}
-	out, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: a, B: b, FromFile: "expected", ToFile: "actual", Context: 3,
-	})
-	if err != nil {
-		return fmt.Sprintf("(diff failed: %v)", err)
-	}
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) > maxDiffOutputLines {
-		more := len(lines) - maxDiffOutputLines
-		lines = append(lines[:maxDiffOutputLines], fmt.Sprintf("… (%d more diff lines)", more))
-	}
-	return strings.Join(lines, "\n")
+	return jsondiff.Unified(expected, actual, jsondiff.Labels{From: "expected", To: "actual"}, maxDiffOutputLines)
 }
 
 // diffInline marks the changes between two one-line strings in place:

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsondiff"
 )
 
 func TestExact(t *testing.T) {
@@ -38,8 +40,8 @@ func TestExact(t *testing.T) {
 }
 
 func TestExactBigIntsSurvive(t *testing.T) {
-	c := serve(t)
-	r := matchOne(t, c, "exact", `12345678901234567891`, `12345678901234567890`)
+	h := serve(t)
+	r := h.Match("exact", `12345678901234567891`, `12345678901234567890`)
 	if r.Pass || r.Error != "" {
 		t.Fatalf("want a failure, got %+v", r)
 	}
@@ -65,7 +67,7 @@ func TestDiffInlineShortensLongRuns(t *testing.T) {
 }
 
 func TestDiffLinesLimits(t *testing.T) {
-	big := strings.Repeat("line\n", maxDiffLines+1)
+	big := strings.Repeat("line\n", jsondiff.MaxInputLines+1)
 	if got := diffLines(big, "x"); !strings.Contains(got, "not diffed") {
 		t.Errorf("oversized diff = %q", got)
 	}
@@ -77,22 +79,5 @@ func TestDiffLinesLimits(t *testing.T) {
 	got := diffLines(a.String(), b.String())
 	if !strings.Contains(got, "more diff lines") || strings.Count(got, "\n") > maxDiffOutputLines {
 		t.Errorf("diff not capped: %d lines", strings.Count(got, "\n"))
-	}
-}
-
-func TestCanonicalNumber(t *testing.T) {
-	same := [][2]string{{"1", "1.000"}, {"10", "1e1"}, {"0.001", "1E-3"}, {"-2.50", "-25e-1"}, {"0", "-0e5"}, {"120", "1.2e+2"}}
-	for _, p := range same {
-		a, aok := canonicalNumber(p[0])
-		b, bok := canonicalNumber(p[1])
-		if !aok || !bok || a != b {
-			t.Errorf("%s and %s: %+v %+v", p[0], p[1], a, b)
-		}
-	}
-	if _, ok := canonicalNumber("1e99999999999"); ok {
-		t.Error("a huge exponent should not be read")
-	}
-	if numbersEqual("1e99999999999", "1e99999999998") {
-		t.Error("unreadable numbers compare by text")
 	}
 }

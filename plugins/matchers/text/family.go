@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -111,7 +112,7 @@ func invalidArg(key string, err error) error {
 // checkString accepts a string argument.
 func checkString(_ *family, arg any) error {
 	if _, ok := arg.(string); !ok {
-		return fmt.Errorf("expected a string argument, got %s", describe(arg))
+		return fmt.Errorf("expected a string argument, got %s", jsonvalue.Describe(arg))
 	}
 	return nil
 }
@@ -119,7 +120,7 @@ func checkString(_ *family, arg any) error {
 // checkArray accepts an array argument (possibly empty).
 func checkArray(_ *family, arg any) error {
 	if _, ok := arg.([]any); !ok {
-		return fmt.Errorf("expected an array of values, got %s", describe(arg))
+		return fmt.Errorf("expected an array of values, got %s", jsonvalue.Describe(arg))
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -12,37 +11,9 @@ import (
 )
 
 // serve starts the plugin in-process over real gRPC.
-func serve(t *testing.T) *plugintest.Conn {
+func serve(t *testing.T) *plugintest.MatcherHarness {
 	t.Helper()
-	return plugintest.New(t, newPlugin(), nil)
-}
-
-// matchOne sends one item and returns its result.
-func matchOne(t *testing.T, c *plugintest.Conn, key, actual, arg string) sdk.MatchItemResult {
-	t.Helper()
-	res, err := c.Matcher.Match(context.Background(), []sdk.MatchItem{{
-		ID: 1, Key: key, Actual: json.RawMessage(actual), Argument: json.RawMessage(arg),
-	}})
-	if err != nil {
-		t.Fatalf("Match: %v", err)
-	}
-	if len(res) != 1 {
-		t.Fatalf("got %d results, want 1", len(res))
-	}
-	return res[0]
-}
-
-// checkOne validates one argument and returns the error text ("" if ok).
-func checkOne(t *testing.T, c *plugintest.Conn, key, arg string) string {
-	t.Helper()
-	res, err := c.Matcher.Check(context.Background(), []sdk.CheckItem{{ID: 7, Key: key, Argument: json.RawMessage(arg)}})
-	if err != nil {
-		t.Fatalf("Check: %v", err)
-	}
-	if len(res) != 1 || res[0].ID != 7 {
-		t.Fatalf("unexpected check results %+v", res)
-	}
-	return res[0].Error
+	return plugintest.Matcher(t, newPlugin())
 }
 
 // matchCase is one row of a matcher table.
@@ -63,40 +34,28 @@ type matchCase struct {
 // runCases runs a table against one plugin connection.
 func runCases(t *testing.T, cases []matchCase) {
 	t.Helper()
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := matchOne(t, c, tc.key, tc.actual, tc.arg)
-			if r.Error != "" {
-				t.Fatalf("unexpected error (%s): %s", r.ErrorKind, r.Error)
-			}
-			if r.Pass != tc.pass {
-				t.Fatalf("pass = %v, want %v (failure %s)", r.Pass, tc.pass, r.Failure)
-			}
+			h := h.For(t)
+			r := h.Match(tc.key, tc.actual, tc.arg)
 			if tc.pass {
-				if len(r.Failure) != 0 {
-					t.Errorf("passing result carries a failure: %s", r.Failure)
-				}
+				h.MustPass(r)
 				return
 			}
-			assertFailure(t, r.Failure, tc)
+			assertFailure(t, h, r, tc)
 		})
 	}
 }
 
-func assertFailure(t *testing.T, raw json.RawMessage, tc matchCase) {
+// assertFailure checks r is a failure with the fields tc asks for.
+func assertFailure(t *testing.T, h *plugintest.MatcherHarness, r sdk.MatchItemResult, tc matchCase) {
 	t.Helper()
-	if len(raw) == 0 {
-		t.Fatal("failing result has no failure")
-	}
-	var got map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &got); err != nil {
-		t.Fatalf("failure is not a JSON object: %v: %s", err, raw)
-	}
+	got := h.Failure(r)
 	for field, want := range tc.fields {
 		v, ok := got[field]
 		if !ok {
-			t.Errorf("failure has no %q field: %s", field, raw)
+			t.Errorf("failure has no %q field: %s", field, r.Failure)
 			continue
 		}
 		if !jsonEqual(t, v, json.RawMessage(want)) {
@@ -109,12 +68,7 @@ func assertFailure(t *testing.T, raw json.RawMessage, tc matchCase) {
 		}
 	}
 	for field, want := range tc.substr {
-		var s string
-		if err := json.Unmarshal(got[field], &s); err != nil {
-			t.Errorf("failure %q is not a string: %s", field, got[field])
-			continue
-		}
-		if !strings.Contains(s, want) {
+		if s := h.Text(got[field]); !strings.Contains(s, want) {
 			t.Errorf("failure %q = %q, want it to contain %q", field, s, want)
 		}
 	}

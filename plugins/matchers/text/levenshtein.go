@@ -9,6 +9,7 @@ import (
 
 	"github.com/agnivade/levenshtein"
 
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -33,7 +34,7 @@ var levAliases = map[string]string{
 func parseLevArg(arg any) (levArg, error) {
 	obj, ok := arg.(map[string]any)
 	if !ok {
-		return levArg{}, fmt.Errorf("expected an object {value: string, max: integer}, got %s", describe(arg))
+		return levArg{}, fmt.Errorf("expected an object {value: string, max: integer}, got %s", jsonvalue.Describe(arg))
 	}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
@@ -55,7 +56,7 @@ func parseLevArg(arg any) (levArg, error) {
 		return levArg{}, errors.New("missing field \"value\" (the reference string)")
 	}
 	if out.value, ok = v.(string); !ok {
-		return levArg{}, fmt.Errorf("field \"value\" must be a string, got %s", describe(v))
+		return levArg{}, fmt.Errorf("field \"value\" must be a string, got %s", jsonvalue.Describe(v))
 	}
 	m, ok := obj["max"]
 	if !ok {
@@ -63,7 +64,7 @@ func parseLevArg(arg any) (levArg, error) {
 	}
 	n, ok := m.(json.Number)
 	if !ok {
-		return levArg{}, fmt.Errorf("field \"max\" must be a non-negative integer, got %s", describe(m))
+		return levArg{}, fmt.Errorf("field \"max\" must be a non-negative integer, got %s", jsonvalue.Describe(m))
 	}
 	i, err := n.Int64()
 	if err != nil || i < 0 || i > math.MaxInt32 {
@@ -97,7 +98,7 @@ func matchLevenshtein(_ *family, in input) (sdk.MatchResult, error) {
 		return sdk.Pass(), nil
 	}
 	f := sdk.Failure{
-		Expected: encodeJSON(arg.value),
+		Expected: jsonvalue.Compact(arg.value),
 		Actual:   in.actualRaw,
 		Extra:    map[string]any{"max": arg.max},
 	}

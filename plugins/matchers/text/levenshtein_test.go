@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/agnivade/levenshtein"
+
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 )
 
 func TestLevenshtein(t *testing.T) {
@@ -29,34 +31,34 @@ func TestLevenshtein(t *testing.T) {
 }
 
 func TestLevenshteinLongStrings(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	long := strings.Repeat("abcdefghij", 20000) // 200k code points
 	mid := long[:100000] + "XY" + long[100002:]
 	// Long strings sharing a prefix and suffix are trimmed to the middle.
-	r := matchOne(t, c, "levenshtein", quote(mid), `{"value":`+quote(long)+`,"max":2}`)
+	r := h.Match("levenshtein", quote(mid), `{"value":`+quote(long)+`,"max":2}`)
 	if !r.Pass || r.Error != "" {
 		t.Fatalf("want pass, got %+v", r)
 	}
 	// Very different lengths give a lower bound without the full table.
-	r = matchOne(t, c, "levenshtein", quote(long), `{"value":`+quote(strings.Repeat("z", 10000))+`,"max":5}`)
+	r = h.Match("levenshtein", quote(long), `{"value":`+quote(strings.Repeat("z", 10000))+`,"max":5}`)
 	if r.Pass || r.Error != "" {
 		t.Fatalf("want failure, got %+v", r)
 	}
-	assertFailure(t, r.Failure, matchCase{
+	assertFailure(t, h, r, matchCase{
 		fields: map[string]string{"min_distance": `190000`, "max": `5`},
 		absent: []string{"distance"},
 		substr: map[string]string{"note": "at least 190000"},
 	})
 	// Same length, too many differences for the table: the band decides.
 	other := "XY" + long[2:len(long)-2] + "XY"
-	r = matchOne(t, c, "levenshtein", quote(long), `{"value":`+quote(other)+`,"max":3}`)
+	r = h.Match("levenshtein", quote(long), `{"value":`+quote(other)+`,"max":3}`)
 	if r.Pass || r.Error != "" {
 		t.Fatalf("want failure, got %+v", r)
 	}
-	assertFailure(t, r.Failure, matchCase{fields: map[string]string{"min_distance": `4`}})
+	assertFailure(t, h, r, matchCase{fields: map[string]string{"min_distance": `4`}})
 }
 
-func quote(s string) string { return string(encodeJSON(s)) }
+func quote(s string) string { return string(jsonvalue.Compact(s)) }
 
 func TestBandedDistanceAgreesWithFullTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))

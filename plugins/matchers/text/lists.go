@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -40,7 +41,7 @@ func searchNeedles(actual value, needles []any) needleSearch {
 func present(needle any, arr []any, isArray bool, text string, s *needleSearch) bool {
 	if isArray {
 		for _, el := range arr {
-			if equalJSON(el, needle) {
+			if jsonvalue.Equal(el, needle) {
 				return true
 			}
 		}

@@ -39,8 +39,8 @@ func TestStringMatchers(t *testing.T) {
 }
 
 func TestRegexInvalidPatternInMatch(t *testing.T) {
-	c := serve(t)
-	r := matchOne(t, c, "regex", `"x"`, `"(unclosed"`)
+	h := serve(t)
+	r := h.Match("regex", `"x"`, `"(unclosed"`)
 	if r.ErrorKind != sdk.ErrorKindInvalidArgument {
 		t.Fatalf("kind = %s, want invalid_argument (result %+v)", r.ErrorKind, r)
 	}
@@ -50,11 +50,11 @@ func TestRegexInvalidPatternInMatch(t *testing.T) {
 }
 
 func TestBadArgumentInMatchIsInvalidArgument(t *testing.T) {
-	c := serve(t)
+	h := serve(t)
 	for _, tc := range []struct{ key, arg string }{
 		{"icontains", `42`}, {"starts-with", `null`}, {"contains-any", `"x"`}, {"levenshtein", `{"value":"a"}`}, {"exact", ``},
 	} {
-		r := matchOne(t, c, tc.key, `"x"`, tc.arg)
+		r := h.Match(tc.key, `"x"`, tc.arg)
 		if r.ErrorKind != sdk.ErrorKindInvalidArgument || r.Pass {
 			t.Errorf("%s %s: got %+v, want an invalid_argument error", tc.key, tc.arg, r)
 		}
@@ -70,8 +70,8 @@ func TestArgumentErrorsWrap(t *testing.T) {
 }
 
 func TestBadActualIsInternalError(t *testing.T) {
-	c := serve(t)
-	r := matchOne(t, c, "exact", ``, `1`)
+	h := serve(t)
+	r := h.Match("exact", ``, `1`)
 	if r.ErrorKind != sdk.ErrorKindInternal || !strings.Contains(r.Error, "actual value") {
 		t.Errorf("got %+v", r)
 	}

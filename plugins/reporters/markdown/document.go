@@ -172,7 +172,10 @@ func writeRollups(b *strings.Builder, run *report.Run) {
 	b.WriteString("### Metric rollups\n\n| Metric | Mean | Count |\n| --- | ---: | ---: |\n")
 	for _, r := range rows {
 		name := code("score", maxShortRunes, true) + " (test score)"
-		if r.Assertion {
+		switch {
+		case r.Derived:
+			name = code(r.Name, maxShortRunes, true) + " (derived metric)"
+		case r.Assertion:
 			name = code(r.Name, maxShortRunes, true) + " (assertion score)"
 		}
 		fmt.Fprintf(b, "| %s | %.3f | %d |\n", name, r.Mean(), r.Count)

@@ -148,6 +148,17 @@ func TestRollups(t *testing.T) {
 		t.Errorf("exact rate row = %v", r)
 	}
 
+	// The derived metrics' rollups come from the report, first.
+	run.MetricRollups = []report.MetricRollup{{Name: "quality", Mean: 2.0 / 3, Count: 3}}
+	md = checkDocument(t, document(run, fullDoc))
+	if r := md.tables[2].rows[0]; strings.Join(r, ",") != "`quality` (derived metric),0.667,3" {
+		t.Errorf("derived rollup row = %v", r)
+	}
+	if r := md.tables[2].rows[1]; strings.Join(r, ",") != "`score` (test score),0.750,1" {
+		t.Errorf("score rollup row after the derived ones = %v", r)
+	}
+	run.MetricRollups = nil
+
 	for i := range run.Tests {
 		run.Tests[i].Score = nil
 		for j := range run.Tests[i].Assertions {

@@ -8,16 +8,19 @@ import (
 
 // A metric rollup is the suite-level summary of a named score: its mean
 // over the tests (or assertions) that reported it, and how many did. The
-// report carries two kinds of score today, so two kinds of rollup are
-// computed: the test's combined score ("score", set on tests that declare
-// a threshold) and the scores matchers give their assertions, by matcher.
+// derived metrics' rollups come from the report itself (run.MetricRollups,
+// computed by mcptest over the whole run); two more kinds are computed
+// here: the test's combined score ("score", set on tests that declare a
+// threshold) and the scores matchers give their assertions, by matcher.
 // Nothing is invented for tests or assertions without a score.
 
 // metricRollup is one row of the "Metric rollups" table.
 type metricRollup struct {
-	// Name is "score" for the tests' combined score, or a matcher key for
-	// that matcher's assertion scores.
+	// Name is a derived metric's name, "score" for the tests' combined
+	// score, or a matcher key for that matcher's assertion scores.
 	Name string
+	// Derived is set for the rollups of derived metrics.
+	Derived bool
 	// Assertion is set for assertion-score rollups.
 	Assertion bool
 	Sum       float64
@@ -36,10 +39,16 @@ type matcherRate struct {
 // Judged is the number of assertions that got a verdict.
 func (m matcherRate) Judged() int { return m.Passed + m.Failed }
 
-// rollups computes the metric rollups of a run: the test score first, then
-// assertion scores by matcher name. It is empty when nothing in the run
-// has a score.
+// rollups lists the metric rollups of a run: the derived metrics' (from
+// the report, in its order), then the test score, then assertion scores by
+// matcher name. It is empty when nothing in the run has a score.
 func rollups(run *report.Run) []metricRollup {
+	var out []metricRollup
+	for _, m := range run.MetricRollups {
+		if m.Count > 0 {
+			out = append(out, metricRollup{Name: m.Name, Derived: true, Sum: m.Mean * float64(m.Count), Count: m.Count})
+		}
+	}
 	test := metricRollup{Name: "score"}
 	byMatcher := map[string]*metricRollup{}
 	for i := range run.Tests {
@@ -62,7 +71,6 @@ func rollups(run *report.Run) []metricRollup {
 			m.Count++
 		}
 	}
-	var out []metricRollup
 	if test.Count > 0 {
 		out = append(out, test)
 	}

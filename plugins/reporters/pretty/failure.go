@@ -32,17 +32,34 @@ var textFields = map[string]bool{"diff": true, "path": true, "note": true}
 
 // writeAssertion writes a failed or errored assertion and its details.
 func (r *renderer) writeAssertion(b *strings.Builder, a *report.Assertion) {
+	r.writeAssertionAt(b, a, indent1)
+}
+
+// writeAssertionAt writes a failed or errored assertion with its header at
+// ind and its details one level deeper: the failure's fields, then the
+// branches of a composition and the members of an assert-set that did not
+// pass (nested.go).
+func (r *renderer) writeAssertionAt(b *strings.Builder, a *report.Assertion, ind string) {
 	mark, st := "✗", red
 	if a.Status == report.StatusErrored {
 		mark, st = "!", yellow
 	}
-	b.WriteString(indent1 + r.p.paint(st, mark) + " " + r.p.line(plain, textsafe.Truncate(a.Target, maxLineRunes)))
-	b.WriteString(" " + r.p.paint(dim, "›") + " " + r.p.line(bold, textsafe.Truncate(a.Matcher, maxLineRunes)))
+	b.WriteString(ind + r.p.paint(st, mark) + " ")
+	if a.Matcher == setMatcher {
+		b.WriteString(r.p.line(bold, setMatcher))
+		if a.Name != "" {
+			b.WriteString(" " + r.p.line(plain, textsafe.Truncate(a.Name, maxLineRunes)))
+		}
+	} else {
+		b.WriteString(r.p.line(plain, textsafe.Truncate(a.Target, maxLineRunes)))
+		b.WriteString(" " + r.p.paint(dim, "›") + " " + r.p.line(bold, textsafe.Truncate(a.Matcher, maxLineRunes)))
+	}
 	if a.Message != "" {
 		b.WriteString(r.p.paint(dim, " — ") + r.p.line(plain, textsafe.Truncate(a.Message, maxLineRunes)))
 	}
 	b.WriteString("\n")
 
+	inner := ind + indentStep
 	if a.Status == report.StatusErrored {
 		msg := a.Error
 		if msg == "" {
@@ -51,21 +68,27 @@ func (r *renderer) writeAssertion(b *strings.Builder, a *report.Assertion) {
 		if a.Plugin != "" {
 			msg += " [plugin " + a.Plugin + "]"
 		}
-		r.writeField(b, indent2, "error", msg, len("error"))
+		r.writeField(b, inner, "error", msg, len("error"))
 		return
 	}
-	r.writeFailure(b, a.Failure, a.Score)
+	r.writeFailure(b, a.Failure, a.Score, inner)
+	r.writeMembers(b, a, inner)
 }
 
-// writeFailure writes the fields of a structured failure, preceded by the
-// assertion's score when it has one.
-func (r *renderer) writeFailure(b *strings.Builder, raw json.RawMessage, score *float64) {
+// writeFailure writes the fields of a structured failure at ind, preceded
+// by the assertion's score when it has one. A composition's branches are
+// drawn as a tree.
+func (r *renderer) writeFailure(b *strings.Builder, raw json.RawMessage, score *float64, ind string) {
 	var fields map[string]json.RawMessage
 	if len(bytes.TrimSpace(raw)) > 0 {
 		if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-			r.writeField(b, indent2, "failure", renderValue(raw), len("failure"))
+			r.writeField(b, ind, "failure", renderValue(raw), len("failure"))
 			return
 		}
+	}
+	branches, hasBranches := fields[branchesField]
+	if hasBranches {
+		delete(fields, branchesField)
 	}
 	var order []string
 	if score != nil {
@@ -73,7 +96,7 @@ func (r *renderer) writeFailure(b *strings.Builder, raw json.RawMessage, score *
 			fields = map[string]json.RawMessage{}
 		}
 		if _, dup := fields["score"]; !dup {
-			fields["score"] = json.RawMessage(strconv.FormatFloat(*score, 'f', -1, 64))
+			fields["score"] = json.RawMessage(formatScore(*score))
 			order = append(order, "score")
 		}
 	}
@@ -101,14 +124,17 @@ func (r *renderer) writeFailure(b *strings.Builder, raw json.RawMessage, score *
 			var s string
 			if json.Unmarshal(v, &s) == nil {
 				if k == "diff" {
-					r.writeDiff(b, s, width)
+					r.writeDiff(b, s, width, ind)
 				} else {
-					r.writeField(b, indent2, k, s, width)
+					r.writeField(b, ind, k, s, width)
 				}
 				continue
 			}
 		}
-		r.writeField(b, indent2, k, renderValue(v), width)
+		r.writeField(b, ind, k, renderValue(v), width)
+	}
+	if hasBranches {
+		r.writeBranches(b, branches, ind, 0)
 	}
 }
 
@@ -130,13 +156,13 @@ func (r *renderer) writeField(b *strings.Builder, ind, label, text string, width
 }
 
 // writeDiff writes a diff, colouring added and removed lines.
-func (r *renderer) writeDiff(b *strings.Builder, diff string, width int) {
+func (r *renderer) writeDiff(b *strings.Builder, diff string, width int, ind string) {
 	diff = strings.TrimRight(textsafe.Clean(diff), "\n")
 	if !strings.Contains(diff, "\n") {
-		r.writeField(b, indent2, "diff", diff, width)
+		r.writeField(b, ind, "diff", diff, width)
 		return
 	}
-	b.WriteString(indent2 + r.p.paint(dim, "diff:") + "\n")
+	b.WriteString(ind + r.p.paint(dim, "diff:") + "\n")
 	for _, l := range capLines(strings.Split(diff, "\n"), maxBlockLines) {
 		st := plain
 		switch {
@@ -147,7 +173,7 @@ func (r *renderer) writeDiff(b *strings.Builder, diff string, width int) {
 		case strings.HasPrefix(l, "-"):
 			st = red
 		}
-		b.WriteString(indent2 + "  " + r.p.line(st, textsafe.Truncate(l, maxLineRunes)) + "\n")
+		b.WriteString(ind + "  " + r.p.line(st, textsafe.Truncate(l, maxLineRunes)) + "\n")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
@@ -19,11 +20,9 @@ const (
 	maxLineRunes = 300
 )
 
-// Indentation of the nested parts of a test block.
-const (
-	indent1 = "    "
-	indent2 = "        "
-)
+// indent1 is the indentation of the parts of a test block; each level of
+// nesting below it adds indentStep.
+const indent1 = "    "
 
 // render is the pretty reporter: test lines as tests finish, the summary
 // when the run finishes.
@@ -98,6 +97,7 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 			r.writeAssertion(b, a)
 		}
 	}
+	r.writeScore(b, t)
 	if t.Error != nil {
 		label := "error"
 		if t.Status == report.StatusSkipped {
@@ -174,8 +174,41 @@ func (r *renderer) finish(run *report.Run) error {
 			r.writeRunError(&b, e)
 		}
 	}
+	if failed := failedHooks(run); len(failed) > 0 {
+		// Failed after hooks fail no test, so this is the only place a
+		// reader sees them.
+		b.WriteString("\n" + r.p.paint(yellow, "hook failures:") + "\n")
+		for _, e := range failed {
+			r.writeRunError(&b, e)
+		}
+	}
 	b.WriteString("\n" + r.summary(run) + "\n")
 	return r.write(b.String())
+}
+
+// failedHooks lists the run's failed hook steps (run-level, then each
+// test's), shaped as run errors for writeRunError.
+func failedHooks(run *report.Run) []report.RunError {
+	var out []report.RunError
+	add := func(h report.Hook, test string) {
+		if h.Status == report.StatusPassed {
+			return
+		}
+		name := h.Phase + " " + strconv.Quote(h.Command)
+		if test != "" {
+			name += " (test " + strconv.Quote(test) + ")"
+		}
+		out = append(out, report.RunError{Source: "hook", Name: name, Message: h.Error, StderrTail: h.Stderr})
+	}
+	for _, h := range run.Hooks {
+		add(h, "")
+	}
+	for i := range run.Tests {
+		for _, h := range run.Tests[i].Hooks {
+			add(h, run.Tests[i].Name)
+		}
+	}
+	return out
 }
 
 // writeRunError writes one problem of the run itself.

@@ -1,4 +1,4 @@
-package main
+package schemaguard
 
 import (
 	"context"
@@ -45,6 +45,10 @@ import (
 // process, so tests can see the hook work.
 var interruptions atomic.Int64
 
+// Interruptions returns how many validations the interrupt hook has
+// stopped in this process (for tests and diagnostics).
+func Interruptions() int64 { return interruptions.Load() }
+
 // errInterrupted is the panic value the interrupt hook raises.
 var errInterrupted = errors.New("schema validation interrupted")
 
@@ -81,6 +85,13 @@ func (g *gate) enter(expired <-chan time.Time, done <-chan struct{}) error {
 	}
 }
 
+// running returns how many validation goroutines run the gate's schema.
+func (g *gate) running() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.active
+}
+
 // leave unregisters a finished validation goroutine and reopens the gate
 // when the last one has stopped.
 func (g *gate) leave() {
@@ -114,22 +125,24 @@ type outcome struct {
 	interrupted bool
 }
 
-// validator runs validations under a wall-clock budget.
-type validator struct {
+// Validator runs validations under a wall-clock budget. It is safe for
+// concurrent use; its slots are shared by every validation it runs.
+type Validator struct {
 	budget time.Duration
 	slots  chan struct{}
 }
 
-// newValidator returns a validator with one slot per usable CPU.
-func newValidator(budget time.Duration) *validator {
-	return &validator{budget: budget, slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
+// NewValidator returns a validator with one slot per usable CPU.
+func NewValidator(budget time.Duration) *Validator {
+	return &Validator{budget: budget, slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
-// validate checks instance against c within the budget. It returns nil
-// when the instance is valid, a *jsonschema.ValidationError when it is
-// not, an error wrapping ErrSchemaValidationTimedOut when the budget ran
-// out, or the context's error.
-func (v *validator) validate(ctx context.Context, c *compiled, instance any) error {
+// Validate checks instance against c within the budget. The instance is
+// a decoded JSON value with numbers as json.Number (or float64). It
+// returns nil when the instance is valid, a *jsonschema.ValidationError
+// when it is not, an error wrapping ErrSchemaValidationTimedOut when the
+// budget ran out, or the context's error.
+func (v *Validator) Validate(ctx context.Context, c *Schema, instance any) error {
 	timer := time.NewTimer(v.budget)
 	defer timer.Stop()
 	timedOut := fmt.Errorf("%w: validation did not finish within %s", ErrSchemaValidationTimedOut, v.budget)
@@ -171,7 +184,7 @@ func (v *validator) validate(ctx context.Context, c *compiled, instance any) err
 
 // run validates on the calling goroutine and reports to results, which
 // must have room for one value so an abandoned run never blocks.
-func (v *validator) run(c *compiled, instance any, results chan<- outcome) {
+func (v *Validator) run(c *Schema, instance any, results chan<- outcome) {
 	defer func() {
 		<-v.slots
 		c.gate.leave()
@@ -212,3 +225,8 @@ func (h interruptHook) Validate(*jsonschema.ValidatorContext, any) {
 		panic(errInterrupted)
 	}
 }
+
+// Running returns how many validations of s are running, including ones
+// abandoned at their budget that have not stopped yet (for tests and
+// diagnostics).
+func (s *Schema) Running() int { return s.gate.running() }

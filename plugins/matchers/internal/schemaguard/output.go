@@ -1,4 +1,4 @@
-package main
+package schemaguard
 
 import (
 	"fmt"
@@ -8,61 +8,51 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-
-	"github.com/mcptest/mcptest/sdk"
 )
 
-// maxReportedErrors bounds the errors one failure lists; a large instance
+// MaxListedErrors bounds the errors one failure lists; a large instance
 // can produce thousands, and the first ones are enough to act on.
-const maxReportedErrors = 20
+const MaxListedErrors = 20
 
-// schemaError is one entry of a failure's "errors" list.
-type schemaError struct {
+// Error is one entry of a failure's "errors" list.
+type Error struct {
 	// InstancePath is the JSON pointer of the offending part of the value.
 	InstancePath string `json:"instance_path"`
-	// SchemaPath is the JSON pointer of the keyword that rejected it,
-	// following $ref as the validator walked it.
+	// SchemaPath is the JSON pointer of the keyword that rejected it.
 	SchemaPath string `json:"schema_path"`
 	// Message says what is wrong.
 	Message string `json:"message"`
 }
 
-// schemaFailure turns a validation error into the failure the spec shows:
-// the leaf causes as "errors", and a note quoting the first, for reporters
-// that show only the note. When the list is cut, "errors_total" has the
-// full count.
-func schemaFailure(verr *jsonschema.ValidationError) sdk.Failure {
-	errs := leafErrors(verr)
-	note := "the value does not match the schema"
-	if len(errs) > 0 {
-		note += fmt.Sprintf(": at %s: %s", pointerOrRoot(errs[0].InstancePath), errs[0].Message)
-	}
-	if len(errs) > 1 {
-		note += fmt.Sprintf(" (and %d more)", len(errs)-1)
-	}
+// FailureFields are the failure fields for a list of schema errors:
+// "errors", cut to MaxListedErrors, and "errors_total" with the full count
+// when it was cut.
+func FailureFields(errs []Error) map[string]any {
 	extra := map[string]any{}
-	if len(errs) > maxReportedErrors {
+	if len(errs) > MaxListedErrors {
 		extra["errors_total"] = len(errs)
-		errs = errs[:maxReportedErrors]
+		errs = errs[:MaxListedErrors]
 	}
 	extra["errors"] = errs
-	return sdk.Failure{Note: note, Extra: extra}
+	return extra
 }
 
-// leafErrors flattens the validator's detailed output to its leaves (the
+// LeafErrors flattens the validator's detailed output to its leaves (the
 // causes that explain themselves; the inner nodes only say "anyOf failed"
 // or "properties failed"), without duplicates, ordered by instance path
-// and then schema path.
-func leafErrors(verr *jsonschema.ValidationError) []schemaError {
-	var out []schemaError
-	seen := map[schemaError]bool{}
+// and then schema path (JSON pointers compared token by token, array
+// indexes by value). The schema path follows $ref the way the validator
+// walked it, and a type mismatch reads "expected X, got Y".
+func LeafErrors(verr *jsonschema.ValidationError) []Error {
+	var out []Error
+	seen := map[Error]bool{}
 	var walk func(u *jsonschema.OutputUnit)
 	walk = func(u *jsonschema.OutputUnit) {
 		if len(u.Errors) == 0 {
 			if u.Error == nil {
 				return
 			}
-			e := schemaError{InstancePath: u.InstanceLocation, SchemaPath: u.KeywordLocation, Message: message(u.Error)}
+			e := Error{InstancePath: u.InstanceLocation, SchemaPath: u.KeywordLocation, Message: message(u.Error)}
 			if !seen[e] {
 				seen[e] = true
 				out = append(out, e)
@@ -74,7 +64,7 @@ func leafErrors(verr *jsonschema.ValidationError) []schemaError {
 		}
 	}
 	walk(verr.DetailedOutput())
-	slices.SortStableFunc(out, func(a, b schemaError) int {
+	slices.SortStableFunc(out, func(a, b Error) int {
 		if c := comparePointers(a.InstancePath, b.InstancePath); c != 0 {
 			return c
 		}
@@ -97,16 +87,16 @@ func message(e *jsonschema.OutputError) string {
 	return e.String()
 }
 
-// refCycle returns an error describing a $ref loop the validator ran into,
+// RefCycle returns an error describing a $ref loop the validator ran into,
 // or nil: a schema whose references loop on themselves without consuming
 // any of the value is broken, whatever the value.
-func refCycle(verr *jsonschema.ValidationError) error {
+func RefCycle(verr *jsonschema.ValidationError) error {
 	if c, ok := verr.ErrorKind.(*kind.RefCycle); ok {
 		return fmt.Errorf("the schema's references loop: %s and %s both lead to %s without moving into the value",
 			c.KeywordLocation1, c.KeywordLocation2, c.URL)
 	}
 	for _, cause := range verr.Causes {
-		if err := refCycle(cause); err != nil {
+		if err := RefCycle(cause); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package schemaguard
 
 import (
 	"bytes"
@@ -10,25 +10,35 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// schemaURL is the address the argument is registered under. It only names
+// schemaURL is the address a schema is registered under. It only names
 // the document inside the compiler (it shows in some compiler messages);
 // nothing is ever loaded from it.
 const schemaURL = "mcptest:schema-argument.json"
 
 // compiles counts schema compilations in this process, so tests can check
-// that the cache compiles each distinct schema once.
+// that a cache compiles each distinct schema once.
 var compiles atomic.Int64
 
-// compiled is a schema ready to validate, with the gate its validations
-// share (see validate.go).
-type compiled struct {
+// Compiles returns how many schemas this process has compiled (for tests
+// and diagnostics).
+func Compiles() int64 { return compiles.Load() }
+
+// Schema is a compiled schema ready to validate, with the gate its
+// validations share (see validate.go). It is safe for concurrent use.
+type Schema struct {
 	schema *jsonschema.Schema
 	gate   *gate
 }
 
-// compileSchema applies the guards to a schema argument and compiles it.
-// Every error is a suite bug; the guard errors wrap their sentinels.
-func compileSchema(raw []byte, maxDepth int) (*compiled, error) {
+// Compile applies the guards to a JSON Schema given as JSON text and
+// compiles it (draft 2020-12 unless it names another with $schema). In
+// order: the nesting depth is capped at maxDepth on the raw text, before
+// anything is decoded; a reference that does not start with "#" is
+// refused (ErrSchemaExternalRef) before compiling; 2019-09 and 2020-12
+// schemas are checked against their full metaschema; and the compiler's
+// loader refuses every URL. Every error is a bug in the schema; the guard
+// errors wrap their sentinels.
+func Compile(raw []byte, maxDepth int) (*Schema, error) {
 	compiles.Add(1)
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, fmt.Errorf("an inline JSON Schema is required")
@@ -77,18 +87,19 @@ func compileSchema(raw []byte, maxDepth int) (*compiled, error) {
 	case err != nil:
 		return nil, fmt.Errorf("the schema does not compile: %w", err)
 	}
-	return &compiled{schema: sch, gate: g}, nil
+	return &Schema{schema: sch, gate: g}, nil
 }
 
-// maxCachedSchemas bounds the cache; schemas beyond it are compiled on every
+// maxCachedSchemas bounds a Cache; schemas beyond it are compiled on every
 // use (a suite rarely holds this many distinct inline schemas).
 const maxCachedSchemas = 256
 
-// schemaCache keeps compiled schemas by their argument text. Concurrent
-// first uses of one schema wait for a single compilation, and a schema that
-// fails to compile is remembered with its error, so CheckArgument and every
-// later Match report it without compiling again.
-type schemaCache struct {
+// Cache keeps compiled schemas by their JSON text. Concurrent first uses of
+// one schema wait for a single compilation, and a schema that fails to
+// compile is remembered with its error, so checking an argument and every
+// later use report it without compiling again. It is safe for concurrent
+// use.
+type Cache struct {
 	maxDepth int
 
 	mu      sync.Mutex
@@ -98,17 +109,17 @@ type schemaCache struct {
 // cacheEntry is one schema, compiled at most once.
 type cacheEntry struct {
 	once sync.Once
-	c    *compiled
+	s    *Schema
 	err  error
 }
 
-// newSchemaCache returns an empty cache applying the given depth cap.
-func newSchemaCache(maxDepth int) *schemaCache {
-	return &schemaCache{maxDepth: maxDepth, entries: make(map[string]*cacheEntry)}
+// NewCache returns an empty cache applying the given depth cap.
+func NewCache(maxDepth int) *Cache {
+	return &Cache{maxDepth: maxDepth, entries: make(map[string]*cacheEntry)}
 }
 
-// get returns the compiled schema for the argument text raw.
-func (sc *schemaCache) get(raw []byte) (*compiled, error) {
+// Get returns the compiled schema for the JSON text raw (see Compile).
+func (sc *Cache) Get(raw []byte) (*Schema, error) {
 	key := string(bytes.TrimSpace(raw))
 	sc.mu.Lock()
 	e, ok := sc.entries[key]
@@ -119,6 +130,6 @@ func (sc *schemaCache) get(raw []byte) (*compiled, error) {
 		}
 	}
 	sc.mu.Unlock()
-	e.once.Do(func() { e.c, e.err = compileSchema(raw, sc.maxDepth) })
-	return e.c, e.err
+	e.once.Do(func() { e.s, e.err = Compile(raw, sc.maxDepth) })
+	return e.s, e.err
 }

@@ -1,4 +1,4 @@
-package main
+package schemaguard
 
 import (
 	"errors"
@@ -135,6 +135,17 @@ func (l refusingLoader) Load(url string) (any, error) {
 		*l.refused = url
 	}
 	return nil, fmt.Errorf("%w: loading %q is not allowed", ErrSchemaExternalRef, url)
+}
+
+// Pointer joins tokens into a JSON pointer (RFC 6901); no tokens is ""
+// (the whole document).
+func Pointer(tokens []string) string {
+	var sb strings.Builder
+	for _, t := range tokens {
+		sb.WriteByte('/')
+		sb.WriteString(escapePointer(t))
+	}
+	return sb.String()
 }
 
 // escapePointer escapes one JSON pointer token (RFC 6901).

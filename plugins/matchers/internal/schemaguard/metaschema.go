@@ -1,4 +1,4 @@
-package main
+package schemaguard
 
 import (
 	"errors"
@@ -77,8 +77,8 @@ func invalidSchema(err error) error {
 		return fmt.Errorf("the schema is not valid JSON Schema: %w", err)
 	}
 	var parts []string
-	for _, e := range leafErrors(verr) {
-		parts = append(parts, fmt.Sprintf("at %s: %s", pointerOrRoot(e.InstancePath), e.Message))
+	for _, e := range LeafErrors(verr) {
+		parts = append(parts, fmt.Sprintf("at %s: %s", PointerOrRoot(e.InstancePath), e.Message))
 	}
 	return &invalidSchemaError{msg: "the schema is not valid JSON Schema: " + strings.Join(parts, "; "), err: err}
 }
@@ -110,8 +110,8 @@ func normaliseMetaURL(s string) string {
 	return s
 }
 
-// pointerOrRoot shows the empty JSON pointer as "the root" in messages.
-func pointerOrRoot(ptr string) string {
+// PointerOrRoot shows the empty JSON pointer as "the root" in messages.
+func PointerOrRoot(ptr string) string {
 	if ptr == "" {
 		return "the root"
 	}

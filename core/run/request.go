@@ -1,0 +1,138 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/session"
+	rpt "github.com/mcptest/mcptest/sdk/report"
+)
+
+// Request methods.
+const (
+	methodToolsCall     = "tools/call"
+	methodResourcesRead = "resources/read"
+	methodPromptsGet    = "prompts/get"
+)
+
+// request is one call a test makes, as it goes on the wire: captures are
+// substituted, and a request transform may have rewritten Args.
+type request struct {
+	// Method is tools/call, resources/read or prompts/get.
+	Method string
+	// Name is the tool or prompt name, or the resource URI.
+	Name string
+	// Args holds the tool or prompt arguments, a JSON object; nil for a
+	// resource read.
+	Args json.RawMessage
+}
+
+// requestOf builds the request of a tool, resource or prompt test, with
+// the captures it uses filled in.
+func (r *runner) requestOf(t *plan.Test) (request, error) {
+	switch t.Kind {
+	case plan.KindResource:
+		uri, err := r.caps.resolveText(t, t.Resource.URI)
+		return request{Method: methodResourcesRead, Name: uri}, err
+	case plan.KindPrompt:
+		args, err := r.caps.resolve(t, t.Prompt.Args)
+		return request{Method: methodPromptsGet, Name: t.Prompt.Prompt, Args: args}, err
+	}
+	args, err := r.caps.resolve(t, t.Tool.Args)
+	return request{Method: methodToolsCall, Name: t.Tool.Tool, Args: args}, err
+}
+
+// params are the request's JSON-RPC params, as sent (the cache keys on
+// them).
+func (q request) params() json.RawMessage {
+	var p any
+	switch q.Method {
+	case methodResourcesRead:
+		p = map[string]string{"uri": q.Name}
+	default:
+		p = map[string]any{"name": q.Name, "arguments": argsOrEmpty(q.Args)}
+	}
+	b, _ := encodeJSON(p)
+	return b
+}
+
+// send makes the request on a session. Arguments are never sent as null.
+func (q request) send(ctx context.Context, sess *session.Session) (*session.Outcome, error) {
+	switch q.Method {
+	case methodToolsCall:
+		return sess.CallTool(ctx, q.Name, q.Args)
+	case methodPromptsGet:
+		params, _ := json.Marshal(map[string]any{"name": q.Name, "arguments": argsOrEmpty(q.Args)})
+		return sess.Request(ctx, q.Method, params)
+	}
+	return sess.Request(ctx, q.Method, q.params())
+}
+
+func argsOrEmpty(args json.RawMessage) json.RawMessage {
+	if len(args) == 0 {
+		return json.RawMessage(`{}`)
+	}
+	return args
+}
+
+// send makes a request through the result cache (a plain call when caching
+// is off).
+func (r *runner) send(ctx context.Context, suite *config.Suite, srv *config.Server, sess *session.Session, q request) (*session.Outcome, bool, error) {
+	return r.cache.do(ctx, suite, srv, sess, q, r.redactOutcome, func() (*session.Outcome, error) { return q.send(ctx, sess) })
+}
+
+// obtain gets the test's answer: synthesised from a fixture for a tool
+// test with inject_error (no server is started: sess is nil), otherwise
+// from the server, through the result cache. A server that does not start
+// fills res (its Status is then set) and returns nothing.
+func (r *runner) obtain(ctx context.Context, t *plan.Test, q request, res *rpt.Test) (sess *session.Session, out *session.Outcome, hit bool, err error) {
+	if t.Kind == plan.KindTool && t.Tool.InjectError != "" {
+		out, err = injectedOutcome(t)
+		if err != nil {
+			res.Status = rpt.StatusErrored
+			res.Error = &rpt.Error{Kind: "inject_error", Message: err.Error()}
+		}
+		return nil, out, false, nil
+	}
+	sess, err = r.servers.get(ctx, t.Suite, t.Server)
+	if err != nil {
+		res.Status = rpt.StatusErrored
+		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(err.Error())}
+		return nil, nil, false, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
+	defer cancel()
+	out, hit, err = r.send(cctx, t.Suite, t.Server, sess, q)
+	if hit && out != nil {
+		out.Frames = rebaseFrames(out.Frames, time.Now())
+	}
+	return sess, out, hit, err
+}
+
+// rebaseFrames shifts the frames of an exchange made earlier (by the test
+// whose answer a cache hit reuses) so that the first one is at now: the
+// report times a test's frames from the test's own start.
+func rebaseFrames(fs []session.Frame, now time.Time) []session.Frame {
+	if len(fs) == 0 {
+		return fs
+	}
+	shift := now.Sub(fs[0].Time)
+	out := make([]session.Frame, len(fs))
+	for i, f := range fs {
+		f.Time = f.Time.Add(shift)
+		out[i] = f
+	}
+	return out
+}
+
+// stderrTail is the redacted tail of the server's stderr, for a failed
+// test; "" when the test had no server.
+func (r *runner) stderrTail(sess *session.Session) string {
+	if sess == nil {
+		return ""
+	}
+	return r.opts.Redact.String(sess.StderrTail(stderrLines))
+}

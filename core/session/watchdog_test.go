@@ -1,0 +1,84 @@
+//go:build unix
+
+package session
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// watchdogHelperEnv makes TestWatchdogHelper act as a client process that
+// the test can kill.
+const watchdogHelperEnv = "MCPTEST_SESSION_WATCHDOG_HELPER"
+
+// TestWatchdogHelper is not a test: run by TestKilledClientLeavesNoOrphans
+// in a process of its own, it starts the chaos server with a child, prints
+// both pids and waits to be killed.
+func TestWatchdogHelper(t *testing.T) {
+	bin := os.Getenv(watchdogHelperEnv)
+	if bin == "" {
+		t.Skip("helper process only")
+	}
+	s, err := StartStdio(context.Background(), StdioConfig{Name: "chaos", Command: []string{bin, "-child"}, InitTimeout: 10 * time.Second})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	child := regexp.MustCompile(`child pid (\d+)`)
+	for range 200 {
+		if m := child.FindStringSubmatch(s.StderrTail(0)); m != nil {
+			fmt.Printf("pids %d %s\n", s.PID(), m[1])
+			time.Sleep(time.Minute)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	fmt.Println("error: no child pid on stderr:", s.StderrTail(0))
+	os.Exit(1)
+}
+
+// A client killed outright (SIGKILL, a crash) runs no Close, yet neither
+// its server nor the server's own child may survive it.
+func TestKilledClientLeavesNoOrphans(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWatchdogHelper$")
+	cmd.Env = append(os.Environ(), watchdogHelperEnv+"="+chaosBin)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("helper: %v", err)
+	}
+	fields := strings.Fields(line)
+	if len(fields) != 3 || fields[0] != "pids" {
+		t.Fatalf("helper said %q", line)
+	}
+	server, _ := strconv.Atoi(fields[1])
+	child, _ := strconv.Atoi(fields[2])
+	if processGone(server) || processGone(child) {
+		t.Fatalf("server %d or child %d not running before the kill", server, child)
+	}
+
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	for _, pid := range []int{server, child} {
+		if !waitGone(pid, 3*time.Second) {
+			_ = exec.Command("kill", "-9", strconv.Itoa(pid)).Run()
+			t.Errorf("process %d survived its client", pid)
+		}
+	}
+}
