@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/mcptest/mcptest/core/config"
@@ -26,6 +27,7 @@ type runFlags struct {
 	output          string
 	jobs            int
 	updateSnapshots bool
+	allowUpdateInCI bool
 	noColor         bool
 	shard           string
 	runID           string
@@ -44,6 +46,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVarP(&f.output, "output", "o", "", "write the single reporter's output to this file instead of stdout")
 	fs.IntVarP(&f.jobs, "jobs", "j", 0, "tests in flight at once (default 4 x CPUs)")
 	fs.BoolVarP(&f.updateSnapshots, "update-snapshots", "u", false, "rewrite the snapshots the run touches")
+	fs.BoolVar(&f.allowUpdateInCI, "allow-update-in-ci", false, "let --update-snapshots rewrite snapshots even when CI=true")
 	fs.BoolVar(&f.noColor, "no-color", false, "never colour the output")
 	fs.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n), chosen by a stable hash of each test's id")
 	fs.StringVar(&f.runID, "run-id", "", "id recorded in the report (default: generated); give all shards of a CI run the same one")
@@ -57,6 +60,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "mcptest run: no suite given; usage: mcptest run [flags] SUITE.yml...")
+		return 2
+	}
+	// A CI job must never rewrite golden files behind a reviewer's back.
+	if f.updateSnapshots && isCI() && !f.allowUpdateInCI {
+		fmt.Fprintln(stderr, "mcptest run: --update-snapshots is refused when CI=true; pass --allow-update-in-ci to rewrite snapshots in CI anyway")
 		return 2
 	}
 	if f.noCache && f.cacheDir != "" {
@@ -209,4 +217,11 @@ func indent(s, prefix string) string {
 		lines[i] = prefix + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+// isCI reports whether the environment says this is a CI job (CI=true or
+// CI=1, as the common CI systems set it).
+func isCI() bool {
+	v := strings.ToLower(os.Getenv("CI"))
+	return v == "true" || v == "1"
 }

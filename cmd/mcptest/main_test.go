@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -16,5 +17,14 @@ func TestHoistGlobalFlags(t *testing.T) {
 		if got := hoistGlobalFlags(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("hoist(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+func TestUpdateSnapshotsRefusedInCI(t *testing.T) {
+	t.Setenv("CI", "true")
+	var out, errOut strings.Builder
+	code := mainCode([]string{"run", "-u", "suite.yml"}, &out, &errOut)
+	if code != 2 || !strings.Contains(errOut.String(), "--allow-update-in-ci") {
+		t.Fatalf("code %d, stderr %q", code, errOut.String())
 	}
 }
