@@ -146,9 +146,11 @@ func (r *runner) eachTest(ctx context.Context, b *batch, t *plan.Test) rpt.Test 
 	case h == nil:
 		return r.runTest(ctx, t)
 	case h.failed != nil:
+		// The spec: a failed beforeAll fails every test, which could not run
+		// against the setup it needed.
 		res := testHeader(t)
 		e := *h.failed
-		res.Status, res.Error = rpt.StatusErrored, &e
+		res.Status, res.Error = rpt.StatusFailed, &e
 		return res
 	case h.skip != nil:
 		return skipped(t, skipReason(rpt.HookBeforeAll, *h.skip))
@@ -161,7 +163,8 @@ func (r *runner) eachTest(ctx context.Context, b *batch, t *plan.Test) rpt.Test 
 	switch {
 	case failed != nil:
 		res = testHeader(t)
-		res.Status, res.Error = rpt.StatusErrored, &rpt.Error{Kind: "hook", Message: hookFailure(failed)}
+		// The spec: a failed beforeEach fails its test, which is not sent.
+		res.Status, res.Error = rpt.StatusFailed, &rpt.Error{Kind: "hook", Message: hookFailure(failed)}
 	case skip != nil:
 		res = skipped(t, skipReason(rpt.HookBeforeEach, *skip))
 	default:

@@ -175,7 +175,7 @@ hooks:
 	}
 }
 
-func TestBeforeAllFailureErrorsEveryTestAndAfterAllStillRuns(t *testing.T) {
+func TestBeforeAllFailureFailsEveryTestAndAfterAllStillRuns(t *testing.T) {
 	pl, h, dir := hookSuite(t, twoTests+`
 hooks:
   beforeAll:
@@ -189,13 +189,13 @@ hooks:
 		t.Errorf("log = %q", got)
 	}
 	for _, tr := range res.Tests {
-		if tr.Status != report.StatusErrored || tr.Error == nil || tr.Error.Kind != "hook" ||
+		if tr.Status != report.StatusFailed || tr.Error == nil || tr.Error.Kind != "hook" ||
 			!strings.Contains(tr.Error.Message, "exited with status 3") || !strings.Contains(tr.Error.Message, "seeding failed") ||
 			!strings.Contains(tr.Error.Message, "beforeAll") {
 			t.Errorf("%s: %s %+v", tr.Name, tr.Status, tr.Error)
 		}
 	}
-	if res.ExitCode != 2 {
+	if res.ExitCode != 1 {
 		t.Errorf("exit %d", res.ExitCode)
 	}
 	if len(res.Hooks) != 2 || res.Hooks[0].Status != report.StatusFailed || *res.Hooks[0].ExitCode != 3 || res.Hooks[1].Phase != report.HookAfterAll {
@@ -203,7 +203,7 @@ hooks:
 	}
 }
 
-func TestBeforeEachFailureErrorsThatTestOnly(t *testing.T) {
+func TestBeforeEachFailureFailsThatTestOnly(t *testing.T) {
 	pl, h, dir := hookSuite(t, twoTests+`
 hooks:
   beforeEach: "sh -c 'test \"$$MCPTEST_TEST_NAME\" != one || { echo no session >&2; exit 1; }'"
@@ -216,7 +216,7 @@ hooks:
 	}
 	tests := hookTestsByName(res)
 	one := tests["one"]
-	if one.Status != report.StatusErrored || one.Error == nil || !strings.Contains(one.Error.Message, "no session") || len(one.Frames) != 0 {
+	if one.Status != report.StatusFailed || one.Error == nil || !strings.Contains(one.Error.Message, "no session") || len(one.Frames) != 0 {
 		t.Errorf("one: %s %+v", one.Status, one.Error)
 	}
 	if len(one.Hooks) != 2 || one.Hooks[0].Status != report.StatusFailed || one.Hooks[1].Status != report.StatusPassed {
@@ -257,7 +257,7 @@ hooks:
 `, nil)
 	res := execute(t, pl, h, run.Options{})
 	for _, tr := range res.Tests {
-		if tr.Status != report.StatusErrored || !strings.Contains(tr.Error.Message, "no-such-hook") || tr.Hooks[0].ExitCode != nil {
+		if tr.Status != report.StatusFailed || !strings.Contains(tr.Error.Message, "no-such-hook") || tr.Hooks[0].ExitCode != nil {
 			t.Errorf("%s: %s %+v %+v", tr.Name, tr.Status, tr.Error, tr.Hooks)
 		}
 	}
@@ -280,7 +280,7 @@ hooks:
 		t.Fatalf("hooks = %+v", res.Hooks)
 	}
 	for _, tr := range res.Tests {
-		if tr.Status != report.StatusErrored || !strings.Contains(tr.Error.Message, "timed out") {
+		if tr.Status != report.StatusFailed || !strings.Contains(tr.Error.Message, "timed out") {
 			t.Errorf("%s: %s %+v", tr.Name, tr.Status, tr.Error)
 		}
 	}
@@ -527,7 +527,7 @@ hooks:
 `, files)
 			res := execute(t, pl, h, run.Options{})
 			for _, tr := range res.Tests {
-				if tr.Status != report.StatusErrored || tr.Error == nil || !strings.Contains(tr.Error.Message, tc.want) ||
+				if tr.Status != report.StatusFailed || tr.Error == nil || !strings.Contains(tr.Error.Message, tc.want) ||
 					!strings.Contains(tr.Error.Message, "at most env, vars and skip") {
 					t.Errorf("%s: %s %+v", tr.Name, tr.Status, tr.Error)
 				}
