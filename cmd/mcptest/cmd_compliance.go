@@ -1,0 +1,294 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/google/shlex"
+
+	"github.com/mcptest/mcptest/core/compliance"
+	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/core/probe"
+	"github.com/mcptest/mcptest/core/report"
+	rpt "github.com/mcptest/mcptest/sdk/report"
+)
+
+// complianceFlags are the flags of `mcptest compliance run`.
+type complianceFlags struct {
+	pluginFlags
+	server        string
+	baseline      string
+	writeBaseline string
+	reporters     []string
+	output        string
+	revision      string
+	checks        []string
+	timeout       time.Duration
+	jobs          int
+	noToolCalls   bool
+	strict        bool
+	failOnStale   bool
+	headers       []string
+	bearerEnv     string
+	env           []string
+	noColor       bool
+	runID         string
+}
+
+func cmdCompliance(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		complianceUsage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	switch args[0] {
+	case "run":
+		return complianceRun(ctx, args[1:], stdout, stderr)
+	case "list":
+		return complianceList(stdout)
+	}
+	fmt.Fprintf(stderr, "mcptest compliance: unknown subcommand %q\n", args[0])
+	complianceUsage(stderr)
+	return 2
+}
+
+func complianceUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: mcptest compliance run --server CMD|URL [flags]   run every compliance check against a server")
+	fmt.Fprintln(w, "       mcptest compliance list                          list the checks")
+	fmt.Fprintln(w, "\nExit codes: 0 no MUST check failed (warnings and known failures allowed), 1 a MUST check failed")
+	fmt.Fprintln(w, "(or a warning with --strict, a stale baseline entry with --fail-on-stale), 2 a check or the server could not run.")
+}
+
+// complianceList prints the checks as a table.
+func complianceList(stdout io.Writer) int {
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSEVERITY\tAPPLIES TO\tNEEDS\tTITLE")
+	for _, c := range compliance.All() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Severity, compliance.Scope(c), compliance.NeedsText(c), c.Title)
+	}
+	_ = tw.Flush()
+	return 0
+}
+
+func complianceRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var f complianceFlags
+	fs := newFlagSet("compliance run", stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mcptest compliance run --server CMD|URL [flags]")
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&f.server, "server", "", "the server: a command line (split with POSIX shell rules) or an http(s):// URL")
+	fs.StringVar(&f.baseline, "baseline", "", "YAML or JSON file of known failures: they pass, and listed checks that pass are flagged stale")
+	fs.StringVar(&f.writeBaseline, "write-baseline", "", "write this run's failures and warnings as a baseline file")
+	fs.StringArrayVar(&f.reporters, "reporter", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")
+	fs.StringVarP(&f.output, "output", "o", "", "write the single reporter's output to this file instead of stdout")
+	fs.StringVar(&f.revision, "protocol-version", probe.LatestLegacy, "protocol revision to speak (2024-11-05 ... 2025-11-25, or 2026-07-28)")
+	fs.StringSliceVar(&f.checks, "check", nil, "run only these check ids (repeatable or comma-separated)")
+	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "how long to wait for any one answer")
+	fs.IntVarP(&f.jobs, "jobs", "j", 4, "stdio checks run at once, each on its own server process (HTTP checks run one at a time)")
+	fs.BoolVar(&f.noToolCalls, "no-tool-calls", false, "never call the server's tools (T04, T05, T07 and U03 become not applicable)")
+	fs.BoolVar(&f.strict, "strict", false, "SHOULD warnings fail the run too (exit 1)")
+	fs.BoolVar(&f.failOnStale, "fail-on-stale", false, "baseline entries whose check now passes fail the run (exit 1)")
+	fs.StringArrayVar(&f.headers, "header", nil, "HTTP header sent with every request, as 'Name: value' (repeatable; values are redacted from reports)")
+	fs.StringVar(&f.bearerEnv, "bearer-env", "", "send 'Authorization: Bearer <token>' with the token read from this environment variable")
+	fs.StringArrayVar(&f.env, "env", nil, "environment variable for a stdio server, as KEY=VALUE (repeatable)")
+	fs.BoolVar(&f.noColor, "no-color", false, "never colour the output")
+	fs.StringVar(&f.runID, "run-id", "", "id recorded in the report (default: generated)")
+	f.pluginFlags.register(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mcptest compliance run: unexpected argument %q (give the server with --server)\n", fs.Arg(0))
+		return 2
+	}
+	target, secrets, err := f.target()
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
+		return 2
+	}
+	if _, err := compliance.Selected(f.checks); err != nil {
+		fmt.Fprintf(stderr, "mcptest compliance run: --check: %v\n", err)
+		return 2
+	}
+	var bl *compliance.Baseline
+	if f.baseline != "" {
+		if bl, err = compliance.LoadBaseline(f.baseline); err != nil {
+			fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
+			return 2
+		}
+	}
+	reg := plugin.NewRegistry(f.sources())
+	warnProblems(reg, stderr)
+	outputs, err := resolveOutputs(reg, f.reporters, f.output)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
+		return 2
+	}
+	host := plugin.NewHost(f.launcher(stderr), plugin.HostOptions{CallTimeout: f.pluginFlags.timeout})
+	defer host.Close()
+	needed := make([]*plugin.Found, 0, len(outputs))
+	for _, o := range outputs {
+		needed = append(needed, o.Plugin)
+	}
+	if err := host.Start(ctx, needed); err != nil {
+		fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
+		return 2
+	}
+	redact := report.NewRedactor(secrets)
+	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, f.noColor), redact)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
+		return 2
+	}
+	return f.execute(ctx, target, bl, emitter, stderr)
+}
+
+// execute runs the checks, streaming them to the reporters, and returns
+// the exit code.
+func (f *complianceFlags) execute(ctx context.Context, target compliance.Target, bl *compliance.Baseline, emitter *report.Emitter, stderr io.Writer) int {
+	label := target.Label()
+	selected, _ := compliance.Selected(f.checks)
+	runID := f.runID
+	if runID == "" {
+		runID = time.Now().UTC().Format("20060102T150405Z") + "-compliance"
+	}
+	started := time.Now().UTC()
+	emitter.Emit(ctx, rpt.Event{Type: rpt.EventRunStarted, Time: started, Total: len(selected), Run: &rpt.Run{
+		SchemaVersion: rpt.SchemaVersion, RunID: runID, Tool: rpt.ToolInfo{Name: "mcptest", Version: version},
+		StartedAt: started, Suites: []string{},
+	}})
+	rep, err := compliance.Run(ctx, target, compliance.Options{
+		Revision: f.revision, Timeout: f.timeout, Jobs: f.jobs, Only: f.checks, NoToolCalls: f.noToolCalls,
+		ClientVersion: version,
+		OnStart: func(c *compliance.Check) {
+			t := (&compliance.Result{Check: c, Revision: f.revision}).Test(label)
+			h := t.Header()
+			emitter.Emit(ctx, rpt.Event{Type: rpt.EventTestStarted, Time: time.Now().UTC(), Test: &h})
+		},
+		OnResult: func(r *compliance.Result) {
+			bl.Apply([]*compliance.Result{r})
+			t := r.Test(label)
+			emitter.Emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Time: time.Now().UTC(), Test: &t})
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
+		_ = emitter.Close(ctx)
+		return 2
+	}
+	if rep.Err != nil {
+		fmt.Fprintf(stderr, "mcptest compliance run: the server could not be initialised: %v\n", rep.Err)
+	} else if rep.Revision != rep.Requested {
+		fmt.Fprintf(stderr, "mcptest compliance run: asked for protocol %s; the server chose %s, and the checks judge it against %s\n",
+			rep.Requested, rep.Revision, rep.Revision)
+	}
+	verdict := compliance.Count(rep.Results)
+	for _, r := range rep.Results {
+		if r.Stale {
+			fmt.Fprintf(stderr, "mcptest compliance run: warning: baseline %s lists %s, which passes now; remove the entry\n", bl.Path, r.Check.ID)
+		}
+	}
+	code := verdict.ExitCode(f.strict, f.failOnStale)
+	run := rep.RunReport()
+	run.RunID = runID
+	run.Tool = rpt.ToolInfo{Name: "mcptest", Version: version}
+	if f.baseline != "" {
+		run.Suites = []string{f.baseline}
+	}
+	run.Errors = append(run.Errors, emitter.Errors()...)
+	if len(emitter.Errors()) > 0 {
+		code = 2
+	}
+	run.ExitCode = code
+	emitter.Emit(ctx, rpt.Event{Type: rpt.EventRunFinished, Time: time.Now().UTC(), Run: run})
+	known := len(emitter.Errors())
+	for _, e := range emitter.Close(ctx)[known:] {
+		fmt.Fprintf(stderr, "mcptest: reporter %s failed: %s\n", e.Name, e.Message)
+		code = 2
+	}
+	if f.writeBaseline != "" {
+		if err := writeBaselineFile(f.writeBaseline, label, rep.Results); err != nil {
+			fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "mcptest compliance run: wrote baseline %s\n", f.writeBaseline)
+	}
+	fmt.Fprintf(stderr, "compliance: %s (exit %d)\n", verdict, code)
+	return code
+}
+
+func writeBaselineFile(path, server string, results []*compliance.Result) error {
+	file, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write baseline: %w", err)
+	}
+	if err := compliance.WriteBaseline(file, server, results); err != nil {
+		file.Close()
+		return err
+	}
+	if err := file.Close(); err != nil {
+		return fmt.Errorf("write baseline: %w", err)
+	}
+	return nil
+}
+
+// target builds the server target from --server, --header, --bearer-env
+// and --env; secrets are the values to redact from every report.
+func (f *complianceFlags) target() (compliance.Target, []string, error) {
+	var t compliance.Target
+	spec := strings.TrimSpace(f.server)
+	if spec == "" {
+		return t, nil, fmt.Errorf("--server is required: a command line or an http(s):// URL")
+	}
+	var secrets []string
+	if strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://") {
+		t.URL = spec
+		t.Header = http.Header{}
+		for _, h := range f.headers {
+			name, value, ok := strings.Cut(h, ":")
+			if !ok || strings.TrimSpace(name) == "" {
+				return t, nil, fmt.Errorf("--header %q: write it as 'Name: value'", h)
+			}
+			t.Header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+			secrets = append(secrets, strings.TrimSpace(value))
+		}
+		if f.bearerEnv != "" {
+			token := os.Getenv(f.bearerEnv)
+			if token == "" {
+				return t, nil, fmt.Errorf("--bearer-env: the environment variable %s is empty or unset", f.bearerEnv)
+			}
+			t.Header.Set("Authorization", "Bearer "+token)
+			secrets = append(secrets, token)
+		}
+		if len(f.env) > 0 {
+			return t, nil, fmt.Errorf("--env applies to stdio servers; %s is a URL", spec)
+		}
+		return t, secrets, nil
+	}
+	if len(f.headers) > 0 || f.bearerEnv != "" {
+		return t, nil, fmt.Errorf("--header and --bearer-env apply to HTTP servers; %q is a command", spec)
+	}
+	argv, err := shlex.Split(spec)
+	if err != nil {
+		return t, nil, fmt.Errorf("--server: split the command: %w", err)
+	}
+	if len(argv) == 0 {
+		return t, nil, fmt.Errorf("--server: the command is empty")
+	}
+	for _, kv := range f.env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return t, nil, fmt.Errorf("--env %q: write it as KEY=VALUE", kv)
+		}
+	}
+	t.Command, t.Env = argv, f.env
+	return t, nil, nil
+}

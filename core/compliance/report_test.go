@@ -1,0 +1,95 @@
+package compliance
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcptest/mcptest/schemas"
+	rpt "github.com/mcptest/mcptest/sdk/report"
+)
+
+func TestResultToTest(t *testing.T) {
+	fail := result("J06", Fail)
+	fail.Findings = []Finding{{Name: "null id", Status: Fail, Expected: "-32600", Actual: json.RawMessage(`{"x":1}`), Note: "n"}}
+	warn := result("J05", Warn)
+	warn.Findings = []Finding{{Name: "soft", Status: Warn}}
+	known := result("J07", Fail)
+	known.Known, known.KnownReason = true, "SDK bug"
+	known.Findings = []Finding{{Name: "numeric uri", Status: Fail}}
+	stale := result("J01", Pass)
+	stale.Stale = true
+	na := result("U01", NotApplicable)
+	na.Message = "no completions"
+	errd := result("J02", Errored)
+
+	cases := []struct {
+		r        *Result
+		status   rpt.Status
+		severity string
+	}{
+		{fail, rpt.StatusFailed, "MUST"},
+		{warn, rpt.StatusFailed, "SHOULD"},
+		{known, rpt.StatusPassed, "MUST"},
+		{stale, rpt.StatusPassed, "MUST"},
+		{na, rpt.StatusSkipped, "MUST"},
+		{errd, rpt.StatusErrored, "MUST"},
+	}
+	for _, c := range cases {
+		tt := c.r.Test("srv")
+		if tt.Status != c.status || tt.Check == nil || tt.Check.Severity != c.severity || tt.Block != "compliance" || tt.ID != TestID(c.r.Check.ID) {
+			t.Errorf("%s: %+v", c.r.Check.ID, tt)
+		}
+	}
+	if tt := fail.Test("srv"); tt.Assertions[0].Matcher != "MUST" || tt.Assertions[0].Status != rpt.StatusFailed {
+		t.Errorf("finding assertion: %+v", tt.Assertions[0])
+	}
+	if tt := warn.Test("srv"); tt.Assertions[0].Matcher != "SHOULD" {
+		t.Errorf("a warning's finding must read SHOULD: %+v", tt.Assertions[0])
+	}
+	if tt := known.Test("srv"); tt.Assertions[0].Target != "baseline" || tt.Assertions[1].Status != rpt.StatusSkipped {
+		t.Errorf("known failure: %+v", tt.Assertions)
+	}
+	if tt := na.Test("srv"); tt.Error == nil || tt.Error.Kind != ErrorKindNotApplicable || tt.Error.Message != "no completions" {
+		t.Errorf("not applicable: %+v", tt.Error)
+	}
+}
+
+// TestRunReportMatchesSchema renders a report with every kind of result
+// and validates it against the canonical report schema.
+func TestRunReportMatchesSchema(t *testing.T) {
+	rep := &Report{Target: Target{Command: []string{"demo"}}, Transport: Stdio, Revision: "2025-11-25",
+		Server: &ServerInfo{Name: "demo", Version: "1"}, Started: time.Now(), Finished: time.Now()}
+	for _, r := range []*Result{result("J06", Fail), result("J05", Warn), result("J01", Pass), result("U01", NotApplicable), result("J02", Errored)} {
+		r.Findings = []Finding{{Name: "x", Status: Fail, Expected: 1, Actual: "y"}}
+		r.Frames = []rpt.Frame{{Direction: "send", Data: json.RawMessage(`{"a":1}`)}}
+		rep.Results = append(rep.Results, r)
+	}
+	rep.Err = errors.New("for the run errors")
+	run := rep.RunReport()
+	run.RunID, run.Tool = "id", rpt.ToolInfo{Name: "mcptest", Version: "dev"}
+	if run.Summary.Total != 5 || run.Summary.Failed != 2 || run.Summary.Skipped != 1 {
+		t.Errorf("summary %+v", run.Summary)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemas.ReportV1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("report.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("report.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(run)
+	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("report does not match the schema: %v", err)
+	}
+}

@@ -1,0 +1,507 @@
+package compliance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/mcptest/mcptest/core/probe"
+)
+
+// errNoResponse means the server sent nothing answering a request.
+var errNoResponse = errors.New("no response")
+
+// errWaitTimedOut means a wait for an answer ran out of time, as opposed
+// to the server exiting or the HTTP reply carrying no answer.
+var errWaitTimedOut = fmt.Errorf("%w in time", errNoResponse)
+
+// Session is one connection to the server: a process of its own over
+// stdio, or a sequence of POSTs sharing one session id over HTTP. It reads
+// everything the server sends into an inbox, answers the server's pings,
+// refuses its other requests, and records every frame as evidence.
+type Session struct {
+	env *Env
+	rec *recorder
+	// rev is the revision spoken; it is what initialize asked for until
+	// the server answers, then what the server chose.
+	rev string
+	// headerRev is sent as MCP-Protocol-Version once negotiated (HTTP).
+	headerRev string
+	modern    bool
+
+	proc      *probe.Proc
+	http      *probe.HTTPClient
+	sessionID string
+	pumpDone  chan struct{}
+
+	mu       sync.Mutex
+	nextID   int
+	received []*probe.Message
+	taken    map[*probe.Message]bool
+	nonJSON  []probe.Line
+	requests []*probe.Message
+	sent     map[string]bool
+	notify   chan struct{}
+	closed   bool
+	crash    string
+	// lastStatus is the status of the last POST (HTTP).
+	lastStatus int
+	bg         sync.WaitGroup
+}
+
+// Reply is the answer to one request.
+type Reply struct {
+	// Msg is the JSON-RPC response.
+	Msg *probe.Message
+	// HTTP is the HTTP response that carried it (HTTP transport only).
+	HTTP *probe.HTTPResponse
+}
+
+func (e *Env) newSession(ctx context.Context) (*Session, error) {
+	s := &Session{env: e, rec: e.rec, rev: e.Revision, modern: probe.IsModern(e.Revision),
+		taken: map[*probe.Message]bool{}, sent: map[string]bool{}, notify: make(chan struct{})}
+	if s.modern {
+		s.headerRev = e.Revision
+	}
+	if e.Transport == HTTP {
+		s.http = e.httpClient()
+	} else {
+		p, err := probe.StartStdio(ctx, probe.StdioOptions{Command: e.target.Command, Env: e.target.Env, Dir: e.target.Dir})
+		if err != nil {
+			return nil, err
+		}
+		s.proc = p
+		s.pumpDone = make(chan struct{})
+		go s.pump()
+	}
+	e.mu.Lock()
+	e.sessions = append(e.sessions, s)
+	e.mu.Unlock()
+	return s, nil
+}
+
+// pump reads stdout until the process ends.
+func (s *Session) pump() {
+	defer close(s.pumpDone)
+	for {
+		l, err := s.proc.Next(time.Hour)
+		if errors.Is(err, probe.ErrTimeout) {
+			continue
+		}
+		if err != nil {
+			return
+		}
+		s.rec.add("recv", l.Data)
+		s.take(l.Data, func() {
+			s.mu.Lock()
+			s.nonJSON = append(s.nonJSON, l)
+			s.mu.Unlock()
+		})
+	}
+}
+
+// take parses what the server sent (one object, or an array as a batch
+// response) into the inbox; bad calls notJSON.
+func (s *Session) take(data []byte, notJSON func()) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		if ms, err := probe.ParseBatch(trimmed); err == nil {
+			for _, m := range ms {
+				s.deliver(m)
+			}
+			return
+		}
+	}
+	m, err := probe.Parse(data)
+	if err != nil {
+		notJSON()
+		return
+	}
+	s.deliver(m)
+}
+
+// maxInbox bounds the messages a session keeps, so a server flooding
+// notifications cannot exhaust memory; later ones are dropped.
+const maxInbox = 10000
+
+// deliver files one message, answering server requests on the way.
+func (s *Session) deliver(m *probe.Message) {
+	s.mu.Lock()
+	if len(s.received) >= maxInbox {
+		s.mu.Unlock()
+		return
+	}
+	s.received = append(s.received, m)
+	if m.IsRequest() {
+		s.requests = append(s.requests, m)
+	}
+	close(s.notify)
+	s.notify = make(chan struct{})
+	closed := s.closed
+	s.mu.Unlock()
+	if m.IsRequest() && !closed {
+		s.answer(m)
+	}
+}
+
+// answer replies to a request from the server: pings get the empty result
+// the protocol demands; everything else is refused, since the checks
+// declare no client capabilities.
+func (s *Session) answer(m *probe.Message) {
+	var reply []byte
+	if m.Method == "ping" {
+		reply = probe.Response(m.ID, map[string]any{})
+	} else {
+		reply = mustMarshal(map[string]any{"jsonrpc": "2.0", "id": m.ID,
+			"error": map[string]any{"code": -32601, "message": "mcptest compliance probe declares no client capabilities"}})
+	}
+	if s.proc != nil {
+		s.rec.add("send", reply)
+		_ = s.proc.WriteLine(reply, s.env.opts.Timeout)
+		return
+	}
+	// Over HTTP the answer is a POST of its own; it must not hold up the
+	// stream that carried the request.
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), s.env.opts.Timeout)
+		defer cancel()
+		_, _ = s.post(ctx, reply, "", nil, nil)
+	}()
+}
+
+// newID returns a fresh integer request id.
+func (s *Session) newID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	return s.nextID
+}
+
+// withMeta adds the modern era's per-request _meta to params.
+func (s *Session) withMeta(params map[string]any) map[string]any {
+	if !s.modern {
+		return params
+	}
+	return probe.WithMeta(params, probe.ModernMeta(s.rev, nil, s.env.opts.ClientVersion))
+}
+
+// Call sends a well-formed request and waits for its response.
+func (s *Session) Call(ctx context.Context, method string, params map[string]any) (*Reply, error) {
+	id := s.newID()
+	p := s.withMeta(params)
+	var anyParams any
+	if p != nil {
+		anyParams = p
+	}
+	return s.Exchange(ctx, probe.Request(id, method, anyParams), id, method, p)
+}
+
+// Exchange sends body as it is and waits for the response whose id is id.
+// method and params only shape the HTTP headers; they may be empty.
+func (s *Session) Exchange(ctx context.Context, body []byte, id any, method string, params map[string]any) (*Reply, error) {
+	idJSON := mustMarshal(id)
+	match := func(m *probe.Message) bool { return m.IsResponse() && bytes.Equal(compactJSON(m.ID), idJSON) }
+	hr, err := s.Send(ctx, body, method, params, match)
+	if err != nil {
+		return &Reply{HTTP: hr}, err
+	}
+	m, err := s.Wait(ctx, s.env.opts.Timeout, match)
+	return &Reply{Msg: m, HTTP: hr}, err
+}
+
+// Send writes body as it is: a line on stdin, or a POST. Over HTTP the
+// response is read until until accepts a message (nil reads it all) and
+// is returned; over stdio the result is nil.
+func (s *Session) Send(ctx context.Context, body []byte, method string, params map[string]any, until func(*probe.Message) bool) (*probe.HTTPResponse, error) {
+	s.noteSent(body)
+	if s.proc != nil {
+		s.rec.add("send", body)
+		return nil, s.proc.WriteLine(body, s.env.opts.Timeout)
+	}
+	return s.post(ctx, body, method, params, until)
+}
+
+// noteSent remembers the ids of the requests in body, so responses to
+// anything else can be told apart.
+func (s *Session) noteSent(body []byte) {
+	var items []json.RawMessage
+	if json.Unmarshal(body, &items) != nil {
+		items = []json.RawMessage{body}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, it := range items {
+		if m, err := probe.Parse(it); err == nil && m.ID != nil && m.Method != "" {
+			s.sent[string(compactJSON(m.ID))] = true
+		}
+	}
+}
+
+// sentID reports whether a request with this id was sent on the session.
+func (s *Session) sentID(id json.RawMessage) bool {
+	if id == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sent[string(compactJSON(id))]
+}
+
+// Notify sends a notification. Over HTTP it returns the POST's response.
+func (s *Session) Notify(ctx context.Context, method string, params map[string]any) (*probe.HTTPResponse, error) {
+	var p any
+	if params != nil {
+		p = params
+	}
+	return s.Send(ctx, probe.Notification(method, p), method, params, nil)
+}
+
+// Wait returns the first message not yet taken that match accepts,
+// waiting at most d. It returns errNoResponse when none came, and an
+// error saying so when the server exited.
+func (s *Session) Wait(ctx context.Context, d time.Duration, match func(*probe.Message) bool) (*probe.Message, error) {
+	if s.http != nil {
+		// Every POST is read to its end before Send returns, so what is not
+		// in the inbox now is not coming.
+		s.mu.Lock()
+		for _, m := range s.received {
+			if !s.taken[m] && match(m) {
+				s.taken[m] = true
+				s.mu.Unlock()
+				return m, nil
+			}
+		}
+		status := s.lastStatus
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%w: the HTTP reply (status %d) carried none", errNoResponse, status)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		s.mu.Lock()
+		for _, m := range s.received {
+			if !s.taken[m] && match(m) {
+				s.taken[m] = true
+				s.mu.Unlock()
+				return m, nil
+			}
+		}
+		wait := s.notify
+		s.mu.Unlock()
+		// pumpDone closes once stdout is drained and every line filed, so
+		// after it nothing more can arrive; nil (HTTP) never fires.
+		select {
+		case <-s.pumpDone:
+			s.mu.Lock()
+			for _, m := range s.received {
+				if !s.taken[m] && match(m) {
+					s.taken[m] = true
+					s.mu.Unlock()
+					return m, nil
+				}
+			}
+			s.mu.Unlock()
+			what := "closed its stdout"
+			if err, done := s.proc.ExitError(); done {
+				what = "exited (" + exitText(err) + ")"
+			}
+			return nil, fmt.Errorf("%w: the server %s", errNoResponse, what)
+		default:
+		}
+		select {
+		case <-wait:
+		case <-s.pumpDone:
+		case <-t.C:
+			return nil, fmt.Errorf("%w (waited %s)", errWaitTimedOut, d)
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: %w", errNoResponse, ctx.Err())
+		}
+	}
+}
+
+// Quiet waits for d (or until ctx ends) so stray messages can arrive.
+func (s *Session) Quiet(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// Received returns every message the server sent, in order.
+func (s *Session) Received() []*probe.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*probe.Message(nil), s.received...)
+}
+
+// NonJSON returns the stdout lines that were not JSON messages.
+func (s *Session) NonJSON() []probe.Line {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]probe.Line(nil), s.nonJSON...)
+}
+
+// ServerRequests returns the requests the server sent.
+func (s *Session) ServerRequests() []*probe.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*probe.Message(nil), s.requests...)
+}
+
+// SessionID is the Mcp-Session-Id the server assigned, if any.
+func (s *Session) SessionID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessionID
+}
+
+// Revision is the revision the session speaks.
+func (s *Session) Revision() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rev
+}
+
+// Initialize performs the legacy handshake asking for rev (the run's
+// revision when ""), and sends notifications/initialized unless skip is
+// set. The reply is returned even when it is an error response.
+func (s *Session) Initialize(ctx context.Context, rev string, skipInitialized bool) (*Reply, error) {
+	if rev == "" {
+		rev = s.rev
+	}
+	id := s.newID()
+	params := probe.InitializeParams(rev, nil, s.env.opts.ClientVersion)
+	r, err := s.Exchange(ctx, probe.Request(id, "initialize", params), id, "initialize", params)
+	if err != nil {
+		return r, fmt.Errorf("initialize: %w", err)
+	}
+	if r.Msg.Result == nil {
+		return r, nil
+	}
+	var res struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(r.Msg.Result, &res)
+	s.mu.Lock()
+	if res.ProtocolVersion != "" {
+		s.rev = res.ProtocolVersion
+	}
+	// The revision header exists from 2025-06-18; older servers may not
+	// expect it, and a client sends the negotiated one.
+	if s.rev >= probe.Rev20250618 {
+		s.headerRev = s.rev
+	}
+	if r.HTTP != nil {
+		s.sessionID = r.HTTP.Header.Get(probe.HeaderSessionID)
+	}
+	s.mu.Unlock()
+	if !skipInitialized {
+		if _, err := s.Notify(ctx, "notifications/initialized", nil); err != nil {
+			return r, fmt.Errorf("notifications/initialized: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// noteCrash remembers whether a stdio server exited on its own before the
+// session was closed.
+func (s *Session) noteCrash() {
+	if s.proc == nil {
+		return
+	}
+	select {
+	case <-s.pumpDone:
+		// stdout is closed, so the process has exited or is exiting; give
+		// the exit a moment to be observed rather than miss the crash.
+		t := time.NewTimer(500 * time.Millisecond)
+		select {
+		case <-s.proc.Exited():
+		case <-t.C:
+		}
+		t.Stop()
+	default:
+	}
+	if err, done := s.proc.ExitError(); done {
+		s.mu.Lock()
+		s.crash = exitText(err)
+		s.mu.Unlock()
+	}
+}
+
+// crashed says how the server exited on its own, or "".
+func (s *Session) crashed() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.crash
+}
+
+func exitText(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
+}
+
+// close ends the session: the process group is killed, or the HTTP
+// session is deleted so the server can free it.
+func (s *Session) close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	id := s.sessionID
+	s.mu.Unlock()
+	s.noteCrash()
+	if s.proc != nil {
+		_ = s.proc.Close()
+		<-s.pumpDone
+		return
+	}
+	s.bg.Wait()
+	if id != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), s.env.opts.Timeout)
+		defer cancel()
+		h := http.Header{}
+		h.Set(probe.HeaderSessionID, id)
+		if s.headerRev != "" {
+			h.Set(probe.HeaderProtocolVersion, s.headerRev)
+		}
+		// Deleting is a courtesy; a server that refuses (405) is fine.
+		_, _ = s.http.Do(ctx, probe.HTTPRequest{Method: http.MethodDelete, Header: h})
+	}
+}
+
+// stderr returns the tail of a stdio server's stderr.
+func (s *Session) stderr() string {
+	if s.proc == nil {
+		return ""
+	}
+	return s.proc.Stderr()
+}
+
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("compliance: encode %T: %v", v, err))
+	}
+	return b
+}
+
+func compactJSON(raw json.RawMessage) []byte {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return bytes.TrimSpace(raw)
+	}
+	return buf.Bytes()
+}
