@@ -37,6 +37,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "run suites against their servers", cmdRun},
+		{"record", "run suites live and write a cassette per server", cmdRecord},
 		{"validate", "check suites without starting any server", cmdValidate},
 		{"report", "re-render a saved run, or merge shard reports", cmdReport},
 		{"compliance", "run the protocol compliance checks against a server", cmdCompliance},

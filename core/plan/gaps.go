@@ -51,17 +51,6 @@ func (g *gapCollector) blockGap(block, what string, selected []config.Pos) {
 	g.add(selected[0], block, fmt.Sprintf("this build cannot run %s; %s selected", what, count(len(selected), "is", "are")))
 }
 
-// serverGaps reports the servers, used by selected tests, that this build
-// cannot reach: cassette servers (replay is not built yet). Stdio and URL
-// servers run.
-func (g *gapCollector) serverGaps(used map[*config.Server]int) {
-	for srv, n := range used {
-		if srv.Kind == config.CassetteServer {
-			g.add(srv.Pos, "cassette servers", fmt.Sprintf("server %q replays a cassette, which this build cannot do yet; %s it", srv.Name, count(n, "selected test uses", "selected tests use")))
-		}
-	}
-}
-
 // testGaps reports the features of one tool, resource or prompt test that
 // this build cannot execute.
 func (g *gapCollector) testGaps(o *config.TestOptions, extra map[string]bool) {

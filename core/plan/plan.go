@@ -170,7 +170,6 @@ type builder struct {
 // suite plans the tests of one suite.
 func (b *builder) suite(s *config.Suite) {
 	names := map[string]int{}
-	servers := map[*config.Server]int{}
 	before := b.selected
 	first := len(b.plan.Tests)
 	add := func(t *Test, extra map[string]bool) {
@@ -181,7 +180,6 @@ func (b *builder) suite(s *config.Suite) {
 		b.selected++
 		t.Suite, t.Timeout = s, timeout(t.Options.TimeoutMS, s.DefaultTimeoutMS)
 		b.assertions(t, t.Options.Expect)
-		servers[t.Server]++
 		b.gaps.testGaps(t.Options, extra)
 		b.stepChecks(t)
 		b.plan.Tests = append(b.plan.Tests, t)
@@ -206,7 +204,6 @@ func (b *builder) suite(s *config.Suite) {
 	}
 	b.fixtureScopes(s, b.plan.Tests[first:])
 	b.linkCaptures(s, b.plan.Tests[first:])
-	b.gaps.serverGaps(servers)
 	b.otherBlocks(s)
 	if b.selected > before {
 		b.gaps.suiteGaps(s)

@@ -72,9 +72,15 @@ func (c *coalescer) loop() {
 }
 
 func (c *coalescer) flush(batch []*pending, n int) {
-	all := make([]plugin.MatchRequest, 0, n)
-	for _, p := range batch {
-		all = append(all, p.reqs...)
+	// A lone test's requests go as they are; several are joined in a
+	// pooled slice, which Host.Match does not keep.
+	all := batch[0].reqs
+	if len(batch) > 1 {
+		all = requestPool.get(n)
+		for _, p := range batch {
+			all = append(all, p.reqs...)
+		}
+		defer requestPool.put(all)
 	}
 	// The batch runs under the first test's context; tests share plugins,
 	// not deadlines, and every plugin call carries its own.

@@ -2,16 +2,22 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/session"
 )
 
 // ErrMissingEnv is wrapped when a server's credential variable is unset.
 var ErrMissingEnv = errors.New("environment variable is not set")
+
+// CallObserver is told of one request a test sent to a server: the method
+// and params as sent, and the answer (Options.OnCall).
+type CallObserver func(suite *config.Suite, srv *config.Server, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error)
 
 // connect starts a session with a server, over the transport its kind
 // names.
@@ -23,6 +29,15 @@ func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.
 			return nil, err
 		}
 		return session.StartHTTP(ctx, cfg)
+	case config.CassetteServer:
+		// The path is relative to the working directory, as written.
+		return session.StartCassette(ctx, session.CassetteConfig{
+			Name:            srv.Name,
+			Path:            srv.Cassette,
+			ProtocolVersion: s.protocolVersion,
+			ClientVersion:   s.clientVersion,
+			Scrub:           report.NewRedactor(suite.Secrets).Bytes,
+		})
 	case config.StdioServer, "":
 		return session.StartStdio(ctx, session.StdioConfig{
 			Name:            srv.Name,

@@ -31,6 +31,10 @@ func (r *runner) judge(ctx context.Context, t *plan.Test, envelope json.RawMessa
 		out[i] = j.prepare(i, a, weighted)
 	}
 	j.outs = r.match.match(ctx, j.reqs)
+	// The verdicts are read from outs alone; the requests can serve the
+	// next test.
+	requestPool.put(j.reqs)
+	j.reqs = nil
 	for i, a := range t.Assertions {
 		j.finish(&out[i], a)
 	}
@@ -54,12 +58,28 @@ type judging struct {
 	// the previous assertion: most tests use one plugin throughout.
 	lastPlugin *plugin.Found
 	lastLabel  string
+	// values memoises the encoded value of the first targets extracted:
+	// a test's assertions mostly look at a few targets (the text content,
+	// a structured field), and extracting and encoding again would give
+	// the same bytes.
+	values  [maxMemoTargets]targetValue
+	nvalues int
+}
+
+// maxMemoTargets bounds the targets a test's judging memoises; later ones
+// are extracted each time, so a test with many targets costs no more per
+// assertion than without the memo.
+const maxMemoTargets = 8
+
+// targetValue is the encoded value at one target of the envelope.
+type targetValue struct {
+	target string
+	actual json.RawMessage
 }
 
 // newJudging starts judging t against the decoded envelope.
 func (r *runner) newJudging(ctx context.Context, t *plan.Test, root any, decodeErr error) *judging {
-	return &judging{r: r, ctx: ctx, t: t, root: root, decodeErr: decodeErr,
-		reqs: make([]plugin.MatchRequest, 0, len(t.Assertions))}
+	return &judging{r: r, ctx: ctx, t: t, root: root, decodeErr: decodeErr, reqs: requestPool.get(len(t.Assertions))}
 }
 
 // prepare starts the result of one entry and queues its leaves. An entry
@@ -117,17 +137,24 @@ func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage,
 		res.Error = "the response is not valid JSON: " + j.decodeErr.Error()
 		return nil, false
 	}
-	v, err := a.Target.Extract(j.root)
-	if err != nil {
-		res.Status = rpt.StatusFailed
-		res.Failure = targetFailure(a, err)
-		return nil, false
-	}
-	actual, err := json.Marshal(v)
-	if err != nil {
-		res.Status = rpt.StatusErrored
-		res.Error = "encode the value at the target: " + err.Error()
-		return nil, false
+	actual, ok := j.memoised(a.Spec.Target)
+	if !ok {
+		v, err := a.Target.Extract(j.root)
+		if err != nil {
+			res.Status = rpt.StatusFailed
+			res.Failure = targetFailure(a, err)
+			return nil, false
+		}
+		actual, err = encodeValue(v)
+		if err != nil {
+			res.Status = rpt.StatusErrored
+			res.Error = "encode the value at the target: " + err.Error()
+			return nil, false
+		}
+		// Requests share the bytes from here on; a full slice makes an
+		// append by any reader copy rather than write into the others.
+		actual = actual[:len(actual):len(actual)]
+		j.memoise(a.Spec.Target, actual)
 	}
 	actual, failure := j.r.transformValue(j.ctx, j.t, a.Spec, actual)
 	if failure != nil {
@@ -136,6 +163,24 @@ func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage,
 		return nil, false
 	}
 	return actual, true
+}
+
+// memoised returns the encoded value at target if it was memoised.
+func (j *judging) memoised(target string) (json.RawMessage, bool) {
+	for _, v := range j.values[:j.nvalues] {
+		if v.target == target {
+			return v.actual, true
+		}
+	}
+	return nil, false
+}
+
+// memoise remembers the encoded value at target, while there is room.
+func (j *judging) memoise(target string, actual json.RawMessage) {
+	if j.nvalues < len(j.values) {
+		j.values[j.nvalues] = targetValue{target, actual}
+		j.nvalues++
+	}
 }
 
 // finish completes the result of one entry from the plugins' verdicts.

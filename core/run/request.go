@@ -81,7 +81,13 @@ func argsOrEmpty(args json.RawMessage) json.RawMessage {
 // send makes a request through the result cache (a plain call when caching
 // is off).
 func (r *runner) send(ctx context.Context, suite *config.Suite, srv *config.Server, sess *session.Session, q request) (*session.Outcome, bool, error) {
-	return r.cache.do(ctx, suite, srv, sess, q, r.redactOutcome, func() (*session.Outcome, error) { return q.send(ctx, sess) })
+	return r.cache.do(ctx, suite, srv, sess, q, r.redactOutcome, func() (*session.Outcome, error) {
+		out, err := q.send(ctx, sess)
+		if r.opts.OnCall != nil {
+			r.opts.OnCall(suite, srv, sess, q.Method, q.params(), out, err)
+		}
+		return out, err
+	})
 }
 
 // obtain gets the test's answer: synthesised from a fixture for a tool

@@ -51,6 +51,10 @@ type Options struct {
 	// CacheDir, when set, keeps cacheable answers in this folder across
 	// runs (--cache-dir); "" caches within the run only.
 	CacheDir string
+	// OnCall, when set, is told of every request a test sends to a server
+	// (not cache hits nor injected errors), with the method and params as
+	// sent and the server's answer; mcptest record builds cassettes from it.
+	OnCall CallObserver
 }
 
 // runner is the state of one run.

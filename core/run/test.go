@@ -170,6 +170,8 @@ func callErrorKind(err error) string {
 		return "interrupted"
 	case errors.Is(err, session.ErrBadResponse):
 		return "bad_response"
+	case errors.Is(err, session.ErrNoRecording):
+		return "cassette"
 	}
 	return "transport"
 }

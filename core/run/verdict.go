@@ -23,7 +23,9 @@ func (r *runner) verdict(t *plan.Test, res *rpt.Test, s *step) {
 	if o.ExpectOptions != nil && s != nil {
 		res.Assertions = append(res.Assertions, stepChecks(o.ExpectOptions, *s, judged)...)
 	}
-	in := score.Input{Threshold: o.Threshold, Metrics: o.DerivedMetrics, Entries: make([]score.Entry, len(res.Assertions))}
+	// Verdict does not keep the entries, so they are recycled (pool.go).
+	in := score.Input{Threshold: o.Threshold, Metrics: o.DerivedMetrics, Entries: entryPool.get(len(res.Assertions))[:len(res.Assertions)]}
+	defer entryPool.put(in.Entries)
 	for i := range res.Assertions {
 		if i < judged && i < len(t.Assertions) {
 			in.Entries[i] = entryOf(t.Assertions[i], &res.Assertions[i])

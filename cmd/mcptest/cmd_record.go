@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/core/report"
+	"github.com/mcptest/mcptest/core/run"
+	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/core/session"
+)
+
+// defaultCassetteDir is where `mcptest record` writes cassettes unless
+// --cassette-dir says otherwise.
+const defaultCassetteDir = "cassettes"
+
+// recordFlags are the flags of `mcptest record`.
+type recordFlags struct {
+	pluginFlags
+	suiteFlags
+	selectFlags
+	reporters   []string
+	output      string
+	jobs        int
+	noColor     bool
+	cassetteDir string
+}
+
+// cmdRecord runs suites live, like run without the result cache, and
+// writes one cassette per recorded server (docs/cassettes.md).
+func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var f recordFlags
+	fs := newFlagSet("record", stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mcptest record [flags] SUITE.yml...")
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&f.cassetteDir, "cassette-dir", defaultCassetteDir, "write the cassettes into this folder, one SERVER.json per server")
+	fs.StringArrayVar(&f.reporters, "reporter", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")
+	fs.StringVarP(&f.output, "output", "o", "", "write the single reporter's output to this file instead of stdout")
+	fs.IntVarP(&f.jobs, "jobs", "j", 0, "tests in flight at once (default 4 x CPUs)")
+	fs.BoolVar(&f.noColor, "no-color", false, "never colour the output")
+	f.pluginFlags.register(fs)
+	f.suiteFlags.register(fs)
+	f.selectFlags.register(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "mcptest record: no suite given; usage: mcptest record [flags] SUITE.yml...")
+		return 2
+	}
+	if f.cassetteDir == "" {
+		fmt.Fprintln(stderr, "mcptest record: --cassette-dir is empty")
+		return 2
+	}
+	p, reg, code, ok := loadAndPlan(fs.Args(), f.pluginFlags, f.suiteFlags, f.selection(), stderr)
+	if !ok {
+		return code
+	}
+	outputs, err := resolveOutputs(reg, f.reporters, f.output)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest record: %v\n", err)
+		return 2
+	}
+
+	// One recorder per live server of every suite; cassette servers are
+	// replayed, not recorded again.
+	redact := report.NewRedactor(suiteSecrets(p))
+	recs := map[string]*recording{}
+	for _, s := range p.Suites {
+		scrub := report.NewRedactor(s.Secrets).Bytes
+		for name, srv := range s.Servers {
+			if srv.Kind == config.CassetteServer {
+				continue
+			}
+			recs[recordKey(s, name)] = &recording{suite: s.File, server: name, rec: session.NewRecorder(name, scrub)}
+		}
+	}
+
+	host := plugin.NewHost(f.launcher(stderr), plugin.HostOptions{CallTimeout: f.timeout})
+	defer host.Close()
+	needed := append([]*plugin.Found(nil), p.Matchers...)
+	for _, o := range outputs {
+		needed = append(needed, o.Plugin)
+	}
+	if err := host.Start(ctx, needed); err != nil {
+		fmt.Fprintf(stderr, "mcptest record: %v\n", err)
+		return 2
+	}
+	if err := run.CheckArguments(ctx, host, p); err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 2
+	}
+	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, f.noColor), redact)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest record: %v\n", err)
+		return 2
+	}
+	result := run.Execute(ctx, p, run.Options{
+		Redact: redact,
+		Host:   host, Events: emitter, Concurrency: f.jobs,
+		ToolVersion: version,
+		// Every request must reach the server to be recorded.
+		NoCache: true,
+		OnCall: func(suite *config.Suite, srv *config.Server, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error) {
+			if r := recs[recordKey(suite, srv.Name)]; r != nil {
+				r.rec.Observe(sess, method, params, out, err)
+			}
+		},
+	})
+	result.Errors = append(result.Errors, emitter.Errors()...)
+	result.ExitCode = score.ExitCode(result)
+	run.Finish(ctx, emitter, result)
+	code = result.ExitCode
+	known := len(emitter.Errors())
+	for _, e := range emitter.Close(ctx)[known:] {
+		fmt.Fprintf(stderr, "mcptest: reporter %s failed: %s\n", e.Name, e.Message)
+		code = score.ExitError
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "mcptest record: interrupted; no cassette written")
+		return code
+	}
+	if !writeCassettes(recs, f.cassetteDir, stderr) {
+		return 2
+	}
+	return code
+}
+
+// recording is the recorder of one server of one suite.
+type recording struct {
+	suite, server string
+	rec           *session.Recorder
+}
+
+func recordKey(s *config.Suite, server string) string { return s.File + "\x00" + server }
+
+// cassetteFile is the file name of a server's cassette: the server's name,
+// with characters other than letters, digits, '.', '-' and '_' replaced by
+// '_', and ".json".
+func cassetteFile(server string) string {
+	name := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, server)
+	if strings.Trim(name, ".") == "" {
+		name = "_" + name
+	}
+	return name + ".json"
+}
+
+// writeCassettes writes the cassette of every server that answered at
+// least one request. Two servers that would share a file are refused
+// rather than overwrite each other.
+func writeCassettes(recs map[string]*recording, dir string, stderr io.Writer) bool {
+	byFile := map[string][]*recording{}
+	for _, r := range recs {
+		if r.rec.Empty() {
+			continue
+		}
+		path := filepath.Join(dir, cassetteFile(r.server))
+		byFile[path] = append(byFile[path], r)
+	}
+	paths := make([]string, 0, len(byFile))
+	for p := range byFile {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	ok := true
+	for _, path := range paths {
+		rs := byFile[path]
+		if len(rs) > 1 {
+			var who []string
+			for _, r := range rs {
+				who = append(who, fmt.Sprintf("%q in %s", r.server, r.suite))
+			}
+			sort.Strings(who)
+			fmt.Fprintf(stderr, "mcptest record: servers %s would share %s; record those suites separately, with different --cassette-dir\n", strings.Join(who, " and "), path)
+			ok = false
+			continue
+		}
+		c := rs[0].rec.Cassette()
+		if err := c.WriteFile(path); err != nil {
+			fmt.Fprintf(stderr, "mcptest record: %v\n", err)
+			ok = false
+			continue
+		}
+		fmt.Fprintf(stderr, "mcptest record: wrote %s (server %q, %d exchanges)\n", path, rs[0].server, len(c.Exchanges))
+	}
+	if len(paths) == 0 {
+		fmt.Fprintln(stderr, "mcptest record: no server answered a request; no cassette written")
+	}
+	return ok
+}

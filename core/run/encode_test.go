@@ -1,0 +1,124 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/core/plugin/inproc"
+	"github.com/mcptest/mcptest/core/target"
+	"github.com/mcptest/mcptest/sdk"
+)
+
+// sameAsMarshal fails unless encodeValue(v) is json.Marshal(v), error and
+// all: the assertions' actual values must not change with the fast path.
+func sameAsMarshal(t *testing.T, v any) {
+	t.Helper()
+	want, wantErr := json.Marshal(v)
+	got, gotErr := encodeValue(v)
+	if (wantErr != nil) != (gotErr != nil) || !bytes.Equal(got, want) {
+		t.Errorf("encodeValue(%#v) = %s, %v; json.Marshal gives %s, %v", v, got, gotErr, want, wantErr)
+	}
+}
+
+func TestEncodeValueIsMarshal(t *testing.T) {
+	values := []any{
+		nil, true, false,
+		"", "plain text", "tab\there", "quote\"", `back\slash`, "<b>&amp;</b>", "del\x7f",
+		"é and 日本語", "line\u2028sep", "para\u2029sep", "bad \xff utf-8", "\x00", "emoji 🎉",
+		json.Number("0"), json.Number("-12.5e+3"), json.Number("1E9"), json.Number("123456789012345678901234567890"),
+		json.Number(""), json.Number("01"), json.Number("1."), json.Number(".5"), json.Number("1e"), json.Number(" 1"),
+		json.Number("-"), json.Number("1.5e-"), json.Number("NaN"),
+		map[string]any{"b": json.Number("1"), "a": []any{"x", nil}},
+		[]any{}, map[string]any{},
+	}
+	for _, v := range values {
+		sameAsMarshal(t, v)
+	}
+}
+
+func FuzzEncodeValue(f *testing.F) {
+	for _, s := range []string{"", "a", "<", "\u2028", "\xff", "1", "-0.5e7", "01", "é"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sameAsMarshal(t, s)
+		sameAsMarshal(t, json.Number(s))
+	})
+}
+
+// TestJudgingMemoisesTargets checks that assertions sharing a target get
+// the same value, and that the memo never answers for another target.
+func TestJudgingMemoisesTargets(t *testing.T) {
+	found := inproc.Found(&sdk.Plugin{Name: "memo", Version: "1.0.0"})
+	envelope := json.RawMessage(`{"result":{"a":"x","b":{"k":[1,2]},"c":null}}`)
+	targets := []string{"result.a", "result.b", "result.a", "result.c", "result.b.k", "result.b", "result.missing", "result.a"}
+	// More targets than the memo holds: the later ones are extracted
+	// each time.
+	for i := range maxMemoTargets {
+		targets = append(targets, "result.b.k["+string(rune('0'+i%2))+"]")
+	}
+	want := []string{`"x"`, `{"k":[1,2]}`, `"x"`, `null`, `[1,2]`, `{"k":[1,2]}`, "", `"x"`}
+	for i := range maxMemoTargets {
+		want = append(want, []string{"1", "2"}[i%2])
+	}
+	pt := &plan.Test{ID: "t", Name: "t", Suite: &config.Suite{File: "t.yml"}}
+	for _, tg := range targets {
+		path, err := target.Parse(tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := &config.Assertion{Target: tg, Weight: 1, Matcher: config.Matcher{Key: "eq", Arg: json.RawMessage(`1`)}}
+		pt.Assertions = append(pt.Assertions, &plan.Assertion{Spec: spec, Target: path, Plugin: found})
+	}
+	root, err := decode(envelope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{pluginErrs: map[string]*plugin.PluginError{}}
+	j := r.newJudging(context.Background(), pt, root, nil)
+	var got []string
+	for i, a := range pt.Assertions {
+		res := j.prepare(i, a, false)
+		if res.Status != "" {
+			got = append(got, "") // decided without a request: the missing target
+			continue
+		}
+		got = append(got, string(j.reqs[len(j.reqs)-1].Actual))
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d values, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("assertion %d (%s): actual %s, want %s", i, targets[i], got[i], want[i])
+		}
+	}
+}
+
+func TestSlicePool(t *testing.T) {
+	var p slicePool[*int]
+	s := p.get(100)
+	if len(s) != 0 || cap(s) != 128 {
+		t.Fatalf("get(100): len %d cap %d, want 0 and 128", len(s), cap(s))
+	}
+	x := 1
+	s = append(s, &x, &x)
+	p.put(s)
+	// Whatever get returns (the pool may have dropped s), its spare
+	// capacity holds nothing from before.
+	s = p.get(100)
+	for _, v := range s[:cap(s)] {
+		if v != nil {
+			t.Fatal("a recycled slice still holds a value")
+		}
+	}
+	if big := p.get(1 << 13); cap(big) != 1<<13 {
+		t.Errorf("get(8192): cap %d, want 8192 (not pooled, not rounded)", cap(big))
+	}
+	p.put(make([]*int, 0, 100)) // not a pooled capacity: ignored
+}
