@@ -49,11 +49,12 @@ func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (
 	items := req.GetItems()
 	out := &pluginv1.MatchResponse{Results: make([]*pluginv1.MatchResult, len(items))}
 	host := s.srv.hostClient()
+	contexts := req.GetContexts()
 	// One allocation for all results: batches are large and items cheap.
 	results := make([]pluginv1.MatchResult, len(items))
 	parallel(len(items), func(i int) {
 		res := &results[i]
-		s.matchOne(ctx, host, items[i], res)
+		s.matchOne(ctx, host, items[i], contexts, res)
 		out.Results[i] = res
 	})
 	return out, nil
@@ -61,7 +62,7 @@ func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (
 
 // matchOne evaluates one item into res; a panic or error errors this item
 // only.
-func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.MatchItem, res *pluginv1.MatchResult) {
+func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.MatchItem, contexts []*pluginv1.MatchContext, res *pluginv1.MatchResult) {
 	res.Id = it.GetId()
 	m, ok := s.srv.plugin.Matchers[it.GetKey()]
 	if !ok {
@@ -86,6 +87,16 @@ func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.Ma
 			TestID: it.GetTestId(), TestName: it.GetTestName(), Target: it.GetTarget(), Message: it.GetMessage(),
 			SuiteFile: it.GetSuiteFile(), SuiteDir: it.GetSuiteDir(), UpdateSnapshots: it.GetUpdateSnapshots(),
 		},
+	}
+	if n := it.GetContext(); n > 0 {
+		if int(n) > len(contexts) {
+			res.Error = fmt.Sprintf("item refers to context %d of %d", n, len(contexts))
+			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
+			return
+		}
+		c := contexts[n-1]
+		o := &in.Options
+		o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.GetTestId(), c.GetTestName(), c.GetSuiteFile(), c.GetSuiteDir(), c.GetUpdateSnapshots()
 	}
 	if raw := it.GetOptionsJson(); len(raw) > 0 {
 		in.Options.Raw = raw
@@ -193,16 +204,38 @@ type MatcherClient struct {
 func (c *MatcherClient) Match(ctx context.Context, items []MatchItem) ([]MatchItemResult, error) {
 	req := &pluginv1.MatchRequest{Items: make([]*pluginv1.MatchItem, len(items))}
 	protoItems := make([]pluginv1.MatchItem, len(items))
+	// Assertions of one test share its context; send each once.
+	type ctxKey struct {
+		id, name, file, dir string
+		update              bool
+	}
+	index := map[ctxKey]uint32{}
+	var last ctxKey
+	var lastN uint32
 	for i := range items {
 		it := &items[i]
 		o := &it.Options
+		k := ctxKey{o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots}
+		// A test's assertions arrive together: most items reuse the
+		// previous item's context without a map lookup.
+		n, ok := lastN, lastN > 0 && k == last
+		if !ok {
+			n, ok = index[k]
+		}
+		if !ok {
+			req.Contexts = append(req.Contexts, &pluginv1.MatchContext{
+				TestId: o.TestID, TestName: o.TestName, SuiteFile: o.SuiteFile, SuiteDir: o.SuiteDir, UpdateSnapshots: o.UpdateSnapshots,
+			})
+			n = uint32(len(req.Contexts))
+			index[k] = n
+		}
+		last, lastN = k, n
 		pi := &protoItems[i]
 		req.Items[i] = pi
 		*pi = pluginv1.MatchItem{
 			Id: it.ID, Key: it.Key,
 			ActualJson: it.Actual, ArgumentJson: it.Argument, OptionsJson: o.Raw,
-			TestId: o.TestID, TestName: o.TestName, Target: o.Target, Message: o.Message,
-			SuiteFile: o.SuiteFile, SuiteDir: o.SuiteDir, UpdateSnapshots: o.UpdateSnapshots,
+			Target: o.Target, Message: o.Message, Context: n,
 		}
 	}
 	resp, err := c.c.Match(ctx, req)

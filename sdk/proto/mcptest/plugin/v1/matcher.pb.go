@@ -298,8 +298,13 @@ type MatchItem struct {
 	SuiteFile       string `protobuf:"bytes,10,opt,name=suite_file,json=suiteFile,proto3" json:"suite_file,omitempty"`
 	SuiteDir        string `protobuf:"bytes,11,opt,name=suite_dir,json=suiteDir,proto3" json:"suite_dir,omitempty"`
 	UpdateSnapshots bool   `protobuf:"varint,12,opt,name=update_snapshots,json=updateSnapshots,proto3" json:"update_snapshots,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// context, when not 0, is the 1-based index into MatchRequest.contexts
+	// of this item's test context; fields 6, 7, 10, 11 and 12 are then
+	// empty. Assertions of one test share one entry, so a batch carries each
+	// test's strings once.
+	Context       uint32 `protobuf:"varint,13,opt,name=context,proto3" json:"context,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *MatchItem) Reset() {
@@ -416,16 +421,102 @@ func (x *MatchItem) GetUpdateSnapshots() bool {
 	return false
 }
 
+func (x *MatchItem) GetContext() uint32 {
+	if x != nil {
+		return x.Context
+	}
+	return 0
+}
+
+// MatchContext is the part of an item's context shared by the assertions
+// of one test.
+type MatchContext struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	TestId          string                 `protobuf:"bytes,1,opt,name=test_id,json=testId,proto3" json:"test_id,omitempty"`
+	TestName        string                 `protobuf:"bytes,2,opt,name=test_name,json=testName,proto3" json:"test_name,omitempty"`
+	SuiteFile       string                 `protobuf:"bytes,3,opt,name=suite_file,json=suiteFile,proto3" json:"suite_file,omitempty"`
+	SuiteDir        string                 `protobuf:"bytes,4,opt,name=suite_dir,json=suiteDir,proto3" json:"suite_dir,omitempty"`
+	UpdateSnapshots bool                   `protobuf:"varint,5,opt,name=update_snapshots,json=updateSnapshots,proto3" json:"update_snapshots,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *MatchContext) Reset() {
+	*x = MatchContext{}
+	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MatchContext) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MatchContext) ProtoMessage() {}
+
+func (x *MatchContext) ProtoReflect() protoreflect.Message {
+	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MatchContext.ProtoReflect.Descriptor instead.
+func (*MatchContext) Descriptor() ([]byte, []int) {
+	return file_mcptest_plugin_v1_matcher_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *MatchContext) GetTestId() string {
+	if x != nil {
+		return x.TestId
+	}
+	return ""
+}
+
+func (x *MatchContext) GetTestName() string {
+	if x != nil {
+		return x.TestName
+	}
+	return ""
+}
+
+func (x *MatchContext) GetSuiteFile() string {
+	if x != nil {
+		return x.SuiteFile
+	}
+	return ""
+}
+
+func (x *MatchContext) GetSuiteDir() string {
+	if x != nil {
+		return x.SuiteDir
+	}
+	return ""
+}
+
+func (x *MatchContext) GetUpdateSnapshots() bool {
+	if x != nil {
+		return x.UpdateSnapshots
+	}
+	return false
+}
+
 type MatchRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Items         []*MatchItem           `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	Contexts      []*MatchContext        `protobuf:"bytes,2,rep,name=contexts,proto3" json:"contexts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *MatchRequest) Reset() {
 	*x = MatchRequest{}
-	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[5]
+	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -437,7 +528,7 @@ func (x *MatchRequest) String() string {
 func (*MatchRequest) ProtoMessage() {}
 
 func (x *MatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[5]
+	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -450,12 +541,19 @@ func (x *MatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchRequest.ProtoReflect.Descriptor instead.
 func (*MatchRequest) Descriptor() ([]byte, []int) {
-	return file_mcptest_plugin_v1_matcher_proto_rawDescGZIP(), []int{5}
+	return file_mcptest_plugin_v1_matcher_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *MatchRequest) GetItems() []*MatchItem {
 	if x != nil {
 		return x.Items
+	}
+	return nil
+}
+
+func (x *MatchRequest) GetContexts() []*MatchContext {
+	if x != nil {
+		return x.Contexts
 	}
 	return nil
 }
@@ -480,7 +578,7 @@ type MatchResult struct {
 
 func (x *MatchResult) Reset() {
 	*x = MatchResult{}
-	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[6]
+	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -492,7 +590,7 @@ func (x *MatchResult) String() string {
 func (*MatchResult) ProtoMessage() {}
 
 func (x *MatchResult) ProtoReflect() protoreflect.Message {
-	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[6]
+	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -505,7 +603,7 @@ func (x *MatchResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchResult.ProtoReflect.Descriptor instead.
 func (*MatchResult) Descriptor() ([]byte, []int) {
-	return file_mcptest_plugin_v1_matcher_proto_rawDescGZIP(), []int{6}
+	return file_mcptest_plugin_v1_matcher_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *MatchResult) GetId() uint64 {
@@ -566,7 +664,7 @@ type MatchResponse struct {
 
 func (x *MatchResponse) Reset() {
 	*x = MatchResponse{}
-	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[7]
+	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -578,7 +676,7 @@ func (x *MatchResponse) String() string {
 func (*MatchResponse) ProtoMessage() {}
 
 func (x *MatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[7]
+	mi := &file_mcptest_plugin_v1_matcher_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -591,7 +689,7 @@ func (x *MatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchResponse.ProtoReflect.Descriptor instead.
 func (*MatchResponse) Descriptor() ([]byte, []int) {
-	return file_mcptest_plugin_v1_matcher_proto_rawDescGZIP(), []int{7}
+	return file_mcptest_plugin_v1_matcher_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *MatchResponse) GetResults() []*MatchResult {
@@ -616,7 +714,7 @@ const file_mcptest_plugin_v1_matcher_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x14\n" +
 	"\x05error\x18\x02 \x01(\tR\x05error\"I\n" +
 	"\rCheckResponse\x128\n" +
-	"\aresults\x18\x01 \x03(\v2\x1e.mcptest.plugin.v1.CheckResultR\aresults\"\xe5\x02\n" +
+	"\aresults\x18\x01 \x03(\v2\x1e.mcptest.plugin.v1.CheckResultR\aresults\"\xff\x02\n" +
 	"\tMatchItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x1f\n" +
@@ -632,9 +730,18 @@ const file_mcptest_plugin_v1_matcher_proto_rawDesc = "" +
 	"suite_file\x18\n" +
 	" \x01(\tR\tsuiteFile\x12\x1b\n" +
 	"\tsuite_dir\x18\v \x01(\tR\bsuiteDir\x12)\n" +
-	"\x10update_snapshots\x18\f \x01(\bR\x0fupdateSnapshots\"B\n" +
+	"\x10update_snapshots\x18\f \x01(\bR\x0fupdateSnapshots\x12\x18\n" +
+	"\acontext\x18\r \x01(\rR\acontext\"\xab\x01\n" +
+	"\fMatchContext\x12\x17\n" +
+	"\atest_id\x18\x01 \x01(\tR\x06testId\x12\x1b\n" +
+	"\ttest_name\x18\x02 \x01(\tR\btestName\x12\x1d\n" +
+	"\n" +
+	"suite_file\x18\x03 \x01(\tR\tsuiteFile\x12\x1b\n" +
+	"\tsuite_dir\x18\x04 \x01(\tR\bsuiteDir\x12)\n" +
+	"\x10update_snapshots\x18\x05 \x01(\bR\x0fupdateSnapshots\"\x7f\n" +
 	"\fMatchRequest\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.mcptest.plugin.v1.MatchItemR\x05items\"\xda\x01\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.mcptest.plugin.v1.MatchItemR\x05items\x12;\n" +
+	"\bcontexts\x18\x02 \x03(\v2\x1f.mcptest.plugin.v1.MatchContextR\bcontexts\"\xda\x01\n" +
 	"\vMatchResult\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x12\n" +
 	"\x04pass\x18\x02 \x01(\bR\x04pass\x12\x1b\n" +
@@ -668,7 +775,7 @@ func file_mcptest_plugin_v1_matcher_proto_rawDescGZIP() []byte {
 }
 
 var file_mcptest_plugin_v1_matcher_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_mcptest_plugin_v1_matcher_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
+var file_mcptest_plugin_v1_matcher_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_mcptest_plugin_v1_matcher_proto_goTypes = []any{
 	(ErrorKind)(0),        // 0: mcptest.plugin.v1.ErrorKind
 	(*CheckItem)(nil),     // 1: mcptest.plugin.v1.CheckItem
@@ -676,25 +783,27 @@ var file_mcptest_plugin_v1_matcher_proto_goTypes = []any{
 	(*CheckResult)(nil),   // 3: mcptest.plugin.v1.CheckResult
 	(*CheckResponse)(nil), // 4: mcptest.plugin.v1.CheckResponse
 	(*MatchItem)(nil),     // 5: mcptest.plugin.v1.MatchItem
-	(*MatchRequest)(nil),  // 6: mcptest.plugin.v1.MatchRequest
-	(*MatchResult)(nil),   // 7: mcptest.plugin.v1.MatchResult
-	(*MatchResponse)(nil), // 8: mcptest.plugin.v1.MatchResponse
+	(*MatchContext)(nil),  // 6: mcptest.plugin.v1.MatchContext
+	(*MatchRequest)(nil),  // 7: mcptest.plugin.v1.MatchRequest
+	(*MatchResult)(nil),   // 8: mcptest.plugin.v1.MatchResult
+	(*MatchResponse)(nil), // 9: mcptest.plugin.v1.MatchResponse
 }
 var file_mcptest_plugin_v1_matcher_proto_depIdxs = []int32{
 	1, // 0: mcptest.plugin.v1.CheckRequest.items:type_name -> mcptest.plugin.v1.CheckItem
 	3, // 1: mcptest.plugin.v1.CheckResponse.results:type_name -> mcptest.plugin.v1.CheckResult
 	5, // 2: mcptest.plugin.v1.MatchRequest.items:type_name -> mcptest.plugin.v1.MatchItem
-	0, // 3: mcptest.plugin.v1.MatchResult.error_kind:type_name -> mcptest.plugin.v1.ErrorKind
-	7, // 4: mcptest.plugin.v1.MatchResponse.results:type_name -> mcptest.plugin.v1.MatchResult
-	2, // 5: mcptest.plugin.v1.Matcher.Check:input_type -> mcptest.plugin.v1.CheckRequest
-	6, // 6: mcptest.plugin.v1.Matcher.Match:input_type -> mcptest.plugin.v1.MatchRequest
-	4, // 7: mcptest.plugin.v1.Matcher.Check:output_type -> mcptest.plugin.v1.CheckResponse
-	8, // 8: mcptest.plugin.v1.Matcher.Match:output_type -> mcptest.plugin.v1.MatchResponse
-	7, // [7:9] is the sub-list for method output_type
-	5, // [5:7] is the sub-list for method input_type
-	5, // [5:5] is the sub-list for extension type_name
-	5, // [5:5] is the sub-list for extension extendee
-	0, // [0:5] is the sub-list for field type_name
+	6, // 3: mcptest.plugin.v1.MatchRequest.contexts:type_name -> mcptest.plugin.v1.MatchContext
+	0, // 4: mcptest.plugin.v1.MatchResult.error_kind:type_name -> mcptest.plugin.v1.ErrorKind
+	8, // 5: mcptest.plugin.v1.MatchResponse.results:type_name -> mcptest.plugin.v1.MatchResult
+	2, // 6: mcptest.plugin.v1.Matcher.Check:input_type -> mcptest.plugin.v1.CheckRequest
+	7, // 7: mcptest.plugin.v1.Matcher.Match:input_type -> mcptest.plugin.v1.MatchRequest
+	4, // 8: mcptest.plugin.v1.Matcher.Check:output_type -> mcptest.plugin.v1.CheckResponse
+	9, // 9: mcptest.plugin.v1.Matcher.Match:output_type -> mcptest.plugin.v1.MatchResponse
+	8, // [8:10] is the sub-list for method output_type
+	6, // [6:8] is the sub-list for method input_type
+	6, // [6:6] is the sub-list for extension type_name
+	6, // [6:6] is the sub-list for extension extendee
+	0, // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_mcptest_plugin_v1_matcher_proto_init() }
@@ -708,7 +817,7 @@ func file_mcptest_plugin_v1_matcher_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mcptest_plugin_v1_matcher_proto_rawDesc), len(file_mcptest_plugin_v1_matcher_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   8,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
