@@ -26,10 +26,7 @@ type recordFlags struct {
 	pluginFlags
 	suiteFlags
 	selectFlags
-	reporters   []string
-	output      string
-	jobs        int
-	noColor     bool
+	outputFlags
 	cassetteDir string
 }
 
@@ -43,10 +40,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&f.cassetteDir, "cassette-dir", defaultCassetteDir, "write the cassettes into this folder, one SERVER.json per server")
-	fs.StringArrayVar(&f.reporters, "reporter", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")
-	fs.StringVarP(&f.output, "output", "o", "", "write the single reporter's output to this file instead of stdout")
-	fs.IntVarP(&f.jobs, "jobs", "j", 0, "tests in flight at once (default 4 x CPUs)")
-	fs.BoolVar(&f.noColor, "no-color", false, "never colour the output")
+	f.outputFlags.register(fs)
 	f.pluginFlags.register(fs)
 	f.suiteFlags.register(fs)
 	f.selectFlags.register(fs)

@@ -23,12 +23,9 @@ type runFlags struct {
 	pluginFlags
 	suiteFlags
 	selectFlags
-	reporters       []string
-	output          string
-	jobs            int
+	outputFlags
 	updateSnapshots bool
 	allowUpdateInCI bool
-	noColor         bool
 	shard           string
 	runID           string
 	noCache         bool
@@ -42,12 +39,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: mcptest run [flags] SUITE.yml...")
 		fs.PrintDefaults()
 	}
-	fs.StringArrayVar(&f.reporters, "reporter", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")
-	fs.StringVarP(&f.output, "output", "o", "", "write the single reporter's output to this file instead of stdout")
-	fs.IntVarP(&f.jobs, "jobs", "j", 0, "tests in flight at once (default 4 x CPUs)")
+	f.outputFlags.register(fs)
 	fs.BoolVarP(&f.updateSnapshots, "update-snapshots", "u", false, "rewrite the snapshots the run touches")
 	fs.BoolVar(&f.allowUpdateInCI, "allow-update-in-ci", false, "let --update-snapshots rewrite snapshots even when CI=true")
-	fs.BoolVar(&f.noColor, "no-color", false, "never colour the output")
 	fs.StringVar(&f.shard, "shard", "", "run only shard i of n (i/n), chosen by a stable hash of each test's id")
 	fs.StringVar(&f.runID, "run-id", "", "id recorded in the report (default: generated); give all shards of a CI run the same one")
 	fs.BoolVar(&f.noCache, "no-cache", false, "send every request to its server; never answer one from the result cache")

@@ -65,3 +65,19 @@ func warnProblems(reg *plugin.Registry, stderr io.Writer) {
 		fmt.Fprintf(stderr, "mcptest: warning: ignoring plugin at %s: %v\n", p.Path, p.Err)
 	}
 }
+
+// outputFlags are the reporting and concurrency flags of the commands that
+// run suites (run, record).
+type outputFlags struct {
+	reporters []string
+	output    string
+	jobs      int
+	noColor   bool
+}
+
+func (o *outputFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&o.reporters, "reporter", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")
+	fs.StringVarP(&o.output, "output", "o", "", "write the single reporter's output to this file instead of stdout")
+	fs.IntVarP(&o.jobs, "jobs", "j", 0, "tests in flight at once (default 4 x CPUs)")
+	fs.BoolVar(&o.noColor, "no-color", false, "never colour the output")
+}
