@@ -152,6 +152,10 @@ func loadAndPlan(files []string, pf pluginFlags, sf suiteFlags, sel *plan.Select
 		fmt.Fprintln(stderr, err)
 		return nil, nil, 2, false
 	}
+	if err := sf.http.apply(suites, stderr); err != nil {
+		fmt.Fprintf(stderr, "mcptest: %v\n", err)
+		return nil, nil, 2, false
+	}
 	printLoadNotes(suites, stderr)
 	reg := plugin.NewRegistry(pf.sources())
 	warnProblems(reg, stderr)

@@ -97,7 +97,11 @@ func usage(w io.Writer) {
 // invocation can retarget whatever command follows. Each takes a value.
 var globalFlags = map[string]bool{
 	"--server-url": true, "--server-command": true, "--server-auth-bearer-env": true, "--server-config": true,
+	"--header": true, "--header-env": true, "--ca-bundle": true, "--http-timeout": true, "--connect-timeout": true,
 }
+
+// globalBoolFlags may also precede the command; they take no value.
+var globalBoolFlags = map[string]bool{"--insecure-skip-verify": true}
 
 // hoistGlobalFlags moves global flags written before the command to just
 // after it, where the command's flag set parses them.
@@ -106,10 +110,10 @@ func hoistGlobalFlags(args []string) []string {
 	i := 0
 	for i < len(args) {
 		name, _, hasValue := strings.Cut(args[i], "=")
-		if !globalFlags[name] {
+		if !globalFlags[name] && !globalBoolFlags[name] {
 			break
 		}
-		if hasValue || i+1 >= len(args) {
+		if hasValue || globalBoolFlags[name] || i+1 >= len(args) {
 			global = append(global, args[i])
 			i++
 			continue

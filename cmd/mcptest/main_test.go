@@ -28,3 +28,11 @@ func TestUpdateSnapshotsRefusedInCI(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, errOut.String())
 	}
 }
+
+func TestHoistBooleanGlobalFlag(t *testing.T) {
+	got := hoistGlobalFlags([]string{"--insecure-skip-verify", "--header", "X-A=1", "run", "s.yml"})
+	want := []string{"run", "--insecure-skip-verify", "--header", "X-A=1", "s.yml"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q", got)
+	}
+}

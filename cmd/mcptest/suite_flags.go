@@ -19,6 +19,7 @@ type suiteFlags struct {
 	serverCommand   string
 	serverBearerEnv string
 	serverConfig    string
+	http            httpFlags
 }
 
 func (f *suiteFlags) register(fs *pflag.FlagSet) {
@@ -27,6 +28,7 @@ func (f *suiteFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.serverCommand, "server-command", "", "start the server with this command line instead (split like a shell): [NAME=]CMD")
 	fs.StringVar(&f.serverBearerEnv, "server-auth-bearer-env", "", "send the bearer token held by this environment variable: [NAME=]VAR")
 	fs.StringVar(&f.serverConfig, "server-config", "", "replace the server with the one in this YAML file: [NAME=]PATH")
+	f.http.register(fs)
 }
 
 // options returns the load options of the flags.
