@@ -78,8 +78,10 @@ tools:
 		files[f] = filepath.Join(dir, "out."+f)
 		args = append(args, "--reporter", f+"="+files[f])
 	}
-	args = append(args, "--reporter", "pretty", suite)
-	r := mcptestEnv(t, []string{"MCPTEST_E2E_TOKEN=" + token, "MCPTEST_E2E_KEY=" + apiKey}, args...)
+	// A header added on the command line is masked like one in the suite.
+	const flagKey = "flagkey-77-SECRET-cli"
+	args = append(args, "--reporter", "pretty", "--header-env", "X-Flag-Key=MCPTEST_E2E_FLAGKEY", suite)
+	r := mcptestEnv(t, []string{"MCPTEST_E2E_TOKEN=" + token, "MCPTEST_E2E_KEY=" + apiKey, "MCPTEST_E2E_FLAGKEY=" + flagKey}, args...)
 	if r.code != 1 {
 		t.Fatalf("want exit 1 (one assertion fails on purpose):\n%s", r)
 	}
@@ -93,9 +95,9 @@ tools:
 	}
 	// The plain header shows the echo really happened, so the secrets did
 	// travel through the run and were masked, not merely absent.
-	mustContain(t, "json report", outputs["json"], "X-Plain", "visible", "Bearer [REDACTED]", "X-Api-Key")
+	mustContain(t, "json report", outputs["json"], "X-Plain", "visible", "Bearer [REDACTED]", "X-Api-Key", "X-Flag-Key")
 	for name, text := range outputs {
-		for _, secret := range []string{token, apiKey, `key-88d1\"quoted\"-SECRET`, "SECRET"} {
+		for _, secret := range []string{token, apiKey, flagKey, `key-88d1\"quoted\"-SECRET`, "SECRET"} {
 			if strings.Contains(text, secret) {
 				t.Errorf("%s contains the secret %q", name, secret)
 			}
