@@ -99,8 +99,9 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	result := run.Execute(ctx, p, run.Options{
-		Redact: redact,
-		Host:   host, Events: emitter, Concurrency: f.jobs,
+		Redact:          redact,
+		ProtocolVersion: f.targetVersion,
+		Host:            host, Events: emitter, Concurrency: f.jobs,
 		ToolVersion: version,
 		// Every request must reach the server to be recorded.
 		NoCache: true,

@@ -107,8 +107,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	result := run.Execute(ctx, p, run.Options{
-		Redact: redact,
-		Host:   host, Events: emitter, Concurrency: f.jobs,
+		Redact:          redact,
+		ProtocolVersion: f.targetVersion,
+		Host:            host, Events: emitter, Concurrency: f.jobs,
 		UpdateSnapshots: f.updateSnapshots, ToolVersion: version, RunID: f.runID,
 		NoCache: f.noCache, CacheDir: f.cacheDir,
 	})
@@ -159,9 +160,9 @@ func loadAndPlan(files []string, pf pluginFlags, sf suiteFlags, sel *plan.Select
 	printLoadNotes(suites, stderr)
 	reg := plugin.NewRegistry(pf.sources())
 	warnProblems(reg, stderr)
-	opts := plan.Options{}
+	opts := plan.Options{TargetVersion: sf.targetVersion}
 	if sel != nil {
-		opts = plan.Options{Selection: *sel, Run: true}
+		opts.Selection, opts.Run = *sel, true
 	}
 	p, err := plan.BuildWith(suites, reg, opts)
 	if err != nil {

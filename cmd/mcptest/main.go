@@ -97,7 +97,7 @@ func usage(w io.Writer) {
 // invocation can retarget whatever command follows. Each takes a value.
 var globalFlags = map[string]bool{
 	"--server-url": true, "--server-command": true, "--server-auth-bearer-env": true, "--server-config": true,
-	"--header": true, "--header-env": true, "--ca-bundle": true, "--http-timeout": true, "--connect-timeout": true,
+	"--target-version": true, "--header": true, "--header-env": true, "--ca-bundle": true, "--http-timeout": true, "--connect-timeout": true,
 }
 
 // globalBoolFlags may also precede the command; they take no value.

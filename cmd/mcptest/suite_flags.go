@@ -20,6 +20,7 @@ type suiteFlags struct {
 	serverBearerEnv string
 	serverConfig    string
 	http            httpFlags
+	targetVersion   string
 }
 
 func (f *suiteFlags) register(fs *pflag.FlagSet) {
@@ -29,6 +30,7 @@ func (f *suiteFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.serverBearerEnv, "server-auth-bearer-env", "", "send the bearer token held by this environment variable: [NAME=]VAR")
 	fs.StringVar(&f.serverConfig, "server-config", "", "replace the server with the one in this YAML file: [NAME=]PATH")
 	f.http.register(fs)
+	fs.StringVar(&f.targetVersion, "target-version", "", "speak this MCP protocol revision (one of the suite's target_versions when it lists them)")
 }
 
 // options returns the load options of the flags.

@@ -34,9 +34,6 @@ func (g *gapCollector) add(pos config.Pos, feature, why string) {
 // suiteGaps reports the suite-level blocks that change what a run does and
 // that this build cannot honour.
 func (g *gapCollector) suiteGaps(s *config.Suite) {
-	if len(s.TargetVersions) > 0 {
-		g.add(s.Blocks["target_versions"], "target_versions", "this build runs one protocol revision (2025-11-25)")
-	}
 	if s.P95LatencyMS > 0 {
 		g.add(s.Blocks["performance"], "performance.p95_latency_ms", "this build does not report latency budgets")
 	}

@@ -9,6 +9,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -115,6 +116,10 @@ type Options struct {
 	// active selection that keeps no test an error: the plan is for
 	// `mcptest run`, not `mcptest validate`.
 	Run bool
+	// TargetVersion is --target-version: the one protocol revision to run
+	// against; "" runs the session default. A suite with target_versions
+	// needs it, and it must be one of the suite's list.
+	TargetVersion string
 }
 
 // Build plans the suites against the registry's plugins, keeping every
@@ -129,7 +134,10 @@ func BuildWith(suites []*config.Suite, reg *plugin.Registry, opts Options) (*Pla
 	if err := sel.Compile(); err != nil {
 		return nil, err
 	}
-	b := &builder{reg: reg, sel: &sel, plan: &Plan{Suites: suites}, used: map[*plugin.Found]bool{}}
+	if v := opts.TargetVersion; v != "" && !slices.Contains(config.ProtocolVersions, v) {
+		return nil, fmt.Errorf("%w: --target-version %q is not a protocol revision; known: %s", ErrBadTargetVersion, v, strings.Join(config.ProtocolVersions, ", "))
+	}
+	b := &builder{reg: reg, sel: &sel, plan: &Plan{Suites: suites}, used: map[*plugin.Found]bool{}, targetVersion: opts.TargetVersion}
 	for _, s := range suites {
 		b.suite(s)
 	}
@@ -162,6 +170,8 @@ type builder struct {
 	errs     config.Errors
 	gaps     gapCollector
 	selected int // selected tests of every kind, runnable or not
+	// targetVersion is Options.TargetVersion.
+	targetVersion string
 	// stepErrs remembers the step-check errors reported, so a check that
 	// defaultTest gives every test is reported once (steps.go).
 	stepErrs map[string]bool
@@ -206,6 +216,7 @@ func (b *builder) suite(s *config.Suite) {
 	b.linkCaptures(s, b.plan.Tests[first:])
 	b.otherBlocks(s)
 	if b.selected > before {
+		b.targetVersions(s)
 		b.gaps.suiteGaps(s)
 	}
 }
@@ -358,4 +369,25 @@ func timeout(testMS, suiteMS int) time.Duration {
 		return time.Duration(suiteMS) * time.Millisecond
 	}
 	return DefaultTimeout
+}
+
+// ErrBadTargetVersion is wrapped when --target-version names no revision.
+var ErrBadTargetVersion = errors.New("invalid target version")
+
+// targetVersions checks --target-version against the suite's list: with a
+// list, the flag must pick one of it (the run is then that revision);
+// without the flag, the list is a gap this build cannot fan out.
+func (b *builder) targetVersions(s *config.Suite) {
+	if len(s.TargetVersions) == 0 {
+		return
+	}
+	pos := s.Blocks["target_versions"]
+	switch {
+	case b.targetVersion == "":
+		b.gaps.add(pos, "target_versions", "this build runs one revision per run: pick one of "+strings.Join(s.TargetVersions, ", ")+" with --target-version")
+	case !slices.Contains(s.TargetVersions, b.targetVersion):
+		b.errs = append(b.errs, &config.Error{File: pos.File, Line: pos.Line, Col: pos.Col, Pointer: pos.Pointer,
+			Msg:  fmt.Sprintf("--target-version %s is not in the suite's target_versions", b.targetVersion),
+			Hint: "the suite lists " + strings.Join(s.TargetVersions, ", ")})
+	}
 }
