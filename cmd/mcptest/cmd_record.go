@@ -10,10 +10,8 @@ import (
 	"strings"
 
 	"github.com/mcptest/mcptest/core/config"
-	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/run"
-	"github.com/mcptest/mcptest/core/score"
 	"github.com/mcptest/mcptest/core/session"
 )
 
@@ -67,7 +65,6 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 	// One recorder per live server of every suite; cassette servers are
 	// replayed, not recorded again.
-	redact := report.NewRedactor(suiteSecrets(p))
 	recs := map[string]*recording{}
 	for _, s := range p.Suites {
 		scrub := report.NewRedactor(s.Secrets).Bytes
@@ -79,47 +76,19 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 
-	host := plugin.NewHost(f.launcher(stderr), plugin.HostOptions{CallTimeout: f.timeout})
-	defer host.Close()
-	needed := append([]*plugin.Found(nil), p.Matchers...)
-	for _, o := range outputs {
-		needed = append(needed, o.Plugin)
-	}
-	if err := host.Start(ctx, needed); err != nil {
-		fmt.Fprintf(stderr, "mcptest record: %v\n", err)
-		return 2
-	}
-	if err := run.CheckArguments(ctx, host, p); err != nil {
-		fmt.Fprintf(stderr, "%v\n", err)
-		return 2
-	}
-	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, f.noColor), redact)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcptest record: %v\n", err)
-		return 2
-	}
-	result := run.Execute(ctx, p, run.Options{
-		Redact:          redact,
-		ProtocolVersion: f.targetVersion,
-		Host:            host, Events: emitter, Concurrency: f.jobs,
-		ToolVersion: version,
-		// Every request must reach the server to be recorded.
-		NoCache: true,
-		OnCall: func(suite *config.Suite, srv *config.Server, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error) {
-			if r := recs[recordKey(suite, srv.Name)]; r != nil {
-				r.rec.Observe(sess, method, params, out, err)
-			}
+	code = execution{
+		cmd: "record", plan: p, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor,
+		opts: run.Options{
+			ProtocolVersion: f.targetVersion, Concurrency: f.jobs,
+			// Every request must reach the server to be recorded.
+			NoCache: true,
+			OnCall: func(suite *config.Suite, srv *config.Server, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error) {
+				if r := recs[recordKey(suite, srv.Name)]; r != nil {
+					r.rec.Observe(sess, method, params, out, err)
+				}
+			},
 		},
-	})
-	result.Errors = append(result.Errors, emitter.Errors()...)
-	result.ExitCode = score.ExitCode(result)
-	run.Finish(ctx, emitter, result)
-	code = result.ExitCode
-	known := len(emitter.Errors())
-	for _, e := range emitter.Close(ctx)[known:] {
-		fmt.Fprintf(stderr, "mcptest: reporter %s failed: %s\n", e.Name, e.Message)
-		code = score.ExitError
-	}
+	}.execute(ctx, stdout, stderr)
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "mcptest record: interrupted; no cassette written")
 		return code

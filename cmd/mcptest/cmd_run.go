@@ -13,7 +13,6 @@ import (
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/run"
-	"github.com/mcptest/mcptest/core/score"
 	"github.com/mcptest/mcptest/sdk"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -86,52 +85,18 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	host := plugin.NewHost(f.launcher(stderr), plugin.HostOptions{CallTimeout: f.timeout})
-	defer host.Close()
-	needed := append([]*plugin.Found(nil), p.Matchers...)
-	for _, o := range outputs {
-		needed = append(needed, o.Plugin)
-	}
-	if err := host.Start(ctx, needed); err != nil {
-		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
-		return 2
-	}
-	if err := run.CheckArguments(ctx, host, p); err != nil {
-		fmt.Fprintf(stderr, "%v\n", err)
-		return 2
-	}
-	redact := report.NewRedactor(suiteSecrets(p))
-	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, f.noColor), redact)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
-		return 2
-	}
-	result := run.Execute(ctx, p, run.Options{
-		Redact:          redact,
-		ProtocolVersion: f.targetVersion,
-		Host:            host, Events: emitter, Concurrency: f.jobs,
-		UpdateSnapshots: f.updateSnapshots, ToolVersion: version, RunID: f.runID,
-		NoCache: f.noCache, CacheDir: f.cacheDir,
-	})
+	var finish func(*rpt.Run)
 	if shardTotal > 0 {
-		result.Shard = &rpt.Shard{Index: shardIndex, Total: shardTotal}
+		finish = func(r *rpt.Run) { r.Shard = &rpt.Shard{Index: shardIndex, Total: shardTotal} }
 	}
-	// Reporter failures so far belong in the report itself.
-	result.Errors = append(result.Errors, emitter.Errors()...)
-	result.ExitCode = score.ExitCode(result)
-	run.Finish(ctx, emitter, result)
-	code = result.ExitCode
-	known := len(emitter.Errors())
-	for _, e := range emitter.Close(ctx)[known:] {
-		// A reporter that failed while writing the final report can only be
-		// told on stderr.
-		fmt.Fprintf(stderr, "mcptest: reporter %s failed: %s\n", e.Name, e.Message)
-		if e.StderrTail != "" {
-			fmt.Fprintf(stderr, "  last stderr lines:\n%s\n", indent(e.StderrTail, "    "))
-		}
-		code = score.ExitError
-	}
-	return code
+	return execution{
+		cmd: "run", plan: p, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor, finish: finish,
+		opts: run.Options{
+			ProtocolVersion: f.targetVersion, Concurrency: f.jobs,
+			UpdateSnapshots: f.updateSnapshots, RunID: f.runID,
+			NoCache: f.noCache, CacheDir: f.cacheDir,
+		},
+	}.execute(ctx, stdout, stderr)
 }
 
 // suiteSecrets gathers the credential values every planned suite read, so
