@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sync"
 
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
 )
@@ -120,7 +121,7 @@ func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.Ma
 		res.HasScore, res.Score = true, *r.Score
 	}
 	if !r.Pass && r.Failure != nil {
-		b, err := json.Marshal(r.Failure)
+		b, err := appendFailure(nil, r.Failure)
 		if err != nil {
 			res.Error = fmt.Sprintf("encode failure: %v", err)
 			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
@@ -202,35 +203,78 @@ type MatcherClient struct {
 // Match sends one batch. The caller keeps batches within the plugin's
 // message limit; results come back in item order.
 func (c *MatcherClient) Match(ctx context.Context, items []MatchItem) ([]MatchItemResult, error) {
-	req := &pluginv1.MatchRequest{Items: make([]*pluginv1.MatchItem, len(items))}
-	protoItems := make([]pluginv1.MatchItem, len(items))
-	// Assertions of one test share its context; send each once.
-	type ctxKey struct {
-		id, name, file, dir string
-		update              bool
+	out := make([]MatchItemResult, len(items))
+	if err := c.MatchInto(ctx, items, out); err != nil {
+		return nil, err
 	}
-	index := map[ctxKey]uint32{}
-	var last ctxKey
+	return out, nil
+}
+
+// matchScratch is the request of one batch, kept for the next: a run sends
+// hundreds of batches of up to a thousand items, and once the call has
+// returned gRPC holds no reference to the request.
+type matchScratch struct {
+	req   pluginv1.MatchRequest
+	items []pluginv1.MatchItem
+	ptrs  []*pluginv1.MatchItem
+	index map[matchCtxKey]uint32
+}
+
+// matchCtxKey identifies the test context of an item.
+type matchCtxKey struct {
+	id, name, file, dir string
+	update              bool
+}
+
+var matchScratchPool = sync.Pool{New: func() any { return &matchScratch{index: map[matchCtxKey]uint32{}} }}
+
+// release clears what the request refers to, so pooled scratch keeps no
+// caller data alive, and returns it to the pool.
+func (s *matchScratch) release() {
+	clear(s.items)
+	clear(s.ptrs)
+	clear(s.index)
+	s.req = pluginv1.MatchRequest{}
+	matchScratchPool.Put(s)
+}
+
+// MatchInto is Match writing the results into out, which must have
+// len(items) elements: a caller judging many batches reuses its slices.
+func (c *MatcherClient) MatchInto(ctx context.Context, items []MatchItem, out []MatchItemResult) error {
+	if len(out) != len(items) {
+		return fmt.Errorf("match: %d result slots for %d items", len(out), len(items))
+	}
+	sc := matchScratchPool.Get().(*matchScratch)
+	defer sc.release()
+	if cap(sc.items) < len(items) {
+		sc.items = make([]pluginv1.MatchItem, len(items))
+		sc.ptrs = make([]*pluginv1.MatchItem, len(items))
+	}
+	sc.items, sc.ptrs = sc.items[:len(items)], sc.ptrs[:len(items)]
+	req := &sc.req
+	req.Items = sc.ptrs
+	// Assertions of one test share its context; send each once.
+	var last matchCtxKey
 	var lastN uint32
 	for i := range items {
 		it := &items[i]
 		o := &it.Options
-		k := ctxKey{o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots}
+		k := matchCtxKey{o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots}
 		// A test's assertions arrive together: most items reuse the
 		// previous item's context without a map lookup.
 		n, ok := lastN, lastN > 0 && k == last
 		if !ok {
-			n, ok = index[k]
+			n, ok = sc.index[k]
 		}
 		if !ok {
 			req.Contexts = append(req.Contexts, &pluginv1.MatchContext{
 				TestId: o.TestID, TestName: o.TestName, SuiteFile: o.SuiteFile, SuiteDir: o.SuiteDir, UpdateSnapshots: o.UpdateSnapshots,
 			})
 			n = uint32(len(req.Contexts))
-			index[k] = n
+			sc.index[k] = n
 		}
 		last, lastN = k, n
-		pi := &protoItems[i]
+		pi := &sc.items[i]
 		req.Items[i] = pi
 		*pi = pluginv1.MatchItem{
 			Id: it.ID, Key: it.Key,
@@ -240,13 +284,12 @@ func (c *MatcherClient) Match(ctx context.Context, items []MatchItem) ([]MatchIt
 	}
 	resp, err := c.c.Match(ctx, req)
 	if err != nil {
-		return nil, c.wrap("match", err)
+		return c.wrap("match", err)
 	}
 	results := resp.GetResults()
 	// Plugins built with this SDK answer in item order; only others pay for
 	// the lookup table.
 	var byID map[uint64]*pluginv1.MatchResult
-	out := make([]MatchItemResult, len(items))
 	for i, it := range items {
 		var r *pluginv1.MatchResult
 		if i < len(results) && results[i].GetId() == it.ID {
@@ -266,12 +309,12 @@ func (c *MatcherClient) Match(ctx context.Context, items []MatchItem) ([]MatchIt
 		}
 		res := MatchItemResult{ID: it.ID, Pass: r.GetPass(), Failure: r.GetFailureJson(), Error: r.GetError(), ErrorKind: ErrorKind(r.GetErrorKind())}
 		if r.GetHasScore() {
-			sc := r.GetScore()
-			res.Score = &sc
+			score := r.GetScore()
+			res.Score = &score
 		}
 		out[i] = res
 	}
-	return out, nil
+	return nil
 }
 
 // Check validates matcher arguments.

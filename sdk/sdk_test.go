@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -172,6 +173,43 @@ func TestReporterErrorAndPanicReachTheHost(t *testing.T) {
 		_ = rs.Send(b)
 		if err := rs.Close(); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: close error = %v, want %q", key, err, want)
+		}
+	}
+}
+
+// TestMatchReusesNoStateAcrossBatches: the client reuses its request
+// buffers, so a batch after a larger one with other tests must still carry
+// its own items and contexts only.
+func TestMatchReusesNoStateAcrossBatches(t *testing.T) {
+	m := sdk.MatcherFunc(func(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		want := in.Options.TestName + ":" + in.Options.Target
+		return sdk.MatchResult{Pass: string(in.Argument) == strconv.Quote(want)}, nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, nil)
+	batch := func(tests, per int, prefix string) []sdk.MatchItem {
+		var items []sdk.MatchItem
+		for i := range tests {
+			for j := range per {
+				name, target := fmt.Sprintf("%s%d", prefix, i), fmt.Sprintf("t%d", j)
+				items = append(items, sdk.MatchItem{ID: uint64(len(items)), Key: "k", Actual: json.RawMessage(`1`),
+					Argument: json.RawMessage(strconv.Quote(name + ":" + target)),
+					Options:  sdk.MatchOptions{TestID: name, TestName: name, Target: target}})
+			}
+		}
+		return items
+	}
+	for round, items := range [][]sdk.MatchItem{batch(7, 30, "a"), batch(2, 3, "b"), batch(5, 1, "a"), batch(1, 200, "c")} {
+		res, err := conn.Matcher.Match(context.Background(), items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) != len(items) {
+			t.Fatalf("round %d: %d results for %d items", round, len(res), len(items))
+		}
+		for i, r := range res {
+			if !r.Pass || r.ID != items[i].ID || r.Error != "" {
+				t.Fatalf("round %d item %d: %+v", round, i, r)
+			}
 		}
 	}
 }

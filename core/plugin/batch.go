@@ -138,15 +138,16 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 		fail(ctx.Err())
 		return
 	}
-	items := make([]sdk.MatchItem, len(chunk))
+	buf := getChunkBuf(len(chunk))
+	defer buf.release()
+	items, res := buf.items, buf.results
 	for j, i := range chunk {
-		r := reqs[i]
+		r := &reqs[i]
 		items[j] = sdk.MatchItem{ID: uint64(j), Key: r.Key, Actual: r.Actual, Argument: r.Argument, Options: r.Options}
 	}
 	callCtx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
 	defer cancel()
-	res, err := p.matcher.Match(callCtx, items)
-	if err != nil {
+	if err := p.matcher.MatchInto(callCtx, items, res); err != nil {
 		if ctx.Err() != nil {
 			fail(ctx.Err())
 			return

@@ -1,0 +1,37 @@
+package plugin
+
+import (
+	"sync"
+
+	"github.com/mcptest/mcptest/sdk"
+)
+
+// chunkBuf holds the items and results of one batch call. A run sends a
+// batch per thousand assertions; reusing the slices keeps the host's
+// allocation rate, and with it its garbage collections, down while the
+// plan's large heap is live.
+type chunkBuf struct {
+	items   []sdk.MatchItem
+	results []sdk.MatchItemResult
+}
+
+var chunkBufPool = sync.Pool{New: func() any { return new(chunkBuf) }}
+
+// getChunkBuf returns a buffer whose slices have n elements.
+func getChunkBuf(n int) *chunkBuf {
+	b := chunkBufPool.Get().(*chunkBuf)
+	if cap(b.items) < n {
+		b.items = make([]sdk.MatchItem, n)
+		b.results = make([]sdk.MatchItemResult, n)
+	}
+	b.items, b.results = b.items[:n], b.results[:n]
+	return b
+}
+
+// release clears the slices, so a pooled buffer keeps no request or answer
+// alive, and returns b to the pool.
+func (b *chunkBuf) release() {
+	clear(b.items)
+	clear(b.results)
+	chunkBufPool.Put(b)
+}
