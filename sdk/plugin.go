@@ -3,6 +3,7 @@ package sdk
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 )
 
@@ -47,6 +48,22 @@ type Description struct {
 	MaxRecvBytes     int64       `json:"max_recv_bytes,omitempty"`
 }
 
+// capabilities returns the declared capabilities and, for every reporter
+// made with FinalReporter, CapabilityFinalOnly with its format, sorted.
+func (p *Plugin) capabilities() []string {
+	out := slices.Clone(p.Capabilities)
+	for key, r := range p.Reporters {
+		if _, ok := r.(finalReporter); ok {
+			out = append(out, CapabilityFinalOnly+key)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}$`)
 
 // Describe returns the plugin's self-description, with keys sorted.
@@ -57,7 +74,7 @@ func (p *Plugin) Describe() Description {
 		ProtocolVersions: []int{ProtocolVersion},
 		ProtocolMinor:    ProtocolMinor,
 		SDKVersion:       Version,
-		Capabilities:     p.Capabilities,
+		Capabilities:     p.capabilities(),
 		Env:              p.Env,
 		MaxRecvBytes:     MaxMessageBytes,
 	}

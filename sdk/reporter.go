@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"iter"
+	"slices"
 
 	"github.com/mcptest/mcptest/sdk/report"
 )
@@ -26,15 +27,34 @@ func (f ReporterFunc) Render(ctx context.Context, s *RenderSession) error { retu
 
 // FinalReporter adapts a function that only needs the complete report: it
 // skips the live events and is called once with the run_finished report.
+// The plugin's description says so (CapabilityFinalOnly), and the host then
+// sends it run_finished alone.
 func FinalReporter(fn func(ctx context.Context, s *RenderSession, run *report.Run) error) Reporter {
-	return ReporterFunc(func(ctx context.Context, s *RenderSession) error {
-		for ev := range s.Events() {
-			if ev.Type == report.EventRunFinished && ev.Run != nil {
-				return fn(ctx, s, ev.Run)
-			}
+	return finalReporter(fn)
+}
+
+// finalReporter is the Reporter FinalReporter returns.
+type finalReporter func(ctx context.Context, s *RenderSession, run *report.Run) error
+
+// Render implements Reporter.
+func (fn finalReporter) Render(ctx context.Context, s *RenderSession) error {
+	for ev := range s.Events() {
+		if ev.Type == report.EventRunFinished && ev.Run != nil {
+			return fn(ctx, s, ev.Run)
 		}
-		return ErrNoRunFinished
-	})
+	}
+	return ErrNoRunFinished
+}
+
+// CapabilityFinalOnly, followed by a report format, is the capability of a
+// plugin whose reporter for that format reads only the run_finished event:
+// a host may leave the other events out of its stream.
+const CapabilityFinalOnly = "reporter-final-only:"
+
+// FinalOnly reports whether d declares that its reporter for format reads
+// only run_finished.
+func (d Description) FinalOnly(format string) bool {
+	return slices.Contains(d.Capabilities, CapabilityFinalOnly+format)
 }
 
 // ErrNoRunFinished is returned by a FinalReporter whose event stream ended

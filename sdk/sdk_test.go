@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -211,5 +212,31 @@ func TestMatchReusesNoStateAcrossBatches(t *testing.T) {
 				t.Fatalf("round %d item %d: %+v", round, i, r)
 			}
 		}
+	}
+}
+
+// TestFinalReportersAreDeclared: a reporter made with FinalReporter is
+// declared final-only, so hosts can leave the live events out; others are
+// not.
+func TestFinalReportersAreDeclared(t *testing.T) {
+	p := &sdk.Plugin{Name: "r1", Version: "1.0.0", Capabilities: []string{"custom"}, Reporters: map[string]sdk.Reporter{
+		"final": sdk.FinalReporter(func(context.Context, *sdk.RenderSession, *report.Run) error { return nil }),
+		"live":  sdk.ReporterFunc(func(context.Context, *sdk.RenderSession) error { return nil }),
+	}}
+	d := p.Describe()
+	if want := []string{"custom", sdk.CapabilityFinalOnly + "final"}; !slices.Equal(d.Capabilities, want) {
+		t.Fatalf("capabilities = %v, want %v", d.Capabilities, want)
+	}
+	if !d.FinalOnly("final") || d.FinalOnly("live") || d.FinalOnly("other") {
+		t.Fatalf("FinalOnly: final=%v live=%v other=%v", d.FinalOnly("final"), d.FinalOnly("live"), d.FinalOnly("other"))
+	}
+	// The description travels over gRPC unchanged.
+	conn := plugintest.New(t, p, nil)
+	got, err := conn.Info.Describe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.FinalOnly("final") || got.FinalOnly("live") {
+		t.Fatalf("described over gRPC: %v", got.Capabilities)
 	}
 }

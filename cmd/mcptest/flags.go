@@ -78,6 +78,6 @@ type outputFlags struct {
 func (o *outputFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.reporters, "reporter", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the single reporter's output to this file instead of stdout")
-	fs.IntVarP(&o.jobs, "jobs", "j", 0, "tests in flight at once (default 4 x CPUs)")
+	fs.IntVarP(&o.jobs, "jobs", "j", 0, "requests in flight to servers at once (default 4 x CPUs; 1 runs tests in order)")
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the output")
 }

@@ -22,7 +22,9 @@ const exitInterrupted = 130
 
 func main() {
 	plugin.TuneHostGC()
+	stopProfile := startProfile()
 	code := mainCode(os.Args[1:], os.Stdout, os.Stderr)
+	stopProfile()
 	plugin.CleanupClients()
 	os.Exit(code)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -47,6 +46,44 @@ type ExecLauncher struct {
 	LogLevel string
 	// SkipChecksum disables the sha256 check (dev overrides only).
 	SkipChecksum bool
+
+	// digests remembers verified executables; nil means the process's
+	// shared cache.
+	digests *digestCache
+}
+
+// verifyDigest checks that exe hashes to the manifest's sha256, before it
+// is executed. An executable verified before and unchanged since (same
+// stamp) is not hashed again.
+func (l *ExecLauncher) verifyDigest(f *Found, exe string) error {
+	want := strings.ToLower(f.Manifest.SHA256)
+	if want == "" {
+		return fmt.Errorf("%w: the manifest %s has no sha256; reinstall the plugin with `mcptest plugins install`",
+			ErrChecksumMismatch, f.ManifestPath)
+	}
+	if b, err := hex.DecodeString(want); err != nil || len(b) != sha256.Size {
+		return fmt.Errorf("%w: bad sha256 in %s: want %d hex digits", ErrChecksumMismatch, f.ManifestPath, 2*sha256.Size)
+	}
+	cache := l.digests
+	if cache == nil {
+		cache = sharedDigests
+	}
+	if cache.verified(exe, want) {
+		return nil
+	}
+	before, stamped := stampOf(exe)
+	actual, err := FileSHA256(exe)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrPluginStart, err)
+	}
+	if actual != want {
+		return fmt.Errorf("%w: %s has sha256 %s but the manifest %s says %s; if you rebuilt the plugin, reinstall it with `mcptest plugins install`",
+			ErrChecksumMismatch, exe, actual, f.ManifestPath, f.Manifest.SHA256)
+	}
+	if stamped {
+		cache.remember(exe, actual, before)
+	}
+	return nil
 }
 
 // Launch starts f's executable and returns once the handshake is done.
@@ -59,17 +96,10 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 	if err != nil {
 		return nil, newPluginError(f, err, "")
 	}
-	var secure *goplugin.SecureConfig
 	if !l.SkipChecksum {
-		if f.Manifest.SHA256 == "" {
-			return nil, newPluginError(f, fmt.Errorf("%w: the manifest %s has no sha256; reinstall the plugin with `mcptest plugins install`",
-				ErrChecksumMismatch, f.ManifestPath), "")
+		if err := l.verifyDigest(f, exe); err != nil {
+			return nil, newPluginError(f, err, "")
 		}
-		sum, err := hex.DecodeString(f.Manifest.SHA256)
-		if err != nil {
-			return nil, newPluginError(f, fmt.Errorf("%w: bad sha256 in %s: %w", ErrChecksumMismatch, f.ManifestPath, err), "")
-		}
-		secure = &goplugin.SecureConfig{Checksum: sum, Hash: sha256.New()}
 	}
 	logger := l.Logger
 	if logger == nil {
@@ -87,7 +117,6 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		HandshakeConfig:  sdk.Handshake,
 		VersionedPlugins: map[int]goplugin.PluginSet{sdk.ProtocolVersion: sdk.ClientPluginSet()},
 		Cmd:              cmd,
-		SecureConfig:     secure,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Managed:          true,
 		StartTimeout:     start,
@@ -110,13 +139,6 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 
 func (l *ExecLauncher) classifyStartError(f *Found, exe string, err error) error {
 	switch {
-	case errors.Is(err, goplugin.ErrChecksumsDoNotMatch):
-		actual, herr := FileSHA256(exe)
-		if herr != nil {
-			actual = "unreadable: " + herr.Error()
-		}
-		return fmt.Errorf("%w: %s has sha256 %s but the manifest %s says %s; if you rebuilt the plugin, reinstall it with `mcptest plugins install`",
-			ErrChecksumMismatch, exe, actual, f.ManifestPath, f.Manifest.SHA256)
 	case strings.Contains(err.Error(), "incompatible API version"):
 		return fmt.Errorf("%w: this mcptest speaks plugin protocol %d but the plugin answered: %v",
 			ErrProtocolMismatch, sdk.ProtocolVersion, err)

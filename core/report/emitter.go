@@ -52,6 +52,9 @@ type stream struct {
 	file   *os.File
 	w      io.Writer
 	failed bool
+	// finalOnly: the reporter reads only run_finished (its plugin says
+	// so), so the live events are not sent to it.
+	finalOnly bool
 }
 
 // Open starts a render stream for every output. A reporter that cannot be
@@ -76,6 +79,9 @@ func (e *Emitter) open(ctx context.Context, o Output) (*stream, error) {
 		return nil, err
 	}
 	s := &stream{out: o, w: e.term.Stdout}
+	if desc, err := e.host.Description(ctx, o.Plugin); err == nil {
+		s.finalOnly = desc.FinalOnly(o.Format)
+	}
 	terminal := e.term.StdoutTerm
 	if o.Path != "" {
 		if err := os.MkdirAll(filepath.Dir(o.Path), 0o755); err != nil {
@@ -124,6 +130,12 @@ func (e *Emitter) write(s *stream, sink sdk.Sink, data []byte) {
 // Emit sends one event to every reporter still alive. A reporter that fails
 // is recorded and dropped; the others go on.
 func (e *Emitter) Emit(ctx context.Context, ev rpt.Event) {
+	final := ev.Type == rpt.EventRunFinished
+	if !final && !e.wantsLive() {
+		// Every reporter reads only the final report: encoding each test's
+		// events for nobody would be most of the emitting cost of a run.
+		return
+	}
 	b, err := json.Marshal(ev)
 	if err != nil {
 		e.fail(nil, fmt.Errorf("encode %s event: %w", ev.Type, err))
@@ -133,13 +145,25 @@ func (e *Emitter) Emit(ctx context.Context, ev rpt.Event) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, s := range e.streams {
-		if s.failed {
+		if s.failed || (s.finalOnly && !final) {
 			continue
 		}
 		if err := s.rs.Send(b); err != nil {
 			e.failLocked(ctx, s, err)
 		}
 	}
+}
+
+// wantsLive reports whether a live reporter is still streaming.
+func (e *Emitter) wantsLive() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, s := range e.streams {
+		if !s.failed && !s.finalOnly {
+			return true
+		}
+	}
+	return false
 }
 
 // Close ends every stream, waits for the reporters to finish and closes the

@@ -157,21 +157,23 @@ func (c *callCache) cacheable(ctx context.Context, sess *session.Session, q requ
 }
 
 // key identifies a request: the server's definition, the protocol revision,
-// the method and the params in canonical form (object keys sorted), hashed
-// so that credentials in the definition never appear in a file name.
+// the method, the tool, prompt or resource name and the arguments in
+// canonical form (object keys sorted, so the same arguments written in
+// another order are the same request), hashed so that credentials in the
+// definition never appear in a file name.
 func (c *callCache) key(suite *config.Suite, srv *config.Server, q request) string {
-	params := q.params()
-	if v, err := decode(params); err == nil {
+	args := argsOrEmpty(q.Args)
+	if v, err := decode(args); err == nil {
 		if b, err := encodeJSON(v); err == nil {
-			params = b
+			args = b
 		}
 	}
 	h := sha256.New()
-	for _, part := range []string{c.serverIdentity(suite, srv), c.protocolVersion, q.Method} {
+	for _, part := range []string{c.serverIdentity(suite, srv), c.protocolVersion, q.Method, q.Name} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
-	h.Write(params)
+	h.Write(args)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -90,15 +90,23 @@ func (r *runner) batches() []batch {
 	return out
 }
 
-// concurrency is how many of the batch's tests may run at once: one when
-// per-test hooks must bracket each test (a stateful session cannot be
-// reset under a test in flight).
-func (b *batch) concurrency(limit int) int {
-	if b.hooks.perTest() {
+// slots is how many of the batch's tests may be under way at once: one
+// when per-test hooks must bracket each test (a stateful session cannot be
+// reset under a test in flight) or when the run is serial (-j 1: tests
+// reach the server in order), otherwise testsPerCallSlot per request slot.
+func (b *batch) slots(limit int) int {
+	if b.hooks.perTest() || limit == 1 {
 		return 1
 	}
-	return limit
+	return limit * testsPerCallSlot
 }
+
+// testsPerCallSlot is how many tests may be under way per request slot
+// (Options.Concurrency bounds requests in flight, runner.calls). A test
+// spends part of its time waiting for its server and part being judged in
+// plugins; with more tests than request slots, the next requests go out
+// while earlier answers are judged, instead of the server idling.
+const testsPerCallSlot = 4
 
 // beforeAll runs the batch's beforeAll steps and records them in the run.
 func (r *runner) beforeAll(ctx context.Context, b *batch, run *rpt.Run) {

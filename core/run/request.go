@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/mcptest/mcptest/core/config"
@@ -108,6 +109,14 @@ func (r *runner) obtain(ctx context.Context, t *plan.Test, q request, res *rpt.T
 		res.Status = rpt.StatusErrored
 		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(err.Error())}
 		return nil, nil, false, nil
+	}
+	// The wait for a request slot is not part of the test's timeout: it
+	// depends on the other tests, not on this server.
+	select {
+	case r.calls <- struct{}{}:
+		defer func() { <-r.calls }()
+	case <-ctx.Done():
+		return sess, nil, false, fmt.Errorf("waiting for a request slot: %w", ctx.Err())
 	}
 	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
 	defer cancel()

@@ -29,7 +29,8 @@ type Options struct {
 	Host *plugin.Host
 	// Events receives the run's events; nil drops them.
 	Events EventSink
-	// Concurrency bounds the tests in flight; 0 means 4 × GOMAXPROCS.
+	// Concurrency bounds the requests in flight to servers; 0 means 4 ×
+	// GOMAXPROCS. 1 runs the tests one after another, in plan order.
 	Concurrency int
 	// UpdateSnapshots is passed to matchers (--update-snapshots).
 	UpdateSnapshots bool
@@ -70,6 +71,8 @@ type runner struct {
 	// cache serves identical requests from earlier answers; nil when
 	// caching is off.
 	cache *callCache
+	// calls bounds the requests in flight to servers (Options.Concurrency).
+	calls chan struct{}
 
 	mu         sync.Mutex
 	pluginErrs map[string]*plugin.PluginError
@@ -91,6 +94,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		plan:       p,
 		servers:    newServers(opts.ProtocolVersion, opts.ToolVersion),
 		pluginErrs: map[string]*plugin.PluginError{},
+		calls:      make(chan struct{}, opts.Concurrency),
 	}
 	r.match = newCoalescer(opts.Host)
 	defer r.match.close()
@@ -115,29 +119,9 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	// Tests run in batches (hooks.go): the whole plan at once, or, when
 	// suites declare hooks, each suite's tests between its beforeAll and
 	// afterAll, one at a time when it has per-test hooks.
-	var wg sync.WaitGroup
 	for _, b := range r.batches() {
 		r.beforeAll(ctx, &b, run)
-		sem := make(chan struct{}, b.concurrency(opts.Concurrency))
-		for _, i := range b.tests {
-			t := p.Tests[i]
-			if ctx.Err() != nil {
-				run.Tests[i] = skipped(t, "run interrupted before the test started")
-				continue
-			}
-			sem <- struct{}{}
-			wg.Add(1)
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				start := testHeader(t)
-				r.emit(ctx, rpt.Event{Type: rpt.EventTestStarted, Test: &start})
-				res := r.eachTest(ctx, &b, t)
-				r.caps.finish(t, &res)
-				run.Tests[i] = res
-				r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &res})
-			}()
-		}
-		wg.Wait()
+		r.runBatch(ctx, &b, run)
 		r.afterAll(ctx, &b, run)
 	}
 
@@ -150,6 +134,37 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	run.MetricRollups = score.Rollups(run.Tests)
 	run.ExitCode = score.ExitCode(run)
 	return run
+}
+
+// runBatch runs the batch's tests on a fixed set of workers, taking the
+// tests in plan order. Workers rather than a goroutine per test: a test
+// goes deep (JSON decoding, gRPC), and a fresh goroutine would grow its
+// stack again for every one of thousands of tests.
+func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(b.slots(r.opts.Concurrency), len(b.tests)) {
+		wg.Go(func() {
+			for i := range next {
+				t := r.plan.Tests[i]
+				if ctx.Err() != nil {
+					run.Tests[i] = skipped(t, "run interrupted before the test started")
+					continue
+				}
+				start := testHeader(t)
+				r.emit(ctx, rpt.Event{Type: rpt.EventTestStarted, Test: &start})
+				res := r.eachTest(ctx, b, t)
+				r.caps.finish(t, &res)
+				run.Tests[i] = res
+				r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &res})
+			}
+		})
+	}
+	for _, i := range b.tests {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // Finish emits run_finished with the final report.
