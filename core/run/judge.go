@@ -1,7 +1,6 @@
 package run
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -238,13 +237,3 @@ func targetFailure(a *plan.Assertion, err error) json.RawMessage {
 	return b
 }
 
-// decode parses JSON keeping numbers exact.
-func decode(raw json.RawMessage) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
