@@ -236,4 +236,3 @@ func targetFailure(a *plan.Assertion, err error) json.RawMessage {
 	b, _ := json.Marshal(map[string]any{"expected": a.Spec.Matcher.Arg, "note": note})
 	return b
 }
-
