@@ -45,8 +45,10 @@ type StdioConfig struct {
 	Env map[string]string
 	// Dir is the server's working directory; empty means mcptest's own.
 	Dir string
-	// ProtocolVersion is the revision to pin, one of LegacyProtocolVersions().
-	// Empty means DefaultProtocolVersion. The session never probes.
+	// ProtocolVersion is the revision to pin, one of ProtocolVersions():
+	// a legacy one opens with initialize, a modern one (2026-07-28) with
+	// server/discover. Empty means DefaultProtocolVersion. The session
+	// never probes.
 	ProtocolVersion string
 	// ClientVersion is sent as clientInfo.version in initialize; empty
 	// means "dev".
@@ -77,9 +79,9 @@ func (cfg StdioConfig) withDefaults() (StdioConfig, error) {
 	if cfg.ProtocolVersion == "" {
 		cfg.ProtocolVersion = DefaultProtocolVersion
 	}
-	if !slices.Contains(legacyVersions, cfg.ProtocolVersion) {
+	if !slices.Contains(ProtocolVersions(), cfg.ProtocolVersion) {
 		return cfg, fmt.Errorf("stdio server %q: protocol version %q is not supported; use one of %s",
-			cfg.Name, cfg.ProtocolVersion, strings.Join(legacyVersions, ", "))
+			cfg.Name, cfg.ProtocolVersion, strings.Join(ProtocolVersions(), ", "))
 	}
 	if cfg.ClientVersion == "" {
 		cfg.ClientVersion = "dev"

@@ -22,6 +22,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -120,6 +121,13 @@ type Session struct {
 	serverName      string
 	serverVersion   string
 	sessionID       func() string // the HTTP session id, for SessionID
+
+	// Modern era (modern.go): what server/discover said, the capabilities
+	// every request declares (nil: none), and the hook that answers
+	// input_required results (nil: such a result fails the call).
+	discovery  *Discovery
+	clientCaps json.RawMessage
+	inputs     InputHandler
 }
 
 // newSession makes a Session over t (which may be filled in later, before
