@@ -49,11 +49,21 @@ type ToolInfo struct {
 
 // Server records what a server under test said about itself.
 type Server struct {
-	Name            string `json:"name"`
-	Transport       string `json:"transport"`
+	Name      string `json:"name"`
+	Transport string `json:"transport"`
+	// TargetVersion is the revision mcptest asked this server for, set
+	// when the suite lists target_versions: a server is then started once
+	// per revision, and each start has its own entry.
+	TargetVersion string `json:"target_version,omitempty"`
+	// ProtocolVersion is the revision the server spoke: the one it
+	// answered initialize with (legacy era), or the pinned one it accepted
+	// (modern era, server/discover).
 	ProtocolVersion string `json:"protocol_version,omitempty"`
-	ServerName      string `json:"server_name,omitempty"`
-	ServerVersion   string `json:"server_version,omitempty"`
+	// SupportedVersions are the revisions a modern-era server listed in
+	// server/discover.
+	SupportedVersions []string `json:"supported_versions,omitempty"`
+	ServerName        string   `json:"server_name,omitempty"`
+	ServerVersion     string   `json:"server_version,omitempty"`
 	// Error is set when the server could not be started or initialised.
 	Error string `json:"error,omitempty"`
 }
@@ -66,6 +76,9 @@ type Summary struct {
 	Errored    int     `json:"errored"`
 	Skipped    int     `json:"skipped"`
 	DurationMS float64 `json:"duration_ms"`
+	// ByVersion counts the tests per protocol revision, in the order the
+	// suites list them; absent unless a suite lists target_versions.
+	ByVersion []VersionSummary `json:"by_version,omitempty"`
 }
 
 // MetricRollup is the run-wide summary of one derived metric: its mean
@@ -108,4 +121,5 @@ func (r *Run) Summarize() {
 	for i := range r.Tests {
 		r.Summary.Add(r.Tests[i].Status)
 	}
+	r.Summary.ByVersion = versionSummaries(r.Tests)
 }
