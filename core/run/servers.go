@@ -26,10 +26,10 @@ type serverEntry struct {
 	transport string
 	// version is the revision the suite's target_versions asked for; ""
 	// when it lists none (the run's revision).
-	version   string
-	once      sync.Once
-	sess      *session.Session
-	err       error
+	version string
+	once    sync.Once
+	sess    *session.Session
+	err     error
 }
 
 func newServers(protocolVersion, clientVersion string) *servers {
