@@ -75,7 +75,7 @@ func TestExecuteFansOutOverTargetVersions(t *testing.T) {
 		{ProtocolVersion: "2025-11-25", Total: 3, Passed: 2, Failed: 1},
 		{ProtocolVersion: "2026-07-28", Total: 3, Passed: 2, Errored: 1},
 	}
-	if !slices.Equal(rep.Summary.ByVersion, wantBy) || rep.Summary.Total != 6 {
+	if !slices.Equal(rep.VersionSummaries, wantBy) || rep.Summary.Total != 6 {
 		t.Errorf("summary = %+v", rep.Summary)
 	}
 
@@ -96,7 +96,7 @@ func TestExecuteFansOutOverTargetVersions(t *testing.T) {
 func TestExecuteWithoutTargetVersionsKeepsItsShape(t *testing.T) {
 	pl, h := setup(t, suite)
 	rep := run.Execute(context.Background(), pl, run.Options{Host: h, ToolVersion: "test"})
-	if rep.Summary.ByVersion != nil || rep.Servers[0].TargetVersion != "" || rep.Servers[0].SupportedVersions != nil {
+	if rep.VersionSummaries != nil || rep.Servers[0].TargetVersion != "" || rep.Servers[0].SupportedVersions != nil {
 		t.Errorf("summary %+v, servers %+v", rep.Summary, rep.Servers)
 	}
 	for _, tr := range rep.Tests {

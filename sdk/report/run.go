@@ -19,6 +19,11 @@ type Run struct {
 	Servers []Server `json:"servers,omitempty"`
 	Tests   []Test   `json:"tests"`
 	Summary Summary  `json:"summary"`
+	// VersionSummaries count the tests per MCP protocol revision, in the
+	// order the suites list them; absent unless a suite lists
+	// target_versions. Summarize computes them with the summary. (They are
+	// not part of Summary, which stays comparable with ==.)
+	VersionSummaries []VersionSummary `json:"version_summaries,omitempty"`
 	// MetricRollups summarise the tests' derived metrics across the run,
 	// one per metric name in first-seen order; absent when no test
 	// reported one.
@@ -76,9 +81,6 @@ type Summary struct {
 	Errored    int     `json:"errored"`
 	Skipped    int     `json:"skipped"`
 	DurationMS float64 `json:"duration_ms"`
-	// ByVersion counts the tests per protocol revision, in the order the
-	// suites list them; absent unless a suite lists target_versions.
-	ByVersion []VersionSummary `json:"by_version,omitempty"`
 }
 
 // MetricRollup is the run-wide summary of one derived metric: its mean
@@ -114,12 +116,13 @@ func (s *Summary) Add(st Status) {
 	}
 }
 
-// Summarize recomputes the summary from the tests, keeping the duration.
+// Summarize recomputes the summary and the per-revision summaries from the
+// tests, keeping the duration.
 func (r *Run) Summarize() {
 	d := r.Summary.DurationMS
 	r.Summary = Summary{DurationMS: d}
 	for i := range r.Tests {
 		r.Summary.Add(r.Tests[i].Status)
 	}
-	r.Summary.ByVersion = versionSummaries(r.Tests)
+	r.VersionSummaries = versionSummaries(r.Tests)
 }
