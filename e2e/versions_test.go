@@ -155,10 +155,17 @@ func TestTargetVersionSelectsOneRevision(t *testing.T) {
 		}
 	}
 
-	r = mcptest(t, "run", "--target-version", "2024-11-05", writeSuite(t, strings.ReplaceAll(versionsSuite, "URL", "http://127.0.0.1:1/mcp")))
+	offline := writeSuite(t, strings.ReplaceAll(versionsSuite, "URL", "http://127.0.0.1:1/mcp"))
+	r = mcptest(t, "run", "--target-version", "2024-11-05", offline)
 	if r.code != 2 || !strings.Contains(r.stderr, "--target-version 2024-11-05 is not in the suite's target_versions") ||
 		!strings.Contains(r.stderr, "the suite lists 2025-11-25, 2026-07-28") {
 		t.Errorf("unlisted revision:\n%s", r)
+	}
+	// A cassette holds one revision: record refuses a fan-out before
+	// starting anything.
+	r = mcptest(t, "record", "--cassette-dir", t.TempDir(), offline)
+	if r.code != 2 || !strings.Contains(r.stderr, "the suites run at 2025-11-25, 2026-07-28, and a cassette holds one protocol revision; pick one with --target-version") {
+		t.Errorf("record of a fan-out:\n%s", r)
 	}
 }
 

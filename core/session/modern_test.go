@@ -278,6 +278,13 @@ func TestModernHTTPHeadersAndNoSession(t *testing.T) {
 	if err != nil || out.RPCError == nil || out.RPCError.Code != -32601 || out.HTTPStatus != http.StatusNotFound {
 		t.Errorf("unknown method: %v %+v", err, out)
 	}
+	// A call given up on is abandoned, and the session lives on.
+	short, stop := context.WithTimeout(ctx, 50*time.Millisecond)
+	_, err = s.CallTool(short, "slow", json.RawMessage(`{"ms":2000}`))
+	stop()
+	if !errors.Is(err, ErrTimeout) {
+		t.Errorf("slow call: %v", err)
+	}
 	if _, err := s.CallTool(ctx, "echo", json.RawMessage(`{"message":"again"}`)); err != nil {
 		t.Errorf("echo after the 404: %v", err)
 	}
@@ -286,10 +293,10 @@ func TestModernHTTPHeadersAndNoSession(t *testing.T) {
 	}
 
 	posts := modernPosts(t, p)
-	if len(posts) != 5 {
-		t.Fatalf("%d POSTs, want discover, echo, read, unknown, echo", len(posts))
+	if len(posts) != 6 {
+		t.Fatalf("%d POSTs, want discover, echo, read, unknown, slow, echo", len(posts))
 	}
-	wantNames := []string{"", "echo", "demo://readme", "", "echo"}
+	wantNames := []string{"", "echo", "demo://readme", "", "slow", "echo"}
 	for i, r := range posts {
 		var body struct {
 			Method string `json:"method"`
@@ -384,5 +391,20 @@ func TestModernCassetteRecordThenReplay(t *testing.T) {
 	_, err = StartCassette(ctx, CassetteConfig{Name: "old", Path: legacy, ProtocolVersion: ModernProtocolVersion})
 	if !errors.Is(err, ErrRevisionUnsupported) || !strings.Contains(err.Error(), "supportedVersions 2025-11-25") {
 		t.Errorf("legacy cassette at 2026-07-28: %v", err)
+	}
+}
+
+// TestModernCancelIsNotPosted: over modern Streamable HTTP a call is
+// cancelled by closing its stream, so the session never POSTs
+// notifications/cancelled, which a stateless server could relate to
+// nothing; requests and legacy sessions are unaffected.
+func TestModernCancelIsNotPosted(t *testing.T) {
+	modern := &streamable{s: &Session{opts: options{protocolVersion: ModernProtocolVersion}}}
+	legacy := &streamable{s: &Session{opts: options{protocolVersion: DefaultProtocolVersion}}}
+	cancel := []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
+	other := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`)
+	request := []byte(`{"jsonrpc":"2.0","id":1,"method":"notifications/cancelled"}`)
+	if !modern.modernCancel(cancel) || modern.modernCancel(other) || modern.modernCancel(request) || legacy.modernCancel(cancel) {
+		t.Error("modernCancel misjudged a message")
 	}
 }
