@@ -17,8 +17,9 @@ const DefaultProtocolVersion = "2025-11-25"
 // legacyVersions are the revisions that use the initialize handshake.
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-// LegacyProtocolVersions returns the revisions a session can pin: the ones
-// that use the initialize handshake, newest first.
+// LegacyProtocolVersions returns the revisions of the legacy era, the
+// ones that use the initialize handshake, newest first. ProtocolVersions
+// adds the modern ones.
 func LegacyProtocolVersions() []string { return slices.Clone(legacyVersions) }
 
 // Defaults for the zero values of StdioConfig's durations and limits.
