@@ -17,21 +17,22 @@ import (
 // reportDefs maps each report type to where the schema describes it ("" is
 // the root).
 var reportDefs = map[reflect.Type]string{
-	reflect.TypeFor[report.Run]():           "",
-	reflect.TypeFor[report.ToolInfo]():      "tool",
-	reflect.TypeFor[report.Server]():        "server",
-	reflect.TypeFor[report.Summary]():       "summary",
-	reflect.TypeFor[report.RunError]():      "run_error",
-	reflect.TypeFor[report.Test]():          "test",
-	reflect.TypeFor[report.Assertion]():     "assertion",
-	reflect.TypeFor[report.Error]():         "test_error",
-	reflect.TypeFor[report.Frame]():         "frame",
-	reflect.TypeFor[report.Check]():         "check",
-	reflect.TypeFor[report.Shard]():         "shard",
-	reflect.TypeFor[report.Hook]():          "hook",
-	reflect.TypeFor[report.DerivedMetric](): "derived_metric",
-	reflect.TypeFor[report.MetricRollup]():  "metric_rollup",
-	reflect.TypeFor[report.Node]():          "node",
+	reflect.TypeFor[report.Run]():            "",
+	reflect.TypeFor[report.ToolInfo]():       "tool",
+	reflect.TypeFor[report.Server]():         "server",
+	reflect.TypeFor[report.Summary]():        "summary",
+	reflect.TypeFor[report.RunError]():       "run_error",
+	reflect.TypeFor[report.Test]():           "test",
+	reflect.TypeFor[report.Assertion]():      "assertion",
+	reflect.TypeFor[report.Error]():          "test_error",
+	reflect.TypeFor[report.Frame]():          "frame",
+	reflect.TypeFor[report.Check]():          "check",
+	reflect.TypeFor[report.Shard]():          "shard",
+	reflect.TypeFor[report.Hook]():           "hook",
+	reflect.TypeFor[report.DerivedMetric]():  "derived_metric",
+	reflect.TypeFor[report.MetricRollup]():   "metric_rollup",
+	reflect.TypeFor[report.Node]():           "node",
+	reflect.TypeFor[report.VersionSummary](): "version_summary",
 }
 
 // TestReportSchemaMatchesGoTypes walks the report types and checks that

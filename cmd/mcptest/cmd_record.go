@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/run"
 	"github.com/mcptest/mcptest/core/session"
@@ -56,6 +58,11 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	p, reg, code, ok := loadAndPlan(fs.Args(), f.pluginFlags, f.suiteFlags, f.selection(), stderr)
 	if !ok {
 		return code
+	}
+	if vs := fannedVersions(p); len(vs) > 1 {
+		fmt.Fprintf(stderr, "mcptest record: the suites run at %s, and a cassette holds one protocol revision; pick one with --target-version\n",
+			strings.Join(vs, ", "))
+		return 2
 	}
 	outputs, err := resolveOutputs(reg, f.reporters, f.output)
 	if err != nil {
@@ -166,4 +173,16 @@ func writeCassettes(recs map[string]*recording, dir string, stderr io.Writer) bo
 		fmt.Fprintln(stderr, "mcptest record: no server answered a request; no cassette written")
 	}
 	return ok
+}
+
+// fannedVersions lists the protocol revisions the plan's tests run at
+// because their suites list target_versions, in first-use order.
+func fannedVersions(p *plan.Plan) []string {
+	var out []string
+	for _, t := range p.Tests {
+		if v := t.ProtocolVersion; v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }

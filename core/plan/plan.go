@@ -88,6 +88,9 @@ type Test struct {
 	// After lists the planned tests that capture what Consumes names; the
 	// test starts once they have finished.
 	After []*Test
+	// ProtocolVersion is the MCP revision the test runs at when its suite
+	// lists target_versions; "" means the run's revision.
+	ProtocolVersion string
 }
 
 // Assertion is one planned expect entry: a plain assertion (Plugin set),
@@ -117,8 +120,9 @@ type Options struct {
 	// `mcptest run`, not `mcptest validate`.
 	Run bool
 	// TargetVersion is --target-version: the one protocol revision to run
-	// against; "" runs the session default. A suite with target_versions
-	// needs it, and it must be one of the suite's list.
+	// against; "" runs the session default, and each suite that lists
+	// target_versions at every revision of its list (fanout.go). With a
+	// list, the flag must name one of it.
 	TargetVersion string
 }
 
@@ -180,7 +184,7 @@ type builder struct {
 // suite plans the tests of one suite.
 func (b *builder) suite(s *config.Suite) {
 	names := map[string]int{}
-	before := b.selected
+	before, totalBefore := b.selected, b.plan.Total
 	first := len(b.plan.Tests)
 	add := func(t *Test, extra map[string]bool) {
 		b.plan.Total++
@@ -215,8 +219,8 @@ func (b *builder) suite(s *config.Suite) {
 	b.fixtureScopes(s, b.plan.Tests[first:])
 	b.linkCaptures(s, b.plan.Tests[first:])
 	b.otherBlocks(s)
+	b.targetVersions(s, first, totalBefore, before)
 	if b.selected > before {
-		b.targetVersions(s)
 		b.gaps.suiteGaps(s)
 	}
 }
@@ -369,25 +373,4 @@ func timeout(testMS, suiteMS int) time.Duration {
 		return time.Duration(suiteMS) * time.Millisecond
 	}
 	return DefaultTimeout
-}
-
-// ErrBadTargetVersion is wrapped when --target-version names no revision.
-var ErrBadTargetVersion = errors.New("invalid target version")
-
-// targetVersions checks --target-version against the suite's list: with a
-// list, the flag must pick one of it (the run is then that revision);
-// without the flag, the list is a gap this build cannot fan out.
-func (b *builder) targetVersions(s *config.Suite) {
-	if len(s.TargetVersions) == 0 {
-		return
-	}
-	pos := s.Blocks["target_versions"]
-	switch {
-	case b.targetVersion == "":
-		b.gaps.add(pos, "target_versions", "this build runs one revision per run: pick one of "+strings.Join(s.TargetVersions, ", ")+" with --target-version")
-	case !slices.Contains(s.TargetVersions, b.targetVersion):
-		b.errs = append(b.errs, &config.Error{File: pos.File, Line: pos.Line, Col: pos.Col, Pointer: pos.Pointer,
-			Msg:  fmt.Sprintf("--target-version %s is not in the suite's target_versions", b.targetVersion),
-			Hint: "the suite lists " + strings.Join(s.TargetVersions, ", ")})
-	}
 }

@@ -53,7 +53,7 @@ func Merge(runs []*rpt.Run) (*rpt.Run, error) {
 			}
 		}
 		for _, s := range r.Servers {
-			key := s.Name + "\x00" + s.Transport + "\x00" + s.Error
+			key := s.Name + "\x00" + s.TargetVersion + "\x00" + s.Transport + "\x00" + s.Error
 			if !seenServer[key] {
 				seenServer[key] = true
 				out.Servers = append(out.Servers, s)

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -169,7 +170,7 @@ func (c *callCache) key(suite *config.Suite, srv *config.Server, q request) stri
 		}
 	}
 	h := sha256.New()
-	for _, part := range []string{c.serverIdentity(suite, srv), c.protocolVersion, q.Method, q.Name} {
+	for _, part := range []string{c.serverIdentity(suite, srv), cmp.Or(q.version, c.protocolVersion), q.Method, q.Name} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}

@@ -26,10 +26,10 @@ var ErrCaptureUnset = errors.New("capture not set")
 // makes a test that uses one wait until its producers have finished.
 type captures struct {
 	mu     sync.Mutex
-	values map[*config.Suite]map[string]any
+	values map[captureScope]map[string]any
 	// why explains, per suite and name, why a producer that finished did
 	// not set the value.
-	why map[*config.Suite]map[string]string
+	why map[captureScope]map[string]string
 	// done is closed when the test finishes, for each planned producer
 	// some planned test waits for.
 	done map[*plan.Test]chan struct{}
@@ -39,7 +39,7 @@ type captures struct {
 // plan get a done channel, so a producer a shard left out is never waited
 // for.
 func newCaptures(p *plan.Plan) *captures {
-	c := &captures{values: map[*config.Suite]map[string]any{}, why: map[*config.Suite]map[string]string{}, done: map[*plan.Test]chan struct{}{}}
+	c := &captures{values: map[captureScope]map[string]any{}, why: map[captureScope]map[string]string{}, done: map[*plan.Test]chan struct{}{}}
 	planned := make(map[*plan.Test]bool, len(p.Tests))
 	for _, t := range p.Tests {
 		planned[t] = true
@@ -61,7 +61,7 @@ func (c *captures) finish(t *plan.Test, res *rpt.Test) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(t.Captures) > 0 {
-		vals, why := c.suiteMaps(t.Suite)
+		vals, why := c.suiteMaps(t)
 		for _, cp := range t.Captures {
 			name := cp.Spec.Name
 			if _, ok := vals[name]; ok || why[name] != "" {
@@ -109,7 +109,7 @@ func (c *captures) record(t *plan.Test, envelope json.RawMessage) error {
 	var problems []string
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	vals, why := c.suiteMaps(t.Suite)
+	vals, why := c.suiteMaps(t)
 	for _, cp := range t.Captures {
 		name := cp.Spec.Name
 		if err != nil {
@@ -131,12 +131,24 @@ func (c *captures) record(t *plan.Test, envelope json.RawMessage) error {
 	return nil
 }
 
-// suiteMaps returns the value and reason maps of a suite; c.mu is held.
-func (c *captures) suiteMaps(s *config.Suite) (map[string]any, map[string]string) {
-	if c.values[s] == nil {
-		c.values[s], c.why[s] = map[string]any{}, map[string]string{}
+// captureScope is where capture names are unique: a suite, at one
+// protocol revision (a suite that fans out over several runs its tests,
+// and takes its captures, once per revision).
+type captureScope struct {
+	suite   *config.Suite
+	version string
+}
+
+// scopeOf is the capture scope of t.
+func scopeOf(t *plan.Test) captureScope { return captureScope{t.Suite, t.ProtocolVersion} }
+
+// suiteMaps returns the value and reason maps of t's scope; c.mu is held.
+func (c *captures) suiteMaps(t *plan.Test) (map[string]any, map[string]string) {
+	k := scopeOf(t)
+	if c.values[k] == nil {
+		c.values[k], c.why[k] = map[string]any{}, map[string]string{}
 	}
-	return c.values[s], c.why[s]
+	return c.values[k], c.why[k]
 }
 
 // resolver returns the resolver of ${capture:NAME} references for t.
@@ -144,8 +156,8 @@ func (c *captures) resolver(t *plan.Test) resolver {
 	return func(m []string) (any, error) {
 		name := m[1]
 		c.mu.Lock()
-		v, ok := c.values[t.Suite][name]
-		why := c.why[t.Suite][name]
+		v, ok := c.values[scopeOf(t)][name]
+		why := c.why[scopeOf(t)][name]
 		c.mu.Unlock()
 		switch {
 		case ok:

@@ -129,12 +129,12 @@ func (r *runner) runNode(ctx context.Context, t *plan.Test, n *config.Compositio
 	if err != nil {
 		return fail(err.Error())
 	}
-	sess, err := r.servers.get(ctx, t.Suite, srv)
+	sess, err := r.servers.get(ctx, t.Suite, srv, t.ProtocolVersion)
 	if err != nil {
 		return fail("server did not start: " + err.Error())
 	}
 	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
-	out, hit, err := r.send(cctx, t.Suite, srv, sess, request{Method: methodToolsCall, Name: n.Tool, Args: args})
+	out, hit, err := r.send(cctx, t.Suite, srv, sess, request{Method: methodToolsCall, Name: n.Tool, Args: args, version: t.ProtocolVersion})
 	cancel()
 	st.rec.CacheHit = hit
 	if err != nil {

@@ -19,12 +19,12 @@ var ErrMissingEnv = errors.New("environment variable is not set")
 // and params as sent, and the answer (Options.OnCall).
 type CallObserver func(suite *config.Suite, srv *config.Server, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error)
 
-// connect starts a session with a server, over the transport its kind
-// names.
-func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.Server) (*session.Session, error) {
+// connect starts a session with a server at a protocol revision ("" for
+// the session default), over the transport its kind names.
+func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.Server, version string) (*session.Session, error) {
 	switch srv.Kind {
 	case config.URLServer:
-		cfg, err := s.httpConfig(suite, srv)
+		cfg, err := s.httpConfig(suite, srv, version)
 		if err != nil {
 			return nil, err
 		}
@@ -34,7 +34,7 @@ func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.
 		return session.StartCassette(ctx, session.CassetteConfig{
 			Name:            srv.Name,
 			Path:            srv.Cassette,
-			ProtocolVersion: s.protocolVersion,
+			ProtocolVersion: version,
 			ClientVersion:   s.clientVersion,
 			Scrub:           report.NewRedactor(suite.Secrets).Bytes,
 		})
@@ -43,7 +43,7 @@ func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.
 			Name:            srv.Name,
 			Command:         srv.Command,
 			Env:             srv.Env,
-			ProtocolVersion: s.protocolVersion,
+			ProtocolVersion: version,
 			ClientVersion:   s.clientVersion,
 		})
 	}
@@ -53,12 +53,12 @@ func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.
 // httpConfig turns a URL server's block into a session configuration,
 // reading credentials now, at connect time, from the environment and the
 // suite's dotenv files.
-func (s *servers) httpConfig(suite *config.Suite, srv *config.Server) (session.HTTPConfig, error) {
+func (s *servers) httpConfig(suite *config.Suite, srv *config.Server, version string) (session.HTTPConfig, error) {
 	lookupEnv := func(field, name string) (string, error) { return credential(suite, srv, field, name) }
 	cfg := session.HTTPConfig{
 		Name:            srv.Name,
 		URL:             srv.URL,
-		ProtocolVersion: s.protocolVersion,
+		ProtocolVersion: version,
 		ClientVersion:   s.clientVersion,
 		WaitForReady:    srv.WaitForReady,
 	}

@@ -29,6 +29,10 @@ type request struct {
 	// Args holds the tool or prompt arguments, a JSON object; nil for a
 	// resource read.
 	Args json.RawMessage
+	// version is the protocol revision of the test (plan.Test
+	// ProtocolVersion): answers at one revision never stand in for
+	// another's.
+	version string
 }
 
 // requestOf builds the request of a tool, resource or prompt test, with
@@ -37,13 +41,13 @@ func (r *runner) requestOf(t *plan.Test) (request, error) {
 	switch t.Kind {
 	case plan.KindResource:
 		uri, err := r.caps.resolveText(t, t.Resource.URI)
-		return request{Method: methodResourcesRead, Name: uri}, err
+		return request{Method: methodResourcesRead, Name: uri, version: t.ProtocolVersion}, err
 	case plan.KindPrompt:
 		args, err := r.caps.resolve(t, t.Prompt.Args)
-		return request{Method: methodPromptsGet, Name: t.Prompt.Prompt, Args: args}, err
+		return request{Method: methodPromptsGet, Name: t.Prompt.Prompt, Args: args, version: t.ProtocolVersion}, err
 	}
 	args, err := r.caps.resolve(t, t.Tool.Args)
-	return request{Method: methodToolsCall, Name: t.Tool.Tool, Args: args}, err
+	return request{Method: methodToolsCall, Name: t.Tool.Tool, Args: args, version: t.ProtocolVersion}, err
 }
 
 // params are the request's JSON-RPC params, as sent (the cache keys on
@@ -104,7 +108,7 @@ func (r *runner) obtain(ctx context.Context, t *plan.Test, q request, res *rpt.T
 		}
 		return nil, out, false, nil
 	}
-	sess, err = r.servers.get(ctx, t.Suite, t.Server)
+	sess, err = r.servers.get(ctx, t.Suite, t.Server, t.ProtocolVersion)
 	if err != nil {
 		res.Status = rpt.StatusErrored
 		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(err.Error())}

@@ -34,8 +34,10 @@ type Options struct {
 	Concurrency int
 	// UpdateSnapshots is passed to matchers (--update-snapshots).
 	UpdateSnapshots bool
-	// ProtocolVersion pins the MCP revision of every session; "" means the
-	// session default.
+	// ProtocolVersion pins the MCP revision of every session whose suite
+	// lists no target_versions (those run at the revisions of their list,
+	// each test's plan.Test.ProtocolVersion); "" means the session
+	// default.
 	ProtocolVersion string
 	// ToolVersion is mcptest's version, recorded in the report.
 	ToolVersion string

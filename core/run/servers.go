@@ -11,8 +11,8 @@ import (
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
-// servers starts each server of the run once, on first use, and shares the
-// session among its tests.
+// servers starts each server of the run once per protocol revision, on
+// first use, and shares the session among the tests at that revision.
 type servers struct {
 	protocolVersion string
 	clientVersion   string
@@ -24,27 +24,32 @@ type servers struct {
 type serverEntry struct {
 	name      string
 	transport string
-	once      sync.Once
-	sess      *session.Session
-	err       error
+	// version is the revision the suite's target_versions asked for; ""
+	// when it lists none (the run's revision).
+	version string
+	once    sync.Once
+	sess    *session.Session
+	err     error
 }
 
 func newServers(protocolVersion, clientVersion string) *servers {
 	return &servers{protocolVersion: protocolVersion, clientVersion: clientVersion, m: map[string]*serverEntry{}}
 }
 
-// get returns the session of a suite's server, starting it if needed. A
-// server that failed to start fails every later get with the same error.
-func (s *servers) get(ctx context.Context, suite *config.Suite, srv *config.Server) (*session.Session, error) {
-	key := suite.File + "\x00" + srv.Name
+// get returns the session of a suite's server at a protocol revision
+// (version, from the suite's target_versions; "" for the run's), starting
+// it if needed. A server that failed to start fails every later get at
+// that revision with the same error.
+func (s *servers) get(ctx context.Context, suite *config.Suite, srv *config.Server, version string) (*session.Session, error) {
+	key := suite.File + "\x00" + srv.Name + "\x00" + version
 	s.mu.Lock()
 	e, ok := s.m[key]
 	if !ok {
-		e = &serverEntry{name: srv.Name, transport: string(cmp.Or(srv.Kind, config.StdioServer))}
+		e = &serverEntry{name: srv.Name, transport: string(cmp.Or(srv.Kind, config.StdioServer)), version: version}
 		s.m[key] = e
 	}
 	s.mu.Unlock()
-	e.once.Do(func() { e.sess, e.err = s.connect(ctx, suite, srv) })
+	e.once.Do(func() { e.sess, e.err = s.connect(ctx, suite, srv, cmp.Or(version, s.protocolVersion)) })
 	return e.sess, e.err
 }
 
@@ -63,13 +68,16 @@ func (s *servers) close() []rpt.Server {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rec := rpt.Server{Name: e.name, Transport: e.transport}
+			rec := rpt.Server{Name: e.name, Transport: e.transport, TargetVersion: e.version}
 			if e.err != nil {
 				rec.Error = e.err.Error()
 			}
 			if e.sess != nil {
 				rec.Transport = e.sess.Transport()
 				rec.ProtocolVersion = e.sess.ProtocolVersion()
+				if d := e.sess.Discovery(); d != nil {
+					rec.SupportedVersions = d.SupportedVersions
+				}
 				rec.ServerName, rec.ServerVersion = e.sess.ServerInfo()
 				_ = e.sess.Close()
 			}
@@ -77,6 +85,11 @@ func (s *servers) close() []rpt.Server {
 		}()
 	}
 	wg.Wait()
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].TargetVersion < out[j].TargetVersion
+	})
 	return out
 }

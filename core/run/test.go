@@ -32,6 +32,9 @@ func testHeader(t *plan.Test) rpt.Test {
 		Col:    t.Pos.Col,
 		Block:  blocks[t.Kind],
 		Server: t.Server.Name,
+		// Set for suites that list target_versions only, so reports of
+		// other suites keep their shape.
+		ProtocolVersion: t.ProtocolVersion,
 	}
 	if t.Options != nil {
 		h.Tags = t.Options.Tags
@@ -172,6 +175,8 @@ func callErrorKind(err error) string {
 		return "bad_response"
 	case errors.Is(err, session.ErrNoRecording):
 		return "cassette"
+	case errors.Is(err, session.ErrInputRequired):
+		return "input_required"
 	}
 	return "transport"
 }

@@ -144,9 +144,10 @@ func (s *Session) Request(ctx context.Context, method string, params json.RawMes
 	return s.do(ctx, method, method, p)
 }
 
-// do sends one request and waits for its response, the session's death, or
-// the end of ctx.
-func (s *Session) do(ctx context.Context, label, method string, params any) (*Outcome, error) {
+// roundTrip sends one request and waits for its response, the session's
+// death, or the end of ctx. Callers go through do (mrtr.go), which adds
+// what the modern era needs.
+func (s *Session) roundTrip(ctx context.Context, label, method string, params any) (*Outcome, error) {
 	if _, ok := ctx.Deadline(); !ok && s.opts.callTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.opts.callTimeout)

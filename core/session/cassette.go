@@ -338,7 +338,7 @@ func StartCassette(ctx context.Context, cfg CassetteConfig) (*Session, error) {
 		_ = s.Close()
 		return nil, fmt.Errorf("start server %q: mcp client: %w", cfg.Name, err)
 	}
-	if err := s.initialize(ctx); err != nil {
+	if err := s.handshake(ctx); err != nil {
 		_ = s.Close()
 		return nil, err
 	}
@@ -404,7 +404,11 @@ func (t *cassetteTransport) send(ctx context.Context, msg []byte, c *call) error
 		}()
 		return nil
 	}
-	x, err := t.lookup(req.Method, req.Params)
+	if req.Method == methodDiscover {
+		t.s.route(t.discoverResponse(req.ID), source{})
+		return nil
+	}
+	x, err := t.lookup(req.Method, withoutModernMeta(req.Params))
 	if err != nil {
 		return err
 	}
@@ -469,8 +473,11 @@ func (t *cassetteTransport) drain() { t.bg.Wait() }
 func (t *cassetteTransport) detail() string { return "; replayed from cassette " + t.path }
 
 // ServerCapabilities returns the capabilities the server declared in
-// initialize, as JSON, or nil.
+// initialize (or, in the modern era, in server/discover), as JSON, or nil.
 func (s *Session) ServerCapabilities() json.RawMessage {
+	if s.discovery != nil {
+		return s.discovery.Capabilities
+	}
 	if s.client == nil {
 		return nil
 	}

@@ -17,8 +17,9 @@ const DefaultProtocolVersion = "2025-11-25"
 // legacyVersions are the revisions that use the initialize handshake.
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-// LegacyProtocolVersions returns the revisions a session can pin: the ones
-// that use the initialize handshake, newest first.
+// LegacyProtocolVersions returns the revisions of the legacy era, the
+// ones that use the initialize handshake, newest first. ProtocolVersions
+// adds the modern ones.
 func LegacyProtocolVersions() []string { return slices.Clone(legacyVersions) }
 
 // Defaults for the zero values of StdioConfig's durations and limits.
@@ -45,8 +46,10 @@ type StdioConfig struct {
 	Env map[string]string
 	// Dir is the server's working directory; empty means mcptest's own.
 	Dir string
-	// ProtocolVersion is the revision to pin, one of LegacyProtocolVersions().
-	// Empty means DefaultProtocolVersion. The session never probes.
+	// ProtocolVersion is the revision to pin, one of ProtocolVersions():
+	// a legacy one opens with initialize, a modern one (2026-07-28) with
+	// server/discover. Empty means DefaultProtocolVersion. The session
+	// never probes.
 	ProtocolVersion string
 	// ClientVersion is sent as clientInfo.version in initialize; empty
 	// means "dev".
@@ -77,9 +80,9 @@ func (cfg StdioConfig) withDefaults() (StdioConfig, error) {
 	if cfg.ProtocolVersion == "" {
 		cfg.ProtocolVersion = DefaultProtocolVersion
 	}
-	if !slices.Contains(legacyVersions, cfg.ProtocolVersion) {
+	if !slices.Contains(ProtocolVersions(), cfg.ProtocolVersion) {
 		return cfg, fmt.Errorf("stdio server %q: protocol version %q is not supported; use one of %s",
-			cfg.Name, cfg.ProtocolVersion, strings.Join(legacyVersions, ", "))
+			cfg.Name, cfg.ProtocolVersion, strings.Join(ProtocolVersions(), ", "))
 	}
 	if cfg.ClientVersion == "" {
 		cfg.ClientVersion = "dev"

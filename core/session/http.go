@@ -24,7 +24,10 @@ var errHTTPTimeout = errors.New("HTTP timeout")
 // at the pinned protocol revision and returns the ready session. Over
 // Streamable HTTP it then opens the standalone GET stream, so that
 // server-to-client requests and notifications arrive (a server answering
-// 405 has none). ctx bounds only the start, not the session's life.
+// 405 has none). At a modern revision (2026-07-28) it sends server/discover
+// instead of initialize and opens no GET stream: every request carries
+// the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers and no session
+// id. ctx bounds only the start, not the session's life.
 //
 // Errors wrap ErrTransport (an *HTTPError: unreachable, TLS failure, HTTP
 // error status, and ErrAuth for 401/403 and token failures), ErrTimeout
@@ -62,6 +65,10 @@ func StartHTTP(ctx context.Context, cfg HTTPConfig) (*Session, error) {
 		start = t.startReading
 	default:
 		t := &streamable{s: s, h: h}
+		if s.opts.modern() {
+			// Every request of the stateless era declares its revision.
+			t.version = cfg.ProtocolVersion
+		}
 		s.t, s.sessionID = t, t.id
 		start = func() {}
 	}
@@ -70,11 +77,12 @@ func StartHTTP(ctx context.Context, cfg HTTPConfig) (*Session, error) {
 		return nil, fmt.Errorf("connect to server %q: mcp client: %w", cfg.Name, err)
 	}
 	start()
-	if err := s.initialize(ctx); err != nil {
+	if err := s.handshake(ctx); err != nil {
 		_ = s.Close()
 		return nil, err
 	}
-	if t, ok := s.t.(*streamable); ok {
+	if t, ok := s.t.(*streamable); ok && !s.opts.modern() {
+		// The stateless era has no standalone stream.
 		t.startListening()
 	}
 	return s, nil

@@ -38,9 +38,10 @@ type HTTPConfig struct {
 	// TransportStreamable otherwise. A server that does not speak the
 	// chosen transport fails the start; there is no fallback.
 	Transport string
-	// ProtocolVersion is the revision to pin, one of
-	// LegacyProtocolVersions(). Empty means DefaultProtocolVersion. The
-	// session never probes.
+	// ProtocolVersion is the revision to pin, one of ProtocolVersions():
+	// a legacy one opens with initialize, a modern one (2026-07-28) with
+	// server/discover and has no session, no GET stream and no DELETE.
+	// Empty means DefaultProtocolVersion. The session never probes.
 	ProtocolVersion string
 	// ClientVersion is sent as clientInfo.version in initialize and in
 	// the User-Agent; empty means "dev".
@@ -160,9 +161,9 @@ func (cfg HTTPConfig) withDefaults() (HTTPConfig, error) {
 	if cfg.ProtocolVersion == "" {
 		cfg.ProtocolVersion = DefaultProtocolVersion
 	}
-	if !slices.Contains(legacyVersions, cfg.ProtocolVersion) {
+	if !slices.Contains(ProtocolVersions(), cfg.ProtocolVersion) {
 		return fail("protocol version %q is not supported; use one of %s",
-			cfg.ProtocolVersion, strings.Join(legacyVersions, ", "))
+			cfg.ProtocolVersion, strings.Join(ProtocolVersions(), ", "))
 	}
 	switch cfg.Transport {
 	case "":
@@ -173,6 +174,10 @@ func (cfg HTTPConfig) withDefaults() (HTTPConfig, error) {
 	case TransportStreamable, TransportSSE:
 	default:
 		return fail("transport %q is not supported; use %q or %q", cfg.Transport, TransportStreamable, TransportSSE)
+	}
+	if cfg.Transport == TransportSSE && IsModern(cfg.ProtocolVersion) {
+		// The stateless era has no long-lived stream to carry answers.
+		return fail("protocol revision %s is spoken over stdio or Streamable HTTP only, not the legacy HTTP+SSE transport", cfg.ProtocolVersion)
 	}
 	if cfg.ClientVersion == "" {
 		cfg.ClientVersion = "dev"

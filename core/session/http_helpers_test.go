@@ -4,8 +4,10 @@ package session
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -86,6 +88,7 @@ type seenRequest struct {
 	Method string
 	Path   string
 	Header http.Header
+	Body   []byte // as sent, for POSTs
 }
 
 // recordingProxy forwards to a backend and records every request. gate,
@@ -108,8 +111,13 @@ func newRecordingProxy(t *testing.T, backend string, tls bool) *recordingProxy {
 	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
 	rp.FlushInterval = -1 // pass SSE events on at once
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body []byte
+		if r.Body != nil {
+			body, _ = io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
 		p.mu.Lock()
-		p.seen = append(p.seen, seenRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone()})
+		p.seen = append(p.seen, seenRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
 		gate := p.gate
 		p.mu.Unlock()
 		if gate != nil && gate(w, r) {

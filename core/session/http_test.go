@@ -199,7 +199,7 @@ func TestHTTPPinnedOlderRevision(t *testing.T) {
 		t.Errorf("MCP-Protocol-Version = %q sent for 2025-03-26", got)
 	}
 	for _, bad := range []HTTPConfig{
-		{URL: u, ProtocolVersion: "2026-07-28"},
+		{URL: u, ProtocolVersion: "2030-01-01"},
 		{URL: u, Transport: "websocket"},
 		{URL: "ftp://example.com/mcp"},
 		{URL: "not a url"},

@@ -9,7 +9,10 @@
 // at a pinned protocol revision (never an auto-probe) and serves
 // notifications and server-to-client requests, while tool calls are written
 // and correlated by the session itself so that results are the server's
-// exact bytes and every frame can be recorded. The transports only move
+// exact bytes and every frame can be recorded. At a modern revision
+// (2026-07-28, modern.go) there is no handshake for mcp-go to perform: the
+// session opens with server/discover and stamps every request itself, and
+// the mcp-go client, never initialised, can emulate nothing. The transports only move
 // bytes: they hand each message the server sends to the session's router,
 // which passes responses to our calls to the waiting call and everything
 // else to mcp-go through a pipe, as if mcp-go were reading stdout.
@@ -22,6 +25,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -120,6 +124,13 @@ type Session struct {
 	serverName      string
 	serverVersion   string
 	sessionID       func() string // the HTTP session id, for SessionID
+
+	// Modern era (modern.go): what server/discover said, the capabilities
+	// every request declares (nil: none), and the hook that answers
+	// input_required results (nil: such a result fails the call).
+	discovery  *Discovery
+	clientCaps json.RawMessage
+	inputs     InputHandler
 }
 
 // newSession makes a Session over t (which may be filled in later, before
@@ -232,10 +243,12 @@ func (s *Session) failInit(err error) {
 }
 
 // ProtocolVersion returns the protocol revision the server answered
-// initialize with, which may differ from the one requested.
+// initialize with, which may differ from the one requested; in the modern
+// era, the pinned revision, which server/discover accepted.
 func (s *Session) ProtocolVersion() string { return s.protocolVersion }
 
-// ServerInfo returns the name and version the server reported in initialize.
+// ServerInfo returns the name and version the server reported in
+// initialize (or server/discover).
 func (s *Session) ServerInfo() (name, version string) { return s.serverName, s.serverVersion }
 
 // Name returns the session's name (StdioConfig.Name or HTTPConfig.Name).

@@ -29,8 +29,9 @@ type stdioTransport struct {
 	stderrDone chan struct{}
 }
 
-// StartStdio starts the server described by cfg, performs the initialize
-// handshake at the pinned protocol revision and returns the ready session.
+// StartStdio starts the server described by cfg, opens the conversation at
+// the pinned protocol revision (initialize, or server/discover for the
+// modern era) and returns the ready session.
 // ctx bounds only the start (together with cfg.InitTimeout), not the
 // session's life. On failure the process is stopped and the error says why:
 // it wraps ErrServerExited (with the stderr tail) if the server died,
@@ -44,7 +45,7 @@ func StartStdio(ctx context.Context, cfg StdioConfig) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.initialize(ctx); err != nil {
+	if err := s.handshake(ctx); err != nil {
 		_ = s.Close()
 		return nil, err
 	}

@@ -93,6 +93,9 @@ func (t *streamable) sniffVersion(msg []byte) {
 // returns; an SSE stream is read in the background.
 func (t *streamable) send(ctx context.Context, msg []byte, c *call) error {
 	body := trimNewline(msg)
+	if t.modernCancel(body) {
+		return nil
+	}
 	x := kindOf(body, c)
 	target := t.h.url.String()
 	reqCtx, cancel := t.h.exchangeContext(ctx)
@@ -104,6 +107,7 @@ func (t *streamable) send(ctx context.Context, msg []byte, c *call) error {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	t.protocolHeaders(req)
+	t.modernHeaders(req, body)
 	start := time.Now()
 	resp, err := t.h.client.Do(req)
 	if err != nil {
@@ -235,7 +239,9 @@ func (t *streamable) readStream(ctx, reqCtx context.Context, cancel context.Canc
 	cancel()
 	timedOut := errors.Is(context.Cause(reqCtx), errHTTPTimeout)
 	resumable := func() bool {
-		return !done && x.request && r.lastID != "" && !timedOut && !errors.Is(err, errEventTooLong)
+		// The stateless era has no resumption: a stream cut short loses
+		// the answer.
+		return !done && x.request && r.lastID != "" && !timedOut && !errors.Is(err, errEventTooLong) && !t.s.opts.modern()
 	}
 	for resumes := 0; resumable() && resumes < maxResumes; resumes++ {
 		if t.h.ctx.Err() != nil || ctx.Err() != nil || (x.c != nil && !t.s.isPending(x.c.key)) {

@@ -19,6 +19,11 @@ type Run struct {
 	Servers []Server `json:"servers,omitempty"`
 	Tests   []Test   `json:"tests"`
 	Summary Summary  `json:"summary"`
+	// VersionSummaries count the tests per MCP protocol revision, in the
+	// order the suites list them; absent unless a suite lists
+	// target_versions. Summarize computes them with the summary. (They are
+	// not part of Summary, which stays comparable with ==.)
+	VersionSummaries []VersionSummary `json:"version_summaries,omitempty"`
 	// MetricRollups summarise the tests' derived metrics across the run,
 	// one per metric name in first-seen order; absent when no test
 	// reported one.
@@ -49,11 +54,21 @@ type ToolInfo struct {
 
 // Server records what a server under test said about itself.
 type Server struct {
-	Name            string `json:"name"`
-	Transport       string `json:"transport"`
+	Name      string `json:"name"`
+	Transport string `json:"transport"`
+	// TargetVersion is the revision mcptest asked this server for, set
+	// when the suite lists target_versions: a server is then started once
+	// per revision, and each start has its own entry.
+	TargetVersion string `json:"target_version,omitempty"`
+	// ProtocolVersion is the revision the server spoke: the one it
+	// answered initialize with (legacy era), or the pinned one it accepted
+	// (modern era, server/discover).
 	ProtocolVersion string `json:"protocol_version,omitempty"`
-	ServerName      string `json:"server_name,omitempty"`
-	ServerVersion   string `json:"server_version,omitempty"`
+	// SupportedVersions are the revisions a modern-era server listed in
+	// server/discover.
+	SupportedVersions []string `json:"supported_versions,omitempty"`
+	ServerName        string   `json:"server_name,omitempty"`
+	ServerVersion     string   `json:"server_version,omitempty"`
 	// Error is set when the server could not be started or initialised.
 	Error string `json:"error,omitempty"`
 }
@@ -101,11 +116,13 @@ func (s *Summary) Add(st Status) {
 	}
 }
 
-// Summarize recomputes the summary from the tests, keeping the duration.
+// Summarize recomputes the summary and the per-revision summaries from the
+// tests, keeping the duration.
 func (r *Run) Summarize() {
 	d := r.Summary.DurationMS
 	r.Summary = Summary{DurationMS: d}
 	for i := range r.Tests {
 		r.Summary.Add(r.Tests[i].Status)
 	}
+	r.VersionSummaries = versionSummaries(r.Tests)
 }

@@ -120,7 +120,7 @@ func TestAddStructuredContent(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(names, ","); got != "add,crash,echo,fail,greet,json_blob,request_headers,slow,stderr_noise" {
+	if got := strings.Join(names, ","); got != "add,confirm,crash,echo,fail,greet,json_blob,request_headers,slow,stderr_noise" {
 		t.Fatalf("tools = %s", got)
 	}
 }

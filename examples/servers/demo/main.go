@@ -71,6 +71,7 @@ func newServer() *server.MCPServer {
 		server.WithRecovery(),
 	)
 	addTools(s)
+	addInputTools(s)
 	addResources(s)
 	addPrompts(s)
 	return s

@@ -22,24 +22,25 @@ const timestampLayout = "2006-01-02T15:04:05"
 // runSuiteName names the extra suite that holds run-level errors.
 const runSuiteName = "mcptest"
 
-// group is the tests of one suite file and block, in report order.
+// group is the tests of one suite file and block, at one protocol
+// revision when the suite lists target_versions, in report order.
 type group struct {
-	file, block string
-	tests       []*report.Test
+	file, block, version string
+	tests                []*report.Test
 }
 
-// groupTests splits tests by suite file and block, keeping the order in
-// which each group first appears.
+// groupTests splits tests by suite file, block and protocol revision,
+// keeping the order in which each group first appears.
 func groupTests(tests []report.Test) []*group {
-	type key struct{ file, block string }
+	type key struct{ file, block, version string }
 	index := map[key]*group{}
 	var out []*group
 	for i := range tests {
 		t := &tests[i]
-		k := key{t.File, t.Block}
+		k := key{t.File, t.Block, t.ProtocolVersion}
 		g, ok := index[k]
 		if !ok {
-			g = &group{file: t.File, block: t.Block}
+			g = &group{file: t.File, block: t.Block, version: t.ProtocolVersion}
 			index[k] = g
 			out = append(out, g)
 		}
@@ -78,9 +79,16 @@ func newSuite(run *report.Run, name, pkg string, id int) *suiteXML {
 // buildSuite renders one group of tests.
 func buildSuite(run *report.Run, g *group, id int) *suiteXML {
 	file, block := textsafe.CleanLineTrim(g.file), textsafe.CleanLineTrim(g.block)
-	s := newSuite(run, failtext.JoinWords(file, block), file, id)
+	name := failtext.JoinWords(file, block)
+	version := textsafe.CleanLineTrim(g.version)
+	if version != "" {
+		// A suite that fans out over revisions gets one testsuite each.
+		name += " [" + version + "]"
+	}
+	s := newSuite(run, name, file, id)
 	s.Properties.add("suite.file", file)
 	s.Properties.add("suite.block", block)
+	s.Properties.add("suite.protocol_version", version)
 	addServerProperties(&s.Properties, run.Servers, g.tests)
 
 	var stderr strings.Builder
@@ -142,7 +150,8 @@ func (p *propertiesXML) add(name, value string) {
 }
 
 // addServerProperties records the protocol version of each server the
-// group's tests ran against, in order of first use.
+// group's tests ran against, in order of first use: the server started
+// for the tests' revision when their suite lists target_versions.
 func addServerProperties(p *propertiesXML, servers []report.Server, tests []*report.Test) {
 	seen := map[string]bool{}
 	for _, t := range tests {
@@ -151,7 +160,7 @@ func addServerProperties(p *propertiesXML, servers []report.Server, tests []*rep
 		}
 		seen[t.Server] = true
 		for _, s := range servers {
-			if s.Name == t.Server {
+			if s.Name == t.Server && s.TargetVersion == t.ProtocolVersion {
 				p.add("server["+textsafe.CleanLineTrim(s.Name)+"].protocol_version", textsafe.CleanLineTrim(s.ProtocolVersion))
 			}
 		}

@@ -230,7 +230,7 @@ func hostileRun() *report.Run {
 		RunID: "r" + bad, Tool: report.ToolInfo{Name: "mcptest", Version: "0.1.0"},
 		StartedAt: time.Date(2026, 1, 2, 3, 4, 5, 999_000_000, time.FixedZone("X", 3600)),
 		Suites:    []string{"odd & dir/s.yml"},
-		Servers:   []report.Server{{Name: "s" + bad, ProtocolVersion: "v" + bad}},
+		Servers:   []report.Server{{Name: "s" + bad, ProtocolVersion: "v" + bad, TargetVersion: bad}},
 		Tests: []report.Test{
 			{ID: "id1", Name: bad, File: "odd & dir/s.yml", Block: "tools\n", Server: "s" + bad, Tags: []string{bad, ""},
 				Status: report.StatusFailed, DurationMS: 1e-9, Stderr: bad, ProtocolVersion: bad,
@@ -238,8 +238,8 @@ func hostileRun() *report.Run {
 				Assertions: []report.Assertion{{Target: bad, Matcher: bad, Message: bad, Status: report.StatusFailed, Failure: fail}}},
 			{ID: "id2", Name: "", File: "", Block: "", Status: "weird", DurationMS: -3},
 			{ID: "id3", Name: "under threshold", File: "odd & dir/s.yml", Block: "tools\n", Status: report.StatusFailed,
-				Score: &score, Threshold: &threshold},
-			{ID: "id4", Name: "errored assertion", File: "odd & dir/s.yml", Block: "tools\n", Status: report.StatusErrored,
+				Score: &score, Threshold: &threshold, ProtocolVersion: bad},
+			{ID: "id4", Name: "errored assertion", File: "odd & dir/s.yml", Block: "tools\n", Status: report.StatusErrored, ProtocolVersion: bad,
 				Assertions: []report.Assertion{{Target: "result", Matcher: "cel", Status: report.StatusErrored, Error: bad, Plugin: "cel@1"}}},
 		},
 		Errors: []report.RunError{{Source: bad, Message: bad, StderrTail: bad}},
@@ -253,7 +253,7 @@ func TestHostileTextStaysValid(t *testing.T) {
 		t.Fatalf("got %d suites", len(doc.Suites))
 	}
 	s := doc.Suites[0]
-	if s.Name != "odd & dir/s.yml tools" || s.Timestamp != "2026-01-02T02:04:05" || s.Tests != 3 || s.Failures != 2 || s.Errors != 1 {
+	if s.Name != "odd & dir/s.yml tools [abcde fg\ufffdh]" || s.Timestamp != "2026-01-02T02:04:05" || s.Tests != 3 || s.Failures != 2 || s.Errors != 1 {
 		t.Errorf("suite = %q %s %d/%d/%d", s.Name, s.Timestamp, s.Tests, s.Failures, s.Errors)
 	}
 	if want := "abcde fg\ufffdh"; s.Cases[0].Name != want {

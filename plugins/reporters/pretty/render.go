@@ -182,6 +182,7 @@ func (r *renderer) finish(run *report.Run) error {
 			r.writeRunError(&b, e)
 		}
 	}
+	r.writeVersions(&b, run)
 	b.WriteString("\n" + r.summary(run) + "\n")
 	return r.write(b.String())
 }
