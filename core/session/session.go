@@ -81,6 +81,7 @@ type options struct {
 	initTimeout     time.Duration
 	callTimeout     time.Duration
 	maxMessageBytes int
+	client          ClientOptions
 }
 
 // Session is a connection to one MCP server. Its methods are safe for
@@ -120,6 +121,8 @@ type Session struct {
 	serverName      string
 	serverVersion   string
 	sessionID       func() string // the HTTP session id, for SessionID
+
+	feeds feeds // captures and the server requests answered (feeds.go)
 }
 
 // newSession makes a Session over t (which may be filled in later, before
@@ -143,7 +146,8 @@ func newSession(opts options, kind string) *Session {
 // transport reads them.
 func (s *Session) startClient() error {
 	tr := mcptransport.NewIO(s.fromTee, clientWriter{s}, nil)
-	s.client = client.NewClient(tr, client.WithProtocolVersion(s.opts.protocolVersion))
+	s.client = client.NewClient(tr, client.WithProtocolVersion(s.opts.protocolVersion),
+		client.WithClientCapabilities(s.opts.client.declared()))
 	return s.client.Start(s.ctx)
 }
 
