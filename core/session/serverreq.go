@@ -40,16 +40,18 @@ func (s *Session) observe(msg []byte, env *envelope, src source, at time.Time) b
 	result, rpcErr := mocks.Answer(env.Method, params)
 	frame := response(env.ID, result, rpcErr)
 	sent := s.frame(Sent, time.Now(), frame, "", "")
-	switch {
-	case capture != nil:
+	if capture != nil {
 		capture.add(Event{At: at, Method: env.Method, Params: params, Request: true, Response: answerEnvelope(result, rpcErr)}, f)
+	}
+	// The answer is recorded where the request was.
+	switch {
+	case src.owner != nil:
+		src.owner.addFrame(sent)
+	case capture != nil:
 		capture.addFrame(sent)
-	case f != nil:
+	default:
 		s.addAmbient(*f)
 		s.addAmbient(sent)
-	}
-	if src.owner != nil {
-		src.owner.addFrame(sent)
 	}
 	s.sendAnswer(frame)
 	return true
