@@ -22,13 +22,11 @@ var serverKeys = newObjectSpec("a server",
 	key("cassette"),
 	key("client"),
 ).withMisplaced(map[string]string{
-	"client_capabilities": "client features go under client: {roots, sampling, elicitation}",
-	"capabilities":        "client features go under client: {roots, sampling, elicitation}",
-	"args":                `put the arguments in command, after the executable: command: ["./server", "--flag"]`,
-	"transport":           "the transport follows from the shape: command: for stdio, url: for HTTP",
-	"mtls":                "client certificates are not supported yet; server TLS settings go under http.tls",
-	"tls":                 "TLS settings go under http.tls",
-	"timeout":             "HTTP timeouts go under http.timeout",
+	"args":      `put the arguments in command, after the executable: command: ["./server", "--flag"]`,
+	"transport": "the transport follows from the shape: command: for stdio, url: for HTTP",
+	"mtls":      "client certificates are not supported yet; server TLS settings go under http.tls",
+	"tls":       "TLS settings go under http.tls",
+	"timeout":   "HTTP timeouts go under http.timeout",
 })
 
 // urlOnlyKeys are the server keys that only apply to url: servers.

@@ -23,13 +23,12 @@ var toolKeys = newObjectSpec("a tool test",
 		key("log_level"),
 	}, optionKeys...)...,
 ).withMisplaced(map[string]string{
-	"logLevel":            `write log_level`,
-	"client_capabilities": "client features go under client: {roots, sampling, elicitation}",
-	"subscribe":           "subscriptions are resource tests: resources: [{uri, subscribe: {...}}]",
-	"cassette":            "cassette replay is set on a server: servers.<name>.cassette",
-	"arguments":           `did you mean "args"?`,
-	"matcher":             "matchers go inside expect: a list of {target, matcher}",
-	"steps":               "a sequence of calls is a composition: see the compositions block",
+	"logLevel":  `write log_level`,
+	"subscribe": "subscriptions are resource tests: resources: [{uri, subscribe: {...}}]",
+	"cassette":  "cassette replay is set on a server: servers.<name>.cassette",
+	"arguments": `did you mean "args"?`,
+	"matcher":   "matchers go inside expect: a list of {target, matcher}",
+	"steps":     "a sequence of calls is a composition: see the compositions block",
 })
 
 // tools reads the tools block into s.
