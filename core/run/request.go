@@ -109,6 +109,7 @@ func (r *runner) obtain(ctx context.Context, t *plan.Test, q request, res *rpt.T
 		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(err.Error())}
 		return nil, nil, false, nil
 	}
+	defer r.servers.hold(t.Suite, t.Server, false)()
 	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
 	defer cancel()
 	out, hit, err = r.send(cctx, t.Suite, t.Server, sess, q)
