@@ -221,6 +221,10 @@ var invalidCases = []struct {
 	{file: "progress_on_resource.yml", line: 8, fragment: "progress applies to tool tests only"},
 	{file: "subscribe_bad.yml", line: 9, fragment: "missing required key \"tool\" in a trigger"},
 	{file: "subscribe_bad.yml", line: 10, fragment: "expected wait_ms (an integer ≥ 1), found an integer (0)"},
+	{file: "progress_target_without_progress.yml", loaderOnly: true, want: []string{
+		`9:9: /tools/0/expect/0/target: the target "progress.count" reads the progress key, which only a tool test with progress: true has`,
+		`16:9: /resources/0/expect/0/target: the target "updates[0]" reads the updates key, which only a resource test with a subscribe block has`,
+	}},
 	{file: "progress_with_inject_error.yml", line: 15, fragment: "\"progress\" does not apply with inject_error", loaderOnly: true},
 }
 

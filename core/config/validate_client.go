@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -222,4 +223,24 @@ func (l *loader) trigger(e entry, ptr string) *Trigger {
 		return nil
 	}
 	return t
+}
+
+// optionalKeyTargets reports the test's own assertions that read an
+// envelope key only some tests have: progress without progress: true,
+// updates without a subscription. key is that envelope key, need the
+// option that adds it.
+func (l *loader) optionalKeyTargets(list []*Assertion, key, need string) {
+	for _, a := range list {
+		if a.Set != nil {
+			l.optionalKeyTargets(a.Set.Assertions, key, need)
+			continue
+		}
+		rest, ok := strings.CutPrefix(a.Target, key)
+		if !ok || (rest != "" && rest[0] != '.' && rest[0] != '[') {
+			continue
+		}
+		pos := a.Pos
+		pos.Pointer += "/target"
+		l.c.errs = append(l.c.errs, errAt(pos, "the target "+quoteShort(a.Target)+" reads the "+key+" key, which only "+need+" has", ""))
+	}
 }

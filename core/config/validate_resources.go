@@ -67,6 +67,10 @@ func (l *loader) resources(s *Suite, n *yaml.Node, ptr string) {
 				l.option(&t.TestOptions, e, ep)
 			}
 		}
+		if t.Subscribe == nil {
+			l.optionalKeyTargets(t.Expect, "updates", "a resource test with a subscribe block")
+		}
+		l.optionalKeyTargets(t.Expect, "progress", "a tool test with progress: true")
 		s.Resources = append(s.Resources, t)
 	}
 }

@@ -87,6 +87,10 @@ func (l *loader) tool(i int, n *yaml.Node, ptr string) *ToolTest {
 		}
 	}
 	l.injectedCall(t, f)
+	if !t.Progress {
+		l.optionalKeyTargets(t.Expect, "progress", "a tool test with progress: true")
+	}
+	l.optionalKeyTargets(t.Expect, "updates", "a resource test with a subscribe block")
 	return t
 }
 
