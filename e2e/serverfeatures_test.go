@@ -236,13 +236,13 @@ resources:
 		}
 	}
 	want := map[string]string{
-		"wrong progress count":                          "failed",
-		"no progress without a token":                   "passed",
-		"sampling the client does not offer":            "passed",
-		"a mock answer the test did not expect":         "failed",
-		"logging the server does not offer":             `errored capability: server "chaos" does not declare the logging capability, which log_level needs (it declared: {"tools":{}})`,
+		"wrong progress count":                           "failed",
+		"no progress without a token":                    "passed",
+		"sampling the client does not offer":             "passed",
+		"a mock answer the test did not expect":          "failed",
+		"logging the server does not offer":              `errored capability: server "chaos" does not declare the logging capability, which log_level needs (it declared: {"tools":{}})`,
 		"subscribing where the server does not offer it": `errored capability: server "chaos" does not declare the resources.subscribe capability, which subscribe needs (it declared: {"tools":{}})`,
-		"too few updates":                               "failed subscribe: waited 300 ms for 2 notifications/resources/updated for demo://counter, got 1; the server sent notifications/resources/updated {\"uri\":\"demo://counter\"}",
+		"too few updates":                                "failed subscribe: waited 300 ms for 2 notifications/resources/updated for demo://counter, got 1; the server sent notifications/resources/updated {\"uri\":\"demo://counter\"}",
 	}
 	for name, w := range want {
 		if got[name] != w {
