@@ -212,7 +212,7 @@ func TestModernRevisionErrorsClearlyOnALegacyServer(t *testing.T) {
 	}
 	input := byName["input is never a silent pass"]
 	if input.Status != report.StatusErrored || input.Error == nil || input.Error.Kind != "input_required" ||
-		!strings.Contains(input.Error.Message, `server asked for input (MRTR), which mcptest cannot answer yet: elicitation/create (key "confirm")`) {
+		!strings.Contains(input.Error.Message, `server asked for input (MRTR), and no client mock is declared to answer it: elicitation/create (key "confirm")`) {
 		t.Errorf("input test = %+v", input.Error)
 	}
 	mustContain(t, "pretty output", r.stdout, "does not speak protocol revision 2026-07-28", "server asked for input (MRTR)",
@@ -248,5 +248,57 @@ tools:
 	}
 	if len(run.Servers) != 2 || run.Servers[0].ProtocolVersion != "2025-11-25" || run.Servers[1].Error == "" {
 		t.Errorf("servers = %+v", run.Servers)
+	}
+}
+
+// mrtrSuite: at 2026-07-28 the demo's confirm tool asks for an elicitation
+// as an input request (MRTR); the client mocks answer it, over stdio and
+// HTTP, and each test's own mock overrides the server's.
+const mrtrSuite = `
+target_versions: ["2026-07-28"]
+servers:
+  local:
+    command: ["DEMO"]
+    client:
+      elicitation: {action: accept, content: {ok: true}}
+  remote:
+    url: "URL"
+    client:
+      elicitation: {action: accept, content: {ok: true}}
+tools:
+  - name: accepted over stdio
+    server: local
+    tool: confirm
+    args: {action: deploy}
+    expect:
+      - target: result.content[0].text
+        matcher: {exact: "deploy: confirmed=true"}
+  - name: accepted over HTTP
+    server: remote
+    tool: confirm
+    args: {action: deploy}
+    expect:
+      - target: result.content[0].text
+        matcher: {exact: "deploy: confirmed=true"}
+  - name: declined by the test's own mock
+    server: local
+    tool: confirm
+    args: {action: drop}
+    client:
+      elicitation: {action: decline}
+    expect:
+      - target: result.content[0].text
+        matcher: {exact: "drop: decline"}
+      - target: server_requests[0].method
+        matcher: {exact: "elicitation/create"}
+`
+
+func TestModernInputRequestsAreAnsweredByMocks(t *testing.T) {
+	r, run := runVersions(t, mrtrSuite)
+	if r.code != 0 {
+		t.Fatalf("want every test to pass:\n%s", r)
+	}
+	if len(run.Tests) != 3 {
+		t.Fatalf("%d tests", len(run.Tests))
 	}
 }

@@ -23,7 +23,7 @@ var invalidCases = []struct {
 	loaderOnly bool
 }{
 	{file: "unknown_key.yml", want: []string{
-		`4:5: /servers/local/cmd: unknown key "cmd" in a server (valid keys here: command, env, url, auth, headers, http, wait_for_ready, cassette)`,
+		`4:5: /servers/local/cmd: unknown key "cmd" in a server (valid keys here: command, env, url, auth, headers, http, wait_for_ready, cassette, client)`,
 		`5:1: /varables: unknown key "varables" in the suite (did you mean "variables"?)`,
 		`11:5: /tools/0/expects: unknown key "expects" in a tool test (did you mean "expect"?)`,
 		`17:9: /tools/0/expect/0/mesage: unknown key "mesage" in an assertion (did you mean "message"?)`,
@@ -211,6 +211,21 @@ var invalidCases = []struct {
 	{file: "fault_empty_target.yml", line: 5, fragment: "a fault target needs \"tool\", \"server\" or both"},
 	{file: "provider_bad_type.yml", line: 5, fragment: "unknown provider type \"anthropic\""},
 	{file: "scorer_exec_without_command.yml", line: 5, fragment: "an exec scorer needs \"command\""},
+	{file: "client_bad_action.yml", line: 6, fragment: "unknown elicitation action \"acept\" (did you mean \"accept\"?"},
+	{file: "client_decline_content.yml", line: 7, fragment: "content applies to the accept and accept_defaults actions only"},
+	{file: "client_sampling_no_text.yml", line: 5, fragment: "missing required key \"text\" in a sampling mock"},
+	{file: "client_root_no_uri.yml", line: 6, fragment: "missing required key \"uri\" in a root"},
+	{file: "client_unknown_feature.yml", line: 9, fragment: "unknown key \"elicit\" in a client block (did you mean \"elicitation\"?)"},
+	{file: "log_level_unknown.yml", line: 8, fragment: "unknown log_level \"verbose\" (one of: debug, info, notice, warning, error, critical, alert, emergency)"},
+	{file: "progress_not_bool.yml", line: 8, fragment: "expected progress (true or false), found a string"},
+	{file: "progress_on_resource.yml", line: 8, fragment: "progress applies to tool tests only"},
+	{file: "subscribe_bad.yml", line: 9, fragment: "missing required key \"tool\" in a trigger"},
+	{file: "subscribe_bad.yml", line: 10, fragment: "expected wait_ms (an integer ≥ 1), found an integer (0)"},
+	{file: "progress_target_without_progress.yml", loaderOnly: true, want: []string{
+		`9:9: /tools/0/expect/0/target: the target "progress.count" reads the progress key, which only a tool test with progress: true has`,
+		`16:9: /resources/0/expect/0/target: the target "updates[0]" reads the updates key, which only a resource test with a subscribe block has`,
+	}},
+	{file: "progress_with_inject_error.yml", line: 15, fragment: "\"progress\" does not apply with inject_error", loaderOnly: true},
 }
 
 // TestLoadInvalid loads every file of the corpus and checks its errors.

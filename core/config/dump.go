@@ -258,5 +258,8 @@ func dumpServer(srv *Server) *yaml.Node {
 		m.set("http", hp.n)
 		m.setStr("wait_for_ready", srv.WaitForReady)
 	}
+	if srv.Client != nil {
+		m.set("client", dumpClient(srv.Client))
+	}
 	return m.n
 }

@@ -26,6 +26,11 @@ func dumpTool(t *ToolTest) *yaml.Node {
 		}
 		m.set("capture", cm.n)
 	}
+	if t.Client != nil {
+		m.set("client", dumpClient(t.Client))
+	}
+	m.setTrue("progress", t.Progress)
+	m.setStr("log_level", t.LogLevel)
 	dumpOptions(m, &t.TestOptions)
 	return m.n
 }
@@ -36,6 +41,9 @@ func dumpResource(t *ResourceTest) *yaml.Node {
 	m.setStr("name", t.Name)
 	m.setStr("server", t.Server)
 	m.setStr("uri", t.URI)
+	if t.Subscribe != nil {
+		m.set("subscribe", dumpSubscribe(t.Subscribe))
+	}
 	dumpOptions(m, &t.TestOptions)
 	return m.n
 }

@@ -183,6 +183,12 @@ var schemaObjects = []struct {
 	{"$defs/evalTest/properties/judge", judgeKeys},
 	{"$defs/evalTest/properties/judge/properties/jury", juryKeys},
 	{"$defs/evalTest/properties/matrix", matrixKeys},
+	{"$defs/client", clientKeys},
+	{"$defs/root", rootKeys},
+	{"$defs/sampling", samplingKeys},
+	{"$defs/elicitation", elicitationKeys},
+	{"$defs/subscribe", subscribeKeys},
+	{"$defs/trigger", triggerKeys},
 }
 
 // openMatcherObject is the one object of the schema that accepts keys it

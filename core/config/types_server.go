@@ -57,6 +57,10 @@ type Server struct {
 	// as written: relative paths resolve against the working directory.
 	Cassette string
 
+	// Client holds the client features offered to the server (roots,
+	// sampling and elicitation mocks); nil when the server sets none.
+	Client *ClientMocks
+
 	// Pos is the position of the server's key.
 	Pos Pos
 }

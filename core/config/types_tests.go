@@ -67,6 +67,15 @@ type ToolTest struct {
 	// tests' ${capture:NAME} references, in declaration order; nil when
 	// unset.
 	Captures []*Capture
+	// Client overrides the server's client mocks during the test; nil
+	// when unset.
+	Client *ClientMocks
+	// Progress makes the call carry a progress token and the envelope a
+	// progress summary.
+	Progress bool
+	// LogLevel is sent with logging/setLevel before the call; "" when
+	// unset. It is one of LogLevels.
+	LogLevel string
 	TestOptions
 	// Pos is the position of the test's mapping (pointer "/tools/<i>").
 	Pos Pos
@@ -83,6 +92,9 @@ type ResourceTest struct {
 	Server string
 	// URI is the resource URI to read.
 	URI string
+	// Subscribe subscribes to the URI and waits for updates before the
+	// read; nil when unset.
+	Subscribe *Subscribe
 	TestOptions
 	// Pos is the position of the test's mapping.
 	Pos Pos

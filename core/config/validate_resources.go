@@ -12,9 +12,13 @@ var resourceKeys = newObjectSpec("a resource test",
 		requiredKey("name"),
 		requiredKey("server"),
 		requiredKey("uri"),
+		key("subscribe"),
 	}, optionKeys...)...,
 ).withMisplaced(map[string]string{
 	"url":       `a resource is named by its uri: write uri: "file:///..."`,
+	"progress":  "progress applies to tool tests only",
+	"log_level": "log_level applies to tool tests only",
+	"client":    "a resource test uses its server's client block",
 	"transform": "transform applies to tool tests only",
 	"capture":   "capture applies to tool tests only",
 })
@@ -30,6 +34,9 @@ var promptKeys = newObjectSpec("a prompt test",
 ).withMisplaced(map[string]string{
 	"transform": "transform applies to tool tests only",
 	"capture":   "capture applies to tool tests only",
+	"progress":  "progress applies to tool tests only",
+	"log_level": "log_level applies to tool tests only",
+	"client":    "a prompt test uses its server's client block",
 })
 
 // resources reads the resources block into s.
@@ -54,10 +61,16 @@ func (l *loader) resources(s *Suite, n *yaml.Node, ptr string) {
 				t.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
 			case "uri":
 				t.URI, _ = l.nonEmptyStr(e.value, ep, "the resource uri")
+			case "subscribe":
+				t.Subscribe = l.subscribe(e, ep)
 			default:
 				l.option(&t.TestOptions, e, ep)
 			}
 		}
+		if t.Subscribe == nil {
+			l.optionalKeyTargets(t.Expect, "updates", "a resource test with a subscribe block")
+		}
+		l.optionalKeyTargets(t.Expect, "progress", "a tool test with progress: true")
 		s.Resources = append(s.Resources, t)
 	}
 }

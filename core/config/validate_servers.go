@@ -20,6 +20,7 @@ var serverKeys = newObjectSpec("a server",
 	key("http"),
 	key("wait_for_ready"),
 	key("cassette"),
+	key("client"),
 ).withMisplaced(map[string]string{
 	"args":      `put the arguments in command, after the executable: command: ["./server", "--flag"]`,
 	"transport": "the transport follows from the shape: command: for stdio, url: for HTTP",
@@ -109,6 +110,9 @@ func (l *loader) server(name string, at, n *yaml.Node, ptr string) *Server {
 			srv.WaitForReady, ok = l.nonEmptyStr(fe.value, fp, "wait_for_ready (a URL or a path)")
 		case "cassette":
 			srv.Cassette, ok = l.nonEmptyStr(fe.value, fp, "cassette (the path of a recording)")
+		case "client":
+			srv.Client = l.clientMocks(fe, fp)
+			ok = srv.Client != nil
 		}
 		good = good && ok
 	}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"gopkg.in/yaml.v3"
 )
@@ -17,8 +18,13 @@ var toolKeys = newObjectSpec("a tool test",
 		key("data"),
 		key("transform"),
 		key("capture"),
+		key("client"),
+		key("progress"),
+		key("log_level"),
 	}, optionKeys...)...,
 ).withMisplaced(map[string]string{
+	"logLevel":  `write log_level`,
+	"subscribe": "subscriptions are resource tests: resources: [{uri, subscribe: {...}}]",
 	"cassette":  "cassette replay is set on a server: servers.<name>.cassette",
 	"arguments": `did you mean "args"?`,
 	"matcher":   "matchers go inside expect: a list of {target, matcher}",
@@ -70,11 +76,36 @@ func (l *loader) tool(i int, n *yaml.Node, ptr string) *ToolTest {
 			l.setKeyPos(&t.TestOptions, e, ep)
 		case "capture":
 			t.Captures = l.captures(e.value, ep)
+		case "client":
+			t.Client = l.clientMocks(e, ep)
+		case "progress":
+			t.Progress, _ = l.boolean(e.value, ep, "progress")
+		case "log_level":
+			t.LogLevel, _ = l.enum(e.value, ep, "log_level", LogLevels...)
 		default:
 			l.option(&t.TestOptions, e, ep)
 		}
 	}
+	l.injectedCall(t, f)
+	if !t.Progress {
+		l.optionalKeyTargets(t.Expect, "progress", "a tool test with progress: true")
+	}
+	l.optionalKeyTargets(t.Expect, "updates", "a resource test with a subscribe block")
 	return t
+}
+
+// injectedCall reports the call options of a test whose answer comes from
+// inject_error: no call reaches the server for them to act on.
+func (l *loader) injectedCall(t *ToolTest, f *fields) {
+	if t.InjectError == "" {
+		return
+	}
+	for _, k := range []string{"client", "progress", "log_level"} {
+		if f.has(k) {
+			l.c.add(f.keyNode(k), child(f.ptr, k), fmt.Sprintf("%q does not apply with inject_error", k),
+				"an injected error never reaches the server")
+		}
+	}
 }
 
 // args reads arguments, an object, as JSON.

@@ -133,9 +133,11 @@ func (r *runner) runNode(ctx context.Context, t *plan.Test, n *config.Compositio
 	if err != nil {
 		return fail("server did not start: " + err.Error())
 	}
+	release := r.servers.hold(t.Suite, srv, t.ProtocolVersion, false)
 	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
 	out, hit, err := r.send(cctx, t.Suite, srv, sess, request{Method: methodToolsCall, Name: n.Tool, Args: args, version: t.ProtocolVersion})
 	cancel()
+	release()
 	st.rec.CacheHit = hit
 	if err != nil {
 		return fail(err.Error())

@@ -45,6 +45,7 @@ func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.
 			Env:             srv.Env,
 			ProtocolVersion: version,
 			ClientVersion:   s.clientVersion,
+			Client:          clientOptions(suite, srv),
 		})
 	}
 	return nil, fmt.Errorf("server %q: %s servers cannot be run by this build", srv.Name, srv.Kind)
@@ -61,6 +62,7 @@ func (s *servers) httpConfig(suite *config.Suite, srv *config.Server, version st
 		ProtocolVersion: version,
 		ClientVersion:   s.clientVersion,
 		WaitForReady:    srv.WaitForReady,
+		Client:          clientOptions(suite, srv),
 	}
 	if a := srv.Auth; a != nil {
 		if a.BearerTokenEnv != "" {

@@ -122,6 +122,7 @@ func (r *runner) obtain(ctx context.Context, t *plan.Test, q request, res *rpt.T
 	case <-ctx.Done():
 		return sess, nil, false, fmt.Errorf("waiting for a request slot: %w", ctx.Err())
 	}
+	defer r.servers.hold(t.Suite, t.Server, t.ProtocolVersion, false)()
 	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
 	defer cancel()
 	out, hit, err = r.send(cctx, t.Suite, t.Server, sess, q)

@@ -30,6 +30,9 @@ type serverEntry struct {
 	once    sync.Once
 	sess    *session.Session
 	err     error
+	// gate lets tests share the session, or one test have it alone
+	// (exclusive.go).
+	gate sync.RWMutex
 }
 
 func newServers(protocolVersion, clientVersion string) *servers {

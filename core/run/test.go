@@ -79,7 +79,15 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	}
 	// A test that injects a fixture error gets a synthesised answer and
 	// never starts its server (sess stays nil).
-	sess, out, hit, err := r.obtain(ctx, t, q, &res)
+	var sess *session.Session
+	var out *session.Outcome
+	var hit bool
+	var feat *features // what the server sent, for a test that captures it
+	if wantsFeatures(t) {
+		sess, out, feat, err = r.obtainFeatures(ctx, t, q, &res)
+	} else {
+		sess, out, hit, err = r.obtain(ctx, t, q, &res)
+	}
 	if res.Status != "" {
 		return res
 	}
@@ -99,6 +107,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	// no later pass would recognise.
 	r.redactOutcome(out)
 	envelope, terr := r.transformResponse(ctx, t, out, envelopeOf(out))
+	envelope = r.withFeatures(feat, envelope)
 	if terr != nil {
 		res.Status, res.Error = rpt.StatusFailed, terr
 		res.Response = r.truncate(envelope)
@@ -111,6 +120,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	// duration budget does not apply to a cache hit.
 	st := stepOf(out, res.CacheHit)
 	r.verdict(t, &res, &st)
+	feat.verdict(&res)
 	if len(t.Assertions) == 0 {
 		// With nothing to check, the call itself must succeed.
 		switch {

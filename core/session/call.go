@@ -59,8 +59,11 @@ type call struct {
 	start time.Time  // when the request was sent
 	done  chan reply // buffered: the router never blocks on it
 	http  *exchange  // set by an HTTP transport's send before it returns
-	mu    sync.Mutex // guards strm
+	mu    sync.Mutex // guards strm and ambient
 	strm  []Frame    // other messages on the call's own response stream
+	// ambient counts the frames from outside any response stream added
+	// to strm (Session.addAmbient).
+	ambient int
 }
 
 // exchange is what an HTTP transport learnt from the response to a call's
@@ -108,6 +111,7 @@ type request struct {
 type toolCallParams struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	Meta      json.RawMessage `json:"_meta,omitempty"`
 }
 
 // CallTool calls the tool name with args, a JSON object (nil, empty or null
@@ -120,6 +124,11 @@ type toolCallParams struct {
 // Outcome is returned with the request frame, the HTTP status and headers
 // when known, and the time waited, for reports.
 func (s *Session) CallTool(ctx context.Context, name string, args json.RawMessage) (*Outcome, error) {
+	return s.callTool(ctx, name, args, nil)
+}
+
+// callTool calls a tool, with meta as the params' _meta unless it is nil.
+func (s *Session) callTool(ctx context.Context, name string, args, meta json.RawMessage) (*Outcome, error) {
 	label := "tools/call " + strconv.Quote(name)
 	args = bytes.TrimSpace(args)
 	if len(args) == 0 || string(args) == "null" {
@@ -128,7 +137,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args json.RawMessag
 	if !json.Valid(args) {
 		return nil, fmt.Errorf("%s: arguments are not valid JSON", label)
 	}
-	return s.do(ctx, label, "tools/call", toolCallParams{Name: name, Arguments: args})
+	return s.do(ctx, label, "tools/call", toolCallParams{Name: name, Arguments: args, Meta: meta})
 }
 
 // Request sends any request, such as tools/list or resources/read, with raw

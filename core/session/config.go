@@ -67,6 +67,9 @@ type StdioConfig struct {
 	// one is discarded and the call it answers fails with ErrBadResponse.
 	// Zero means DefaultMaxMessageBytes.
 	MaxMessageBytes int
+	// Client holds the client features offered to the server: what
+	// initialize declares and the mocks that answer its requests.
+	Client ClientOptions
 }
 
 // withDefaults validates cfg and fills in its zero values.
@@ -111,6 +114,7 @@ func (cfg StdioConfig) options() options {
 		initTimeout:     cfg.InitTimeout,
 		callTimeout:     cfg.CallTimeout,
 		maxMessageBytes: cfg.MaxMessageBytes,
+		client:          cfg.Client,
 	}
 }
 

@@ -66,6 +66,9 @@ type HTTPConfig struct {
 	// MaxMessageBytes bounds one message (a JSON body or an SSE event);
 	// zero means DefaultMaxMessageBytes.
 	MaxMessageBytes int
+	// Client holds the client features offered to the server: what
+	// initialize declares and the mocks that answer its requests.
+	Client ClientOptions
 }
 
 // Auth holds credentials for a URL server. At most one of BearerToken and
@@ -217,6 +220,7 @@ func (cfg HTTPConfig) options() options {
 		initTimeout:     cfg.InitTimeout,
 		callTimeout:     cfg.CallTimeout,
 		maxMessageBytes: cfg.MaxMessageBytes,
+		client:          cfg.Client,
 	}
 }
 

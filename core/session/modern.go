@@ -66,6 +66,9 @@ func (s *Session) Discovery() *Discovery { return s.discovery }
 // from one to the other: the revision is what the caller chose.
 func (s *Session) handshake(ctx context.Context) error {
 	if s.opts.modern() {
+		if caps := s.opts.client.Mocks.Capabilities().Union(s.opts.client.Declare); caps != (ClientCapabilities{}) {
+			s.setupModernMocks()
+		}
 		return s.discover(ctx)
 	}
 	return s.initialize(ctx)
@@ -77,10 +80,8 @@ func (s *Session) clientInfoMeta() map[string]string {
 }
 
 // clientCapabilities is the capabilities object every modern request
-// declares. It is empty: the session answers no input requests yet, so
-// it claims none (a server must then ask for no sampling, elicitation or
-// roots). When client mocks answer input requests (Session.inputs), they
-// must be declared here, as the legacy handshake declares its handlers.
+// declares: the features the client mocks answer (setupModernMocks), as
+// the legacy handshake declares them, or none.
 func (s *Session) clientCapabilities() json.RawMessage {
 	if s.clientCaps != nil {
 		return s.clientCaps

@@ -67,7 +67,7 @@ func (s *Session) do(ctx context.Context, label, method string, params any) (*Ou
 			return out, nil
 		}
 		if s.inputs == nil {
-			return out, fmt.Errorf("%s: %w, which mcptest cannot answer yet: %s", label, ErrInputRequired, describeInputs(ir))
+			return out, fmt.Errorf("%s: %w, and no client mock is declared to answer it: %s", label, ErrInputRequired, describeInputs(ir))
 		}
 		if round > maxInputRounds {
 			return out, fmt.Errorf("%s: %w: still asking after %d rounds", label, ErrInputRequired, maxInputRounds)

@@ -12,6 +12,7 @@ type envelope struct {
 	Method string          `json:"method"`
 	Result json.RawMessage `json:"result"`
 	Error  json.RawMessage `json:"error"`
+	Params json.RawMessage `json:"params"`
 }
 
 // source says where a routed message came from.
@@ -24,9 +25,11 @@ type source struct {
 }
 
 // route handles one message from the server: a response to one of our calls
-// goes to the waiting call; everything else (responses to mcp-go's own
-// requests, notifications, server-to-client requests) goes to mcp-go, and
-// is also recorded on the call whose stream carried it. A response whose id
+// goes to the waiting call; a server-to-client request is answered by the
+// session from its mocks (serverreq.go); everything else (responses to
+// mcp-go's own requests, notifications) goes to mcp-go. Each is also
+// recorded on the call whose stream carried it, and notifications and
+// requests on the running capture. A response whose id
 // no request of the session ever used is also kept in the stray log. A
 // message that cannot be decoded but names a waiting call's id fails that
 // call; other non-JSON text goes to the noise log.
@@ -54,6 +57,9 @@ func (s *Session) route(msg []byte, src source) {
 	}
 	if src.owner != nil {
 		src.owner.addFrame(s.frame(Received, at, msg, src.event, src.id))
+	}
+	if env.Method != "" && s.observe(msg, &env, src, at) {
+		return // a request the session answered itself (serverreq.go)
 	}
 	s.forward(msg)
 }

@@ -85,6 +85,7 @@ type options struct {
 	initTimeout     time.Duration
 	callTimeout     time.Duration
 	maxMessageBytes int
+	client          ClientOptions
 }
 
 // Session is a connection to one MCP server. Its methods are safe for
@@ -131,6 +132,8 @@ type Session struct {
 	discovery  *Discovery
 	clientCaps json.RawMessage
 	inputs     InputHandler
+
+	feeds feeds // captures and the server requests answered (feeds.go)
 }
 
 // newSession makes a Session over t (which may be filled in later, before
@@ -154,7 +157,8 @@ func newSession(opts options, kind string) *Session {
 // transport reads them.
 func (s *Session) startClient() error {
 	tr := mcptransport.NewIO(s.fromTee, clientWriter{s}, nil)
-	s.client = client.NewClient(tr, client.WithProtocolVersion(s.opts.protocolVersion))
+	s.client = client.NewClient(tr, client.WithProtocolVersion(s.opts.protocolVersion),
+		client.WithClientCapabilities(s.opts.client.declared()))
 	return s.client.Start(s.ctx)
 }
 

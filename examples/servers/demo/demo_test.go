@@ -120,7 +120,7 @@ func TestAddStructuredContent(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(names, ","); got != "add,confirm,crash,echo,fail,greet,json_blob,request_headers,slow,stderr_noise" {
+	if got := strings.Join(names, ","); got != "add,bump,confirm,crash,echo,elicit,fail,greet,json_blob,log,progress,request_headers,roots,sample,slow,stderr_noise" {
 		t.Fatalf("tools = %s", got)
 	}
 }
@@ -162,7 +162,7 @@ func TestResources(t *testing.T) {
 		t.Fatalf("templates: %v %+v", err, templates)
 	}
 	list, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
-	if err != nil || len(list.Resources) != 2 {
+	if err != nil || len(list.Resources) != 3 {
 		t.Fatalf("resources: %v %+v", err, list)
 	}
 }

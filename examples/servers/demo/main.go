@@ -8,7 +8,9 @@
 //
 // Its tools, resources and prompts are deliberately small and deterministic;
 // some (fail, crash, slow, stderr_noise) exist to exercise mcptest's handling
-// of misbehaving servers.
+// of misbehaving servers, and others (progress, log, sample, elicit, roots,
+// bump and the demo://counter resource) what a server sends its client
+// besides answers (features.go).
 package main
 
 import (
@@ -50,7 +52,9 @@ func main() {
 	case *sseAddr != "":
 		// The SSE server serves its stream at /sse and messages at
 		// /message; the endpoint event it sends is a relative path.
-		err = serveHTTP(*sseAddr, ssePath, server.NewSSEServer(s))
+		sse := server.NewSSEServer(s)
+		bridge = newSSEBridge(sse)
+		err = serveHTTP(*sseAddr, ssePath, bridge)
 	default:
 		// Tool calls run on a worker pool; the default of 5 workers would
 		// serialise concurrency tests behind one slow call.
@@ -64,14 +68,15 @@ func main() {
 
 // newServer builds the MCP server with every tool, resource and prompt.
 func newServer() *server.MCPServer {
-	s := server.NewMCPServer(serverName, serverVersion,
+	opts := []server.ServerOption{
 		server.WithToolCapabilities(false),
-		server.WithResourceCapabilities(false, false),
 		server.WithPromptCapabilities(false),
 		server.WithRecovery(),
-	)
+	}
+	s := server.NewMCPServer(serverName, serverVersion, append(opts, featureOptions()...)...)
 	addTools(s)
 	addInputTools(s)
+	addFeatures(s)
 	addResources(s)
 	addPrompts(s)
 	return s
