@@ -22,10 +22,9 @@ var errHTTPTimeout = errors.New("HTTP timeout")
 // cfg.WaitForReady when set, opens the transport (Streamable HTTP, or the
 // legacy SSE stream and its endpoint), performs the initialize handshake
 // at the pinned protocol revision and returns the ready session. Over
-// Streamable HTTP it then opens the standalone GET stream, and waits for
-// the server's answer to it, so that server-to-client requests and
-// notifications arrive from the first call on (a server answering 405 has
-// none). ctx bounds only the start, not the session's life.
+// Streamable HTTP it then opens the standalone GET stream, so that
+// server-to-client requests and notifications arrive (a server answering
+// 405 has none). ctx bounds only the start, not the session's life.
 //
 // Errors wrap ErrTransport (an *HTTPError: unreachable, TLS failure, HTTP
 // error status, and ErrAuth for 401/403 and token failures), ErrTimeout
@@ -76,7 +75,7 @@ func StartHTTP(ctx context.Context, cfg HTTPConfig) (*Session, error) {
 		return nil, err
 	}
 	if t, ok := s.t.(*streamable); ok {
-		t.startListening(ctx)
+		t.startListening()
 	}
 	return s, nil
 }

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"net/http"
-	"sync"
 	"time"
 )
 
@@ -12,33 +11,12 @@ import (
 // do not need the stream, so giving up only loses server-sent messages.
 const maxListenFailures = 3
 
-// listenStartWait bounds how long the session start waits for the server
-// to answer the first GET; a server that holds back the headers of its
-// stream until it has an event to send must not stall every run.
-const listenStartWait = 5 * time.Second
-
 // startListening opens the standalone GET stream, on which the server
 // sends requests and notifications that do not belong to a call. Servers
 // such as mcp-go's send sampling and roots requests only there.
-//
-// It returns once the server has answered the first GET (or refused it,
-// or listenStartWait has passed), so the stream exists before the first
-// call is sent. Otherwise the two race: a server may drop a request it
-// has no stream for yet, or hand the stream a call's response that it
-// meant for the call's own resumed stream.
-func (t *streamable) startListening(ctx context.Context) {
-	if !t.track() {
-		return
-	}
-	opened := make(chan struct{})
-	go t.listen(opened)
-	wait := time.NewTimer(min(listenStartWait, t.h.cfg.HTTP.Timeout))
-	defer wait.Stop()
-	select {
-	case <-opened:
-	case <-wait.C:
-	case <-ctx.Done():
-	case <-t.h.ctx.Done():
+func (t *streamable) startListening() {
+	if t.track() {
+		go t.listen()
 	}
 }
 
@@ -46,17 +24,13 @@ func (t *streamable) startListening(ctx context.Context) {
 // server ends it, it reconnects after the retry delay the server asked
 // for, sending Last-Event-ID so nothing is lost. A 405 means the server
 // offers no such stream; another error status ends the attempt too.
-// opened is closed once the first GET has an answer or has failed.
-func (t *streamable) listen(opened chan struct{}) {
+func (t *streamable) listen() {
 	defer t.wg.Done()
-	first := sync.OnceFunc(func() { close(opened) })
-	defer first()
 	var lastID string
 	retry := defaultRetry
 	failures := 0
 	for t.h.ctx.Err() == nil {
 		resp, cancel, err := t.openListen(lastID)
-		first()
 		if err != nil {
 			if failures++; failures >= maxListenFailures {
 				return
