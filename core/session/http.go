@@ -75,7 +75,17 @@ func StartHTTP(ctx context.Context, cfg HTTPConfig) (*Session, error) {
 		return nil, err
 	}
 	if t, ok := s.t.(*streamable); ok {
-		t.startListening()
+		// Notifications the server sends right after the handshake
+		// (list changes, a roots request) go on the GET stream: wait,
+		// briefly, until it is open.
+		ready := t.startListening()
+		wait := time.NewTimer(min(cfg.HTTP.Timeout, listenReadyWait))
+		select {
+		case <-ready:
+		case <-wait.C:
+		case <-ctx.Done():
+		}
+		wait.Stop()
 	}
 	return s, nil
 }

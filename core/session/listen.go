@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -11,26 +12,41 @@ import (
 // do not need the stream, so giving up only loses server-sent messages.
 const maxListenFailures = 3
 
+// listenReadyWait bounds how long StartHTTP waits for the server to answer
+// the GET that opens the standalone stream.
+const listenReadyWait = 2 * time.Second
+
 // startListening opens the standalone GET stream, on which the server
 // sends requests and notifications that do not belong to a call. Servers
-// such as mcp-go's send sampling and roots requests only there.
-func (t *streamable) startListening() {
+// such as mcp-go's send sampling and roots requests only there. The
+// channel closes once the server has answered the first GET (or the
+// attempt failed): what the server sends on the stream from then on
+// reaches the session.
+func (t *streamable) startListening() <-chan struct{} {
+	ready := make(chan struct{})
 	if t.track() {
-		go t.listen()
+		go t.listen(ready)
+	} else {
+		close(ready)
 	}
+	return ready
 }
 
 // listen keeps the GET stream open for the life of the session: when the
 // server ends it, it reconnects after the retry delay the server asked
 // for, sending Last-Event-ID so nothing is lost. A 405 means the server
 // offers no such stream; another error status ends the attempt too.
-func (t *streamable) listen() {
+func (t *streamable) listen(ready chan struct{}) {
 	defer t.wg.Done()
+	var once sync.Once
+	markReady := func() { once.Do(func() { close(ready) }) }
+	defer markReady()
 	var lastID string
 	retry := defaultRetry
 	failures := 0
 	for t.h.ctx.Err() == nil {
 		resp, cancel, err := t.openListen(lastID)
+		markReady()
 		if err != nil {
 			if failures++; failures >= maxListenFailures {
 				return
