@@ -175,8 +175,8 @@ tools:
 // TestInteropGoSDKElicitationCrash: the go-sdk example server reads the
 // accepted content of its form elicitation without checking it, so a
 // declined elicitation makes it panic and exit. mcptest reports the test
-// as errored because the server exited, with the panic from its stderr,
-// and leaves no process behind.
+// as errored because the server exited, with the panic's trace from its
+// stderr, and leaves no process behind.
 func TestInteropGoSDKElicitationCrash(t *testing.T) {
 	env := goRunEnv(t, goSDKEverything)
 	suite := writeSuite(t, `
@@ -208,5 +208,8 @@ tools:
 	if tc.Status != "errored" || tc.Error == nil || tc.Error.Kind != "server_exited" {
 		t.Fatalf("test = %s %+v, want errored with server_exited\n%s", tc.Status, tc.Error, r)
 	}
-	mustContain(t, "the test's stderr tail", tc.Stderr, "panic:")
+	// The tail holds the end of the goroutine trace, and go run's report
+	// that the server exited with 2, the status of an unrecovered panic.
+	mustContain(t, "the test's stderr tail", tc.Stderr, "created by github.com/modelcontextprotocol/go-sdk", "exit status 2")
+	mustContain(t, "the test's error", tc.Error.Message, `server "gosdk" exited`)
 }
