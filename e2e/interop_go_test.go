@@ -29,6 +29,9 @@ const (
 	mcpGoTests = 17
 	goSDKSuite = "examples/interop/go-sdk-everything.yml"
 	goSDKTests = 16
+	// goFeaturesSuite uses both servers, the go-sdk one with client mocks.
+	goFeaturesSuite = "examples/interop/go-servers-features.yml"
+	goFeaturesTests = 6
 )
 
 // goRunEnv returns the environment under which `go run pkg` works offline
@@ -127,6 +130,56 @@ func startGoHTTPServer(t *testing.T, env []string, pkg, flag string) int {
 	}
 }
 
+// needClientMocks skips the test when the mcptest under test does not know
+// the `client:` mocks of a server yet, which suite needs; any other
+// validation error fails it.
+func needClientMocks(t *testing.T, suite string) {
+	t.Helper()
+	if v := mcptest(t, "validate", suite); v.code != 0 {
+		if strings.Contains(v.stdout+v.stderr, `unknown key "client"`) {
+			t.Skipf("this mcptest does not know the server-level client: mocks yet:\n%s", v)
+		}
+		t.Fatalf("%s does not validate:\n%s", suite, v)
+	}
+}
+
+func TestInteropGoServersFeaturesStdio(t *testing.T) {
+	needClientMocks(t, goFeaturesSuite)
+	goRunEnv(t, mcpGoEverything)
+	env := goRunEnv(t, goSDKEverything)
+	r, rep := runInterop(t, env, goFeaturesSuite)
+	wantAllPassed(t, r, rep, goFeaturesTests)
+	wantTransports(t, rep, map[string]string{"gosdk": "stdio", "mcpgo": "stdio"})
+}
+
+// TestInteropGoServersFeaturesStreamableHTTP: the mocks answer the go-sdk
+// server's requests over Streamable HTTP too; mcp-go's stays on stdio.
+func TestInteropGoServersFeaturesStreamableHTTP(t *testing.T) {
+	needClientMocks(t, goFeaturesSuite)
+	goRunEnv(t, mcpGoEverything)
+	env := goRunEnv(t, goSDKEverything)
+	port := startGoHTTPServer(t, env, goSDKEverything, "-http")
+	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+	r, rep := runInterop(t, env, "--server-url", "gosdk="+url, goFeaturesSuite)
+	wantAllPassed(t, r, rep, goFeaturesTests)
+	wantTransports(t, rep, map[string]string{"gosdk": "streamable", "mcpgo": "stdio"})
+}
+
+// wantTransports checks the transport the report records for each server.
+func wantTransports(t *testing.T, rep interopReport, want map[string]string) {
+	t.Helper()
+	got := map[string]string{}
+	for _, s := range rep.Servers {
+		got[s.Name] = s.Transport
+		if s.ProtocolVersion != "2025-11-25" {
+			t.Errorf("server %s spoke %q, want 2025-11-25", s.Name, s.ProtocolVersion)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("transports = %v, want %v", got, want)
+	}
+}
+
 // TestInteropGoServersFailHonestly: wrong expectations against both Go
 // servers fail, and the failures show what the servers really said.
 func TestInteropGoServersFailHonestly(t *testing.T) {
@@ -191,12 +244,7 @@ tools:
     tool: "elicit (form)"
     timeout_ms: 30000
 `)
-	if v := mcptest(t, "validate", suite); v.code != 0 {
-		if strings.Contains(v.stdout+v.stderr, `unknown key "client"`) {
-			t.Skipf("this mcptest does not know the server-level client: mocks yet:\n%s", v)
-		}
-		t.Fatalf("the suite does not validate:\n%s", v)
-	}
+	needClientMocks(t, suite)
 	r, rep := runInterop(t, env, suite)
 	if r.code != 2 {
 		t.Fatalf("want exit 2 (an errored test):\n%s", r)
