@@ -57,7 +57,7 @@ func conformanceCLI(t *testing.T) (node, entry string) {
 	entry = filepath.Join(base, "@modelcontextprotocol", "conformance", "dist", "index.js")
 	version, err := exec.Command(node, "--version").Output()
 	_, entryErr := os.Stat(entry)
-	need(t, "Node 22 and @modelcontextprotocol/conformance in .ci/conformance (npm ci --prefix .ci/conformance)",
+	need(t, "Node 22 and @modelcontextprotocol/conformance in .ci/conformance (npm install --prefix .ci/conformance)",
 		err == nil && strings.HasPrefix(string(version), "v22.") && entryErr == nil)
 	return node, entry
 }
