@@ -40,6 +40,11 @@ type interopReport struct {
 	Tests []struct {
 		Name   string `json:"name"`
 		Status string `json:"status"`
+		Error  *struct {
+			Kind    string `json:"kind"`
+			Message string `json:"message"`
+		} `json:"error"`
+		Stderr string `json:"stderr"`
 	} `json:"tests"`
 	Summary struct {
 		Total, Passed, Failed, Errored, Skipped int
