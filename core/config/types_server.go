@@ -17,6 +17,28 @@ const (
 	CassetteServer ServerKind = "cassette"
 )
 
+// Restart policies of a server (restart_policy).
+const (
+	// RestartPerRun starts one process (or HTTP session) per run, shared
+	// by the server's tests.
+	RestartPerRun = "per_run"
+	// RestartPerTest starts a fresh process (or HTTP session) for every
+	// test of the server.
+	RestartPerTest = "per_test"
+)
+
+// FixtureVar is the name ${fixture} refers to: the absolute path of the
+// server's fixture copy. No variable may take it.
+const FixtureVar = "fixture"
+
+// HTTP transports of URL servers (http.transport).
+const (
+	// TransportStreamable is Streamable HTTP.
+	TransportStreamable = "streamable"
+	// TransportSSE is the legacy HTTP+SSE transport of protocol 2024-11-05.
+	TransportSSE = "sse"
+)
+
 // Defaults of the http block of URL servers.
 const (
 	DefaultHTTPTimeout    = 30 * time.Second
@@ -56,6 +78,15 @@ type Server struct {
 	// Cassette is the path of the recording to replay (cassette servers),
 	// as written: relative paths resolve against the working directory.
 	Cassette string
+
+	// RestartPolicy says how long a process (or HTTP session) of the
+	// server lives: RestartPerTest, or "" for RestartPerRun (the default,
+	// also when written out).
+	RestartPolicy string
+	// Fixture is the absolute path of a directory copied afresh each time
+	// the server starts (stdio servers); ${fixture} in the command, the
+	// env and the server's tests expands to the copy. "" for none.
+	Fixture string
 
 	// Pos is the position of the server's key.
 	Pos Pos
@@ -114,6 +145,10 @@ type HTTPOptions struct {
 	UserAgentOverride bool
 	// TLS holds the TLS knobs.
 	TLS TLSOptions
+	// Transport is TransportStreamable, TransportSSE, or "" when unset:
+	// Streamable HTTP, unless the run pins protocol 2024-11-05, which
+	// selects the legacy SSE transport.
+	Transport string
 }
 
 // TLSOptions is the http.tls block of a URL server.
