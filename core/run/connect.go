@@ -58,6 +58,7 @@ func (s *servers) httpConfig(suite *config.Suite, srv *config.Server) (session.H
 	cfg := session.HTTPConfig{
 		Name:            srv.Name,
 		URL:             srv.URL,
+		Transport:       srv.HTTP.Transport, // "" lets the protocol revision choose
 		ProtocolVersion: s.protocolVersion,
 		ClientVersion:   s.clientVersion,
 		WaitForReady:    srv.WaitForReady,

@@ -70,6 +70,8 @@ type runner struct {
 	// cache serves identical requests from earlier answers; nil when
 	// caching is off.
 	cache *callCache
+	// comp holds the compliance engine's runs (compliance.go).
+	comp complianceRuns
 
 	mu         sync.Mutex
 	pluginErrs map[string]*plugin.PluginError

@@ -19,6 +19,8 @@ type servers struct {
 
 	mu sync.Mutex
 	m  map[string]*serverEntry
+	// fixtures maps each live session to its fixture copy (lifecycle.go).
+	fixtures sync.Map
 }
 
 type serverEntry struct {
@@ -27,6 +29,11 @@ type serverEntry struct {
 	once      sync.Once
 	sess      *session.Session
 	err       error
+	// fixture is the copy of the server's fixture directory; "" for none.
+	fixture string
+	// first records the first session of a per_test server (whose
+	// sessions close with their tests) for the report; nil otherwise.
+	first *rpt.Server
 }
 
 func newServers(protocolVersion, clientVersion string) *servers {
@@ -44,7 +51,10 @@ func (s *servers) get(ctx context.Context, suite *config.Suite, srv *config.Serv
 		s.m[key] = e
 	}
 	s.mu.Unlock()
-	e.once.Do(func() { e.sess, e.err = s.connect(ctx, suite, srv) })
+	if perTest(srv) {
+		return s.perTest(ctx, suite, srv, e)
+	}
+	e.once.Do(func() { e.sess, e.fixture, e.err = s.start(ctx, suite, srv) })
 	return e.sess, e.err
 }
 
@@ -68,10 +78,11 @@ func (s *servers) close() []rpt.Server {
 				rec.Error = e.err.Error()
 			}
 			if e.sess != nil {
-				rec.Transport = e.sess.Transport()
-				rec.ProtocolVersion = e.sess.ProtocolVersion()
-				rec.ServerName, rec.ServerVersion = e.sess.ServerInfo()
-				_ = e.sess.Close()
+				rec = serverRecord(e.sess)
+				_ = s.closeSession(e.sess, e.fixture)
+			}
+			if e.first != nil {
+				rec = *e.first
 			}
 			out[i] = rec
 		}()

@@ -7,6 +7,8 @@
 // printed URL is the event stream's.
 //
 // Its tools, resources and prompts are deliberately small and deterministic;
+// its lists come in pages (the resources span three), and the travel
+// prompt's arguments and the items template's id complete;
 // some (fail, crash, slow, stderr_noise) exist to exercise mcptest's handling
 // of misbehaving servers.
 package main
@@ -69,10 +71,17 @@ func newServer() *server.MCPServer {
 		server.WithResourceCapabilities(false, false),
 		server.WithPromptCapabilities(false),
 		server.WithRecovery(),
+		// Lists come in pages of listPageSize: the resources span several
+		// pages, so clients must follow nextCursor.
+		server.WithPaginationLimit(listPageSize),
+		server.WithCompletions(),
+		server.WithPromptCompletionProvider(completer{}),
+		server.WithResourceCompletionProvider(completer{}),
 	)
 	addTools(s)
 	addResources(s)
 	addPrompts(s)
+	addTravelPrompt(s)
 	return s
 }
 
