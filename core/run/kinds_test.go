@@ -10,8 +10,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/run"
+	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -264,5 +266,184 @@ completions:
 	}
 	if withCtx != 1 || without != 3 {
 		t.Errorf("%d requests with context, %d without; want 1 and 3", withCtx, without)
+	}
+}
+
+// recorder keeps what the runner sent (Options.OnCall).
+type recorder struct {
+	mu    sync.Mutex
+	calls []string // "method params -> result"
+}
+
+func (r *recorder) observe(method string, params json.RawMessage, result json.RawMessage) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, method+" "+string(params)+" -> "+string(result))
+}
+
+func TestRestartPerTestAndFixtures(t *testing.T) {
+	dir := t.TempDir()
+	fixture := filepath.Join(dir, "fixtures", "fs")
+	if err := os.MkdirAll(filepath.Join(fixture, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fixture, "sub", "seed.txt"), []byte("seed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The server's command records the fixture copy it was given and what
+	// the copy held, then writes into the copy: the original must never
+	// change, and each start must see a pristine copy.
+	suite := `
+servers:
+  fresh:
+    command: ["sh", "-c", "echo \"start $$FIX $(ls $$FIX/sub) $(ls $$FIX | tr '\\n' ' ')\" >> LOG; touch $$FIX/written; tee -a LOG | DEMO"]
+    env: {FIX: "${fixture}"}
+    fixture: ./fixtures/fs
+    restart_policy: per_test
+  shared:
+    command: ["sh", "-c", "echo \"start $0\" >> LOG; tee -a LOG | DEMO", "${fixture}"]
+    fixture: ./fixtures/fs
+tools:
+  - {name: fresh one, server: fresh, tool: echo, args: {message: "${fixture}/a"}}
+  - {name: fresh two, server: fresh, tool: echo, args: {message: "${fixture}/a"}}
+  - {name: fresh three, server: fresh, tool: echo, args: {message: "${fixture}/a"}}
+  - {name: shared one, server: shared, tool: echo, args: {message: "${fixture}"}}
+  - {name: shared two, server: shared, tool: echo, args: {message: "${fixture}"}}
+resources:
+  - {name: uri expands, server: shared, uri: "demo://items/${fixture}"}
+`
+	pl, h, log := flowSetupIn(t, dir, suite, plan.Selection{})
+	rec := &recorder{}
+	res := run.Execute(context.Background(), pl, run.Options{Host: h, OnCall: func(_ *config.Suite, _ *config.Server, _ *session.Session, method string, params json.RawMessage, out *session.Outcome, _ error) {
+		if out != nil {
+			rec.observe(method, params, out.Result)
+		}
+	}})
+	for _, tr := range res.Tests {
+		if tr.Status != report.StatusErrored && tr.Name != "uri expands" && tr.Status != report.StatusPassed {
+			t.Errorf("%s: %s", tr.Name, flowExplain(tr))
+		}
+	}
+	raw, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var freshCopies, sharedCopies []string
+	for _, line := range strings.Split(string(raw), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 2 && f[0] == "start" && strings.Contains(line, "seed.txt"):
+			freshCopies = append(freshCopies, f[1])
+			// A pristine copy: the seed, and nothing an earlier start wrote.
+			if strings.Contains(line, "written") {
+				t.Errorf("a per_test start saw an earlier start's file: %s", line)
+			}
+		case len(f) == 2 && f[0] == "start":
+			sharedCopies = append(sharedCopies, f[1])
+		}
+	}
+	if len(freshCopies) != 3 || freshCopies[0] == freshCopies[1] || freshCopies[1] == freshCopies[2] || freshCopies[0] == freshCopies[2] {
+		t.Errorf("per_test starts: %v", freshCopies)
+	}
+	if len(sharedCopies) != 1 {
+		t.Errorf("per_run starts: %v", sharedCopies)
+	}
+	// The requests carried the copy's path, never ${fixture}.
+	copies := append(append([]string{}, freshCopies...), sharedCopies...)
+	sent := 0
+	for _, c := range rec.calls {
+		if strings.Contains(c, "${fixture}") {
+			t.Errorf("unexpanded: %s", c)
+		}
+		for _, cp := range copies {
+			if strings.Contains(c, cp) {
+				sent++
+				break
+			}
+		}
+	}
+	if sent != 6 {
+		t.Errorf("%d requests named a copy, want 6:\n%s", sent, strings.Join(rec.calls, "\n"))
+	}
+	// Each per_test start answered its own test: the three echoes name
+	// three different copies.
+	seen := map[string]bool{}
+	for _, c := range rec.calls {
+		for _, cp := range freshCopies {
+			if strings.Contains(c, `"text":"`+cp+`/a"`) {
+				seen[cp] = true
+			}
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("echo answers named %d fresh copies, want 3", len(seen))
+	}
+	// The original is untouched and every copy is gone.
+	if _, err := os.Stat(filepath.Join(fixture, "written")); !os.IsNotExist(err) {
+		t.Errorf("the original fixture was written to: %v", err)
+	}
+	for _, cp := range copies {
+		if _, err := os.Stat(cp); !os.IsNotExist(err) {
+			t.Errorf("copy %s left behind: %v", cp, err)
+		}
+	}
+	// One record per server in the report, per_test or not.
+	if len(res.Servers) != 2 || res.Servers[0].ServerName != "mcptest-demo" || res.Servers[1].ServerName != "mcptest-demo" {
+		t.Errorf("servers: %+v", res.Servers)
+	}
+}
+
+func TestPerTestServersAreNeverCached(t *testing.T) {
+	pl, h, log := flowSetup(t, `
+servers:
+  fresh:
+    command: ["sh", "-c", "tee -a LOG | DEMO"]
+    restart_policy: per_test
+resources:
+  - {name: one, server: fresh, uri: "demo://readme"}
+  - {name: two, server: fresh, uri: "demo://readme"}
+  - {name: three, server: fresh, uri: "demo://readme"}
+`, plan.Selection{})
+	res := run.Execute(context.Background(), pl, run.Options{Host: h})
+	if res.Summary.Passed != 3 {
+		t.Fatalf("summary %+v", res.Summary)
+	}
+	if n, m := flowCalls(t, log, "resources/read"), flowCalls(t, log, "initialize"); n != 3 || m != 3 {
+		t.Errorf("%d reads and %d initializes reached the servers, want 3 and 3", n, m)
+	}
+	for _, tr := range res.Tests {
+		if tr.CacheHit {
+			t.Errorf("%s: cache hit", tr.Name)
+		}
+	}
+}
+
+func TestFixtureCopyRemovedWhenTheServerFailsToStart(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pl, h, log := flowSetupIn(t, dir, `
+servers:
+  broken:
+    command: ["sh", "-c", "echo \"$0\" >> LOG; exit 3", "${fixture}"]
+    fixture: ./data
+tools:
+  - {name: never runs, server: broken, tool: echo, args: {message: x}}
+`, plan.Selection{})
+	res := run.Execute(context.Background(), pl, run.Options{Host: h})
+	if tr := res.Tests[0]; tr.Status != report.StatusErrored || tr.Error.Kind != "server_start" {
+		t.Fatalf("%s", flowExplain(tr))
+	}
+	raw, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := strings.TrimSpace(string(raw))
+	if !strings.Contains(cp, "mcptest-fixture-") {
+		t.Fatalf("copy path %q", cp)
+	}
+	if _, err := os.Stat(cp); !os.IsNotExist(err) {
+		t.Errorf("copy %s left behind: %v", cp, err)
 	}
 }
