@@ -19,8 +19,10 @@ import (
 // filled in and transforms applied) is answered from the earlier answer
 // instead of reaching the server again; with a cache folder, answers also
 // carry over to later runs. Only requests that cannot change the server's
-// state are served from cache: resources/read, prompts/get, and tools/call
-// of tools whose annotations say readOnlyHint or idempotentHint. Answers
+// state are served from cache: resources/read, prompts/get, the pages of
+// list tests, completion/complete, and tools/call of tools whose
+// annotations say readOnlyHint or idempotentHint. Servers restarted per
+// test or working on a fixture copy are never cached (lifecycle.go). Answers
 // the server gave (a result, isError or not, or a JSON-RPC error) are
 // cached; transport failures and timeouts never are.
 
