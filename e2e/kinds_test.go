@@ -243,3 +243,47 @@ func TestReportKeepsNewKindsThroughReRender(t *testing.T) {
 		t.Errorf("statuses %v", statuses)
 	}
 }
+
+// TestRecordAndReplayListsAndCompletions records the pages of a list test
+// and a completion into a cassette, then replays them with no server.
+func TestRecordAndReplayListsAndCompletions(t *testing.T) {
+	dir := t.TempDir()
+	live := `
+servers:
+  demo:
+    command: ["DEMO"]
+lists:
+  - name: all resources
+    server: demo
+    list: resources
+    expect:
+      - {target: pages, matcher: {exact: 3}}
+      - {target: result.resources.length, matcher: {exact: 47}}
+completions:
+  - name: city
+    server: demo
+    ref: {prompt: travel}
+    argument: {name: city, value: "Os"}
+    context: {country: "NO"}
+    expect:
+      - {target: result.completion.values, matcher: {exact: ["Oslo"]}}
+`
+	suite := filepath.Join(dir, "live.yml")
+	if err := os.WriteFile(suite, []byte(strings.ReplaceAll(live, "DEMO", filepath.Join(binDir, "mcptest-demo-server"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cassettes := filepath.Join(dir, "cassettes")
+	if r := mcptest(t, "record", "--cassette-dir", cassettes, suite); r.code != 0 {
+		t.Fatalf("record:\n%s", r)
+	}
+	replay := filepath.Join(dir, "replay.yml")
+	text := strings.Replace(live, `command: ["DEMO"]`, "cassette: "+filepath.Join(cassettes, "demo.json"), 1)
+	if err := os.WriteFile(replay, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mcptest(t, "run", "--no-color", replay)
+	if r.code != 0 {
+		t.Fatalf("replay:\n%s", r)
+	}
+	mustContain(t, "replay", r.stdout, "2 passed, 0 failed")
+}
