@@ -285,6 +285,7 @@ func (r *runner) startCompliance(ctx context.Context, t *plan.Test, cr *complian
 		return
 	}
 	cr.rep = rep
+	r.servers.noteProbed(t.Suite, t.Server, rep.ServerRecord())
 	cr.results = make(map[string]*compliance.Result, len(rep.Results))
 	for _, res := range rep.Results {
 		cr.results[res.Check.ID] = res

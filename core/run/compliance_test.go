@@ -75,6 +75,10 @@ func TestComplianceEntries(t *testing.T) {
 	if res.ExitCode != 1 {
 		t.Errorf("exit %d", res.ExitCode)
 	}
+	// The tools/list sequence used a session; the report has its record.
+	if len(res.Servers) != 1 || res.Servers[0].ServerName != "mcptest-demo" || res.Servers[0].ProtocolVersion != "2025-11-25" {
+		t.Errorf("servers %+v", res.Servers)
+	}
 }
 
 func TestComplianceWarningsDoNotFailTheRun(t *testing.T) {
@@ -82,5 +86,11 @@ func TestComplianceWarningsDoNotFailTheRun(t *testing.T) {
 	res := run.Execute(context.Background(), pl, run.Options{Host: h})
 	if len(res.Tests) != 3 || res.Summary.Failed != 1 || res.ExitCode != 0 {
 		t.Errorf("summary %+v exit %d", res.Summary, res.ExitCode)
+	}
+	// Only the checks reached the server: the report records what it
+	// answered them.
+	if len(res.Servers) != 1 || res.Servers[0].Name != "demo" || res.Servers[0].ServerName != "mcptest-demo" ||
+		res.Servers[0].Transport != "stdio" || res.Servers[0].ProtocolVersion != "2025-11-25" {
+		t.Errorf("servers %+v", res.Servers)
 	}
 }

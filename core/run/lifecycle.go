@@ -48,6 +48,20 @@ func (s *servers) start(ctx context.Context, suite *config.Suite, srv *config.Se
 	return sess, dir, nil
 }
 
+// noteProbed records a server that only compliance checks reached (on
+// their own connections), so the report still says what it spoke; a
+// server a test session reached keeps that session's record.
+func (s *servers) noteProbed(suite *config.Suite, srv *config.Server, rec rpt.Server) {
+	key := suite.File + "\x00" + srv.Name
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.m[key]; ok {
+		return
+	}
+	rec.Name = srv.Name
+	s.m[key] = &serverEntry{name: srv.Name, transport: rec.Transport, first: &rec}
+}
+
 // closeSession closes a session, then removes its fixture copy.
 func (s *servers) closeSession(sess *session.Session, fixture string) error {
 	err := sess.Close()
@@ -102,9 +116,9 @@ func withTestScope(ctx context.Context) (context.Context, *testScope) {
 // a test, which has no scope to tie the session's life to.
 var ErrNoTestScope = errors.New("restart_policy per_test: no test to tie the session to")
 
-// perTest returns the session of a per_test server for the test ctx
+// testSession returns the session of a per_test server for the test ctx
 // belongs to, starting it on the test's first use.
-func (s *servers) perTest(ctx context.Context, suite *config.Suite, srv *config.Server, e *serverEntry) (*session.Session, error) {
+func (s *servers) testSession(ctx context.Context, suite *config.Suite, srv *config.Server, e *serverEntry) (*session.Session, error) {
 	sc, _ := ctx.Value(scopeKey{}).(*testScope)
 	if sc == nil {
 		return nil, fmt.Errorf("server %q: %w", srv.Name, ErrNoTestScope)

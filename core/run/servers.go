@@ -52,7 +52,7 @@ func (s *servers) get(ctx context.Context, suite *config.Suite, srv *config.Serv
 	}
 	s.mu.Unlock()
 	if perTest(srv) {
-		return s.perTest(ctx, suite, srv, e)
+		return s.testSession(ctx, suite, srv, e)
 	}
 	e.once.Do(func() { e.sess, e.fixture, e.err = s.start(ctx, suite, srv) })
 	return e.sess, e.err
@@ -77,11 +77,13 @@ func (s *servers) close() []rpt.Server {
 			if e.err != nil {
 				rec.Error = e.err.Error()
 			}
-			if e.sess != nil {
+			switch {
+			case e.sess != nil:
 				rec = serverRecord(e.sess)
 				_ = s.closeSession(e.sess, e.fixture)
-			}
-			if e.first != nil {
+			case e.first != nil:
+				// A per_test server's first session, or the compliance
+				// checks' view of a server no session reached.
 				rec = *e.first
 			}
 			out[i] = rec
