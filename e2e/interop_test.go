@@ -150,12 +150,8 @@ func TestInteropEverythingStdio(t *testing.T) {
 }
 
 // TestInteropEverythingStreamableHTTP runs the same suite, retargeted with
-// --server-url at the server started in its streamableHttp mode.
-//
-// The legacy HTTP+SSE mode (`sse`) is not exercised: a session picks that
-// transport only when pinned to protocol 2024-11-05, and neither the
-// suite format (target_versions is refused by `mcptest run`) nor a flag
-// can pin a revision yet.
+// --server-url at the server started in its streamableHttp mode. The
+// legacy HTTP+SSE mode runs in interop_kinds_test.go.
 func TestInteropEverythingStreamableHTTP(t *testing.T) {
 	entry := npmServer(t, "server-everything")
 	port := startHTTPServer(t, entry, "streamableHttp")

@@ -120,6 +120,7 @@ func (b *build) finish(s *Suite, sc *scope) {
 	for i, t := range s.Prompts {
 		t.Index = i
 	}
+	b.finishKinds(s)
 	b.extra = append(b.extra, checkMetricOrder(s)...)
 	b.variableWarnings(sc)
 	if b.hasErrors() {

@@ -23,7 +23,7 @@ var invalidCases = []struct {
 	loaderOnly bool
 }{
 	{file: "unknown_key.yml", want: []string{
-		`4:5: /servers/local/cmd: unknown key "cmd" in a server (valid keys here: command, env, url, auth, headers, http, wait_for_ready, cassette, client)`,
+		`4:5: /servers/local/cmd: unknown key "cmd" in a server (valid keys here: command, env, url, auth, headers, http, wait_for_ready, cassette, client, restart_policy, fixture)`,
 		`5:1: /varables: unknown key "varables" in the suite (did you mean "variables"?)`,
 		`11:5: /tools/0/expects: unknown key "expects" in a tool test (did you mean "expect"?)`,
 		`17:9: /tools/0/expect/0/mesage: unknown key "mesage" in an assertion (did you mean "message"?)`,

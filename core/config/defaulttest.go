@@ -5,8 +5,8 @@ import (
 	"slices"
 )
 
-// applyDefaultTest merges defaultTest into every tool, resource and prompt
-// test: its assertions (and assert-sets, and derived metrics) come after
+// applyDefaultTest merges defaultTest into every tool, resource, prompt,
+// list and completion test: its assertions (and assert-sets, and derived metrics) come after
 // the test's own, and each of its other options applies where the test
 // leaves that option unset. Transforms only apply to tool tests.
 func applyDefaultTest(s *Suite, dt *defaultTest) {
@@ -17,6 +17,12 @@ func applyDefaultTest(s *Suite, dt *defaultTest) {
 		mergeOptions(&t.TestOptions, &dt.TestOptions, false)
 	}
 	for _, t := range s.Prompts {
+		mergeOptions(&t.TestOptions, &dt.TestOptions, false)
+	}
+	for _, t := range s.Lists {
+		mergeOptions(&t.TestOptions, &dt.TestOptions, false)
+	}
+	for _, t := range s.Completions {
 		mergeOptions(&t.TestOptions, &dt.TestOptions, false)
 	}
 }
@@ -139,6 +145,12 @@ func checkMetricOrder(s *Suite) Errors {
 		check(t.DerivedMetrics)
 	}
 	for _, t := range s.Prompts {
+		check(t.DerivedMetrics)
+	}
+	for _, t := range s.Lists {
+		check(t.DerivedMetrics)
+	}
+	for _, t := range s.Completions {
 		check(t.DerivedMetrics)
 	}
 	return dedupeErrors(errs)

@@ -255,11 +255,14 @@ func dumpServer(srv *Server) *yaml.Node {
 		tm.setStr("ca_bundle_path", srv.HTTP.TLS.CABundlePath)
 		tm.set("min_version", literal(srv.HTTP.TLS.MinVersion))
 		hp.set("tls", tm.n)
+		hp.setStr("transport", srv.HTTP.Transport)
 		m.set("http", hp.n)
 		m.setStr("wait_for_ready", srv.WaitForReady)
 	}
 	if srv.Client != nil {
 		m.set("client", dumpClient(srv.Client))
 	}
+	m.setStr("restart_policy", srv.RestartPolicy)
+	m.setStr("fixture", srv.Fixture)
 	return m.n
 }

@@ -49,6 +49,8 @@ func dumpBlocks(root *ymap, s *Suite) {
 	root.set("tools", listOf(s.Tools, dumpTool))
 	root.set("resources", listOf(s.Resources, dumpResource))
 	root.set("prompts", listOf(s.Prompts, dumpPrompt))
+	root.set("lists", listOf(s.Lists, dumpList))
+	root.set("completions", listOf(s.Completions, dumpCompletion))
 	root.set("agents", listOf(s.Agents, dumpAgent))
 	root.set("compliance", listOf(s.Compliance, dumpCompliance))
 	root.set("evals", listOf(s.Evals, dumpEval))
@@ -198,7 +200,7 @@ func dumpCompliance(c *ComplianceTest) *yaml.Node {
 	m.setStr("name", c.Name)
 	m.setStr("server", c.Server)
 	m.setStr("check", c.Check)
-	m.set("expect", dumpExpect(c.Expect, c.ExpectOptions))
+	dumpOptions(m, &c.TestOptions)
 	return m.n
 }
 

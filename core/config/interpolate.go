@@ -18,6 +18,8 @@ import (
 //	                   character that cannot be part of it
 //	$$                 a literal $
 //	${capture:NAME}    kept as written, for the runner (a value captured at run time)
+//	${fixture}         kept as written, for the runner (the path of a server's
+//	                   fixture copy; $fixture is the same)
 //	${id.field}        kept as written, for the runner (a composition node's
 //	                   output, a data row)
 //
@@ -33,6 +35,9 @@ type expansion struct {
 	// missing lists the ${NAME:?} references with no value, with their
 	// messages.
 	missing []missingVar
+	// fixture is set when the string refers to ${fixture}, kept as
+	// written for the runner (validate_fixture.go checks where).
+	fixture bool
 }
 
 // missingVar is a ${NAME:?message} reference whose name has no value.
@@ -93,6 +98,11 @@ func expand(s string, get func(string) (string, bool), bare bool) (expansion, er
 			}
 			name := s[i+1 : j]
 			i = j
+			if name == FixtureVar {
+				b.WriteString("${" + FixtureVar + "}")
+				x.fixture = true
+				continue
+			}
 			if v, ok := get(name); ok {
 				b.WriteString(v)
 			} else {
@@ -114,6 +124,11 @@ func (x *expansion) braced(b *strings.Builder, body, whole string, get func(stri
 		return errEmptyRef
 	}
 	name, op, arg := body, "", ""
+	if body == FixtureVar {
+		b.WriteString(whole)
+		x.fixture = true
+		return nil
+	}
 	if i := strings.Index(body, ":"); i >= 0 {
 		name, op = body[:i], body[i+1:]
 		if name == "capture" {
@@ -122,6 +137,9 @@ func (x *expansion) braced(b *strings.Builder, body, whole string, get func(stri
 			}
 			b.WriteString(whole)
 			return nil
+		}
+		if name == FixtureVar {
+			return fmt.Errorf("%q: ${%s} is the path of a server's fixture copy; it takes no default or message", "${"+body+"}", FixtureVar)
 		}
 		switch {
 		case strings.HasPrefix(op, "-"):
@@ -261,6 +279,9 @@ func (l *loader) interpolateString(n *yaml.Node, ptr string, sc *scope, bare boo
 			Msg:  fmt.Sprintf("unresolved variable %s", name),
 			Hint: fmt.Sprintf("%s=1 makes unresolved variables errors; set %s or write ${%s:-default}", StrictVarsEnv, name, name),
 		}})
+	}
+	if x.fixture {
+		l.fixtureUse(n, ptr)
 	}
 	n.Value = x.out
 }

@@ -140,6 +140,10 @@ type loader struct {
 	// recursive readers: the values being read, and the aliases followed.
 	reading      map[*yaml.Node]bool
 	aliasFollows int
+
+	// fixtureUses locates the strings of the file that refer to
+	// ${fixture} (validate_fixture.go).
+	fixtureUses []Pos
 }
 
 func newLoader(file string) *loader {

@@ -27,6 +27,8 @@ func mergeFragments(frags []*Suite) *Suite {
 		s.Tools = append(s.Tools, f.Tools...)
 		s.Resources = append(s.Resources, f.Resources...)
 		s.Prompts = append(s.Prompts, f.Prompts...)
+		s.Lists = append(s.Lists, f.Lists...)
+		s.Completions = append(s.Completions, f.Completions...)
 		s.Agents = append(s.Agents, f.Agents...)
 		s.Faults = append(s.Faults, f.Faults...)
 		s.Compliance = append(s.Compliance, f.Compliance...)

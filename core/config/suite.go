@@ -34,6 +34,10 @@ type Suite struct {
 	Resources []*ResourceTest
 	// Prompts holds the prompt-get tests.
 	Prompts []*PromptTest
+	// Lists holds the list tests (lists block).
+	Lists []*ListTest
+	// Completions holds the completion tests (completions block).
+	Completions []*CompletionTest
 	// Agents holds the agent tests.
 	Agents []*AgentTest
 	// Faults holds the named fault injections agents refer to.

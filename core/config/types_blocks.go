@@ -9,12 +9,14 @@ type ComplianceTest struct {
 	Name string
 	// Server is the server to check.
 	Server string
-	// Check is the check identifier, such as "initialize".
+	// Check is the check identifier: a compliance check id such as
+	// "J01", a prefix of ids ending in "*" ("J*", "*" for every check),
+	// or one of the sequences "initialize" and "tools/list".
 	Check string
-	// Expect holds extra assertions on the captured response.
-	Expect []*Assertion
-	// ExpectOptions holds the long-form expect fields; nil when unset.
-	ExpectOptions *ExpectOptions
+	// TestOptions holds expect (extra assertions on the captured
+	// response, for the sequences), timeout_ms, tags and profile; the
+	// scoring options are not read.
+	TestOptions
 	// Pos is the position of the test's mapping.
 	Pos Pos
 }

@@ -17,6 +17,28 @@ const (
 	CassetteServer ServerKind = "cassette"
 )
 
+// Restart policies of a server (restart_policy).
+const (
+	// RestartPerRun starts one process (or HTTP session) per run, shared
+	// by the server's tests.
+	RestartPerRun = "per_run"
+	// RestartPerTest starts a fresh process (or HTTP session) for every
+	// test of the server.
+	RestartPerTest = "per_test"
+)
+
+// FixtureVar is the name ${fixture} refers to: the absolute path of the
+// server's fixture copy. No variable may take it.
+const FixtureVar = "fixture"
+
+// HTTP transports of URL servers (http.transport).
+const (
+	// TransportStreamable is Streamable HTTP.
+	TransportStreamable = "streamable"
+	// TransportSSE is the legacy HTTP+SSE transport of protocol 2024-11-05.
+	TransportSSE = "sse"
+)
+
 // Defaults of the http block of URL servers.
 const (
 	DefaultHTTPTimeout    = 30 * time.Second
@@ -60,6 +82,14 @@ type Server struct {
 	// Client holds the client features offered to the server (roots,
 	// sampling and elicitation mocks); nil when the server sets none.
 	Client *ClientMocks
+	// RestartPolicy says how long a process (or HTTP session) of the
+	// server lives: RestartPerTest, or "" for RestartPerRun (the default,
+	// also when written out).
+	RestartPolicy string
+	// Fixture is the absolute path of a directory copied afresh each time
+	// the server starts (stdio servers); ${fixture} in the command, the
+	// env and the server's tests expands to the copy. "" for none.
+	Fixture string
 
 	// Pos is the position of the server's key.
 	Pos Pos
@@ -118,6 +148,10 @@ type HTTPOptions struct {
 	UserAgentOverride bool
 	// TLS holds the TLS knobs.
 	TLS TLSOptions
+	// Transport is TransportStreamable, TransportSSE, or "" when unset:
+	// Streamable HTTP, unless the run pins protocol 2024-11-05, which
+	// selects the legacy SSE transport.
+	Transport string
 }
 
 // TLSOptions is the http.tls block of a URL server.

@@ -10,7 +10,13 @@ var complianceKeys = newObjectSpec("a compliance check",
 	requiredKey("server"),
 	requiredKey("check"),
 	key("expect"),
-)
+	key("timeout_ms"),
+	key("tags"),
+	key("profile"),
+).withMisplaced(map[string]string{
+	"checks":   `name one check, a prefix such as "J*", or "*" for every check`,
+	"severity": "each check has the severity of its requirement: a MUST failure fails, a SHOULD failure warns",
+})
 
 // compliance reads the compliance block into s.
 func (l *loader) compliance(s *Suite, n *yaml.Node, ptr string) {
@@ -34,8 +40,8 @@ func (l *loader) compliance(s *Suite, n *yaml.Node, ptr string) {
 				c.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
 			case "check":
 				c.Check, _ = l.nonEmptyStr(e.value, ep, "the check identifier")
-			case "expect":
-				c.Expect, c.ExpectOptions = l.expect(e.value, ep)
+			default:
+				l.option(&c.TestOptions, e, ep)
 			}
 		}
 		s.Compliance = append(s.Compliance, c)

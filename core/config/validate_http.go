@@ -31,6 +31,7 @@ var httpKeys = newObjectSpec("the http block",
 	key("max_redirects"),
 	key("user_agent_override"),
 	key("tls"),
+	key("transport"),
 ).withMisplaced(map[string]string{
 	"mtls":       "client certificates are not supported yet",
 	"timeout_ms": "http.timeout takes a duration string such as 30s",
@@ -224,6 +225,8 @@ func (l *loader) httpOptions(h *HTTPOptions, n *yaml.Node, ptr string) bool {
 			h.UserAgentOverride, ok = l.boolean(fe.value, fp, "user_agent_override")
 		case "tls":
 			ok = l.tlsOptions(&h.TLS, fe.value, fp)
+		case "transport":
+			h.Transport, ok = l.enum(fe.value, fp, "transport", TransportStreamable, TransportSSE)
 		}
 		good = good && ok
 	}

@@ -21,9 +21,12 @@ var serverKeys = newObjectSpec("a server",
 	key("wait_for_ready"),
 	key("cassette"),
 	key("client"),
+	key("restart_policy"),
+	key("fixture"),
 ).withMisplaced(map[string]string{
 	"args":      `put the arguments in command, after the executable: command: ["./server", "--flag"]`,
-	"transport": "the transport follows from the shape: command: for stdio, url: for HTTP",
+	"transport": "the transport follows from the shape: command: for stdio, url: for HTTP (http.transport: sse picks legacy HTTP+SSE)",
+	"fixtures":  "a server takes one fixture directory: fixture: ./fixtures/dir",
 	"mtls":      "client certificates are not supported yet; server TLS settings go under http.tls",
 	"tls":       "TLS settings go under http.tls",
 	"timeout":   "HTTP timeouts go under http.timeout",
@@ -84,10 +87,10 @@ func (l *loader) server(name string, at, n *yaml.Node, ptr string) *Server {
 	case "url":
 		srv.Kind = URLServer
 		srv.HTTP = defaultHTTP()
-		good = l.notWith(f, "a url: server", "env") && good
+		good = l.notWith(f, "a url: server", "env", "fixture") && good
 	case "cassette":
 		srv.Kind = CassetteServer
-		good = l.notWith(f, "a cassette: server", append([]string{"env"}, urlOnlyKeys...)...) && good
+		good = l.notWith(f, "a cassette: server", append([]string{"env", "fixture"}, urlOnlyKeys...)...) && good
 	}
 	for _, fe := range f.entries {
 		fp := child(ptr, fe.key)
@@ -113,6 +116,13 @@ func (l *loader) server(name string, at, n *yaml.Node, ptr string) *Server {
 		case "client":
 			srv.Client = l.clientMocks(fe, fp)
 			ok = srv.Client != nil
+		case "restart_policy":
+			srv.RestartPolicy, ok = l.enum(fe.value, fp, "restart_policy", RestartPerRun, RestartPerTest)
+			if srv.RestartPolicy == RestartPerRun {
+				srv.RestartPolicy = "" // the default, stored as unset
+			}
+		case "fixture":
+			srv.Fixture, ok = l.fixtureDir(fe.value, fp)
 		}
 		good = good && ok
 	}

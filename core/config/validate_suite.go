@@ -16,6 +16,8 @@ var suiteKeys = newObjectSpec("the suite",
 	key("tools"),
 	key("resources"),
 	key("prompts"),
+	key("lists"),
+	key("completions"),
 	key("agents"),
 	key("faults"),
 	key("providers"),
@@ -71,6 +73,10 @@ func (l *loader) fragment(root *yaml.Node) *Suite {
 			l.resources(s, v, ptr)
 		case "prompts":
 			l.prompts(s, v, ptr)
+		case "lists":
+			l.lists(s, v, ptr)
+		case "completions":
+			l.completions(s, v, ptr)
 		case "agents":
 			l.agents(s, v, ptr)
 		case "faults":

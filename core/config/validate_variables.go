@@ -38,6 +38,11 @@ func (l *loader) variables(root *yaml.Node) []*Variable {
 				"use letters, digits and _, not starting with a digit")
 			continue
 		}
+		if e.key == FixtureVar {
+			l.c.add(e.keyNode, vp, fmt.Sprintf("the variable name %q is reserved", e.key),
+				"${fixture} is the path of a server's fixture copy (servers.<name>.fixture); pick another name")
+			continue
+		}
 		if v := l.variable(e, vp); v != nil {
 			out = append(out, v)
 		}

@@ -11,8 +11,8 @@ import (
 	"github.com/mcptest/mcptest/core/target"
 )
 
-// Capture is a planned capture: a value a tool test keeps from its
-// response under a name.
+// Capture is a planned capture: a value a tool, list or completion test
+// keeps from its response under a name.
 type Capture struct {
 	// Spec is the capture as loaded.
 	Spec *config.Capture
@@ -23,11 +23,19 @@ type Capture struct {
 // CaptureRef matches a ${capture:NAME} reference; group 1 is the name.
 var CaptureRef = regexp.MustCompile(`\$\{capture:([^}]*)\}`)
 
-// producer is a tool test that declares a capture.
+// producer is a test that declares a capture: a tool, list or completion
+// test, identified by its block and its index there.
 type producer struct {
-	tool *config.ToolTest
-	spec *config.Capture
+	name  string
+	block int
+	index int
+	spec  *config.Capture
 }
+
+// blockOrder is the order of the blocks a plan's tests come in; a capture
+// can only be read by a test that runs after its producer: one of a later
+// block, or a later test of the same block (which also rules out cycles).
+var blockOrder = map[string]int{KindTool: 0, KindResource: 1, KindPrompt: 2, KindComposition: 3, KindList: 4, KindCompletion: 5, KindCompliance: 6}
 
 // linkCaptures plans the captures of a suite's tests and orders every test
 // that uses one after the test that produces it. Capture names are unique
@@ -38,24 +46,35 @@ type producer struct {
 func (b *builder) linkCaptures(s *config.Suite, planned []*Test) {
 	producers := map[string]producer{}
 	var names []string
-	for _, tt := range s.Tools {
-		for _, c := range tt.Captures {
+	declare := func(test string, block, index int, cs []*config.Capture) {
+		for _, c := range cs {
 			if prev, dup := producers[c.Name]; dup {
-				b.errs = append(b.errs, posError(c.Pos, fmt.Sprintf("capture %q is already taken by test %q", c.Name, prev.tool.Name),
+				b.errs = append(b.errs, posError(c.Pos, fmt.Sprintf("capture %q is already taken by test %q", c.Name, prev.name),
 					fmt.Sprintf("first declared at line %d; capture names are unique in a suite", prev.spec.Pos.Line)))
 				continue
 			}
-			producers[c.Name] = producer{tool: tt, spec: c}
+			producers[c.Name] = producer{name: test, block: block, index: index, spec: c}
 			names = append(names, c.Name)
 		}
 	}
-	byTool := map[*config.ToolTest]*Test{}
+	for _, tt := range s.Tools {
+		declare(tt.Name, blockOrder[KindTool], tt.Index, tt.Captures)
+	}
+	for _, lt := range s.Lists {
+		declare(lt.Name, blockOrder[KindList], lt.Index, lt.Captures)
+	}
+	for _, ct := range s.Completions {
+		declare(ct.Name, blockOrder[KindCompletion], ct.Index, ct.Captures)
+	}
+	type key struct{ block, index int }
+	byProducer := map[key]*Test{}
 	for _, t := range planned {
-		if t.Kind != KindTool {
+		cs, index := t.declaredCaptures()
+		if cs == nil {
 			continue
 		}
-		byTool[t.Tool] = t
-		for _, c := range t.Tool.Captures {
+		byProducer[key{blockOrder[t.Kind], index}] = t
+		for _, c := range cs {
 			path, err := target.Parse(c.Target)
 			if err != nil {
 				b.errs = append(b.errs, posError(c.Pos, fmt.Sprintf("invalid capture target %q: %v", c.Target, err), ""))
@@ -68,26 +87,54 @@ func (b *builder) linkCaptures(s *config.Suite, planned []*Test) {
 		for _, ref := range captureRefs(t) {
 			p, ok := producers[ref.name]
 			if !ok {
-				hint := "no test of this suite captures it; add capture: {" + ref.name + ": <target>} to the tool test that produces it"
+				hint := "no test of this suite captures it; add capture: {" + ref.name + ": <target>} to the test that produces it"
 				if g := plugin.Suggest(ref.name, names); g != "" {
 					hint = fmt.Sprintf("did you mean %q?", g)
 				}
 				b.errs = append(b.errs, posError(t.Pos, fmt.Sprintf("%s names no capture", ref.text), hint))
 				continue
 			}
-			if t.Kind == KindTool && p.tool.Index >= t.Tool.Index {
-				b.errs = append(b.errs, posError(t.Pos, fmt.Sprintf("%s is captured by test %q, which does not run before this one", ref.text, p.tool.Name),
-					"a capture is read from an earlier test's response: move the producing test above this one"))
+			if block := blockOrder[t.Kind]; p.block > block || p.block == block && p.index >= t.index() {
+				b.errs = append(b.errs, posError(t.Pos, fmt.Sprintf("%s is captured by test %q, which does not run before this one", ref.text, p.name),
+					"a capture is read from an earlier test's response: move the producing test above this one (blocks run in the order tools, resources, prompts, compositions, lists, completions)"))
 				continue
 			}
 			if !slices.Contains(t.Consumes, ref.name) {
 				t.Consumes = append(t.Consumes, ref.name)
 			}
-			if pt := byTool[p.tool]; pt != nil && !slices.Contains(t.After, pt) {
+			if pt := byProducer[key{p.block, p.index}]; pt != nil && !slices.Contains(t.After, pt) {
 				t.After = append(t.After, pt)
 			}
 		}
 	}
+}
+
+// declaredCaptures returns the captures a test declares and its index in
+// its block; nil for kinds that capture nothing.
+func (t *Test) declaredCaptures() ([]*config.Capture, int) {
+	switch t.Kind {
+	case KindTool:
+		return t.Tool.Captures, t.Tool.Index
+	case KindList:
+		return t.List.Captures, t.List.Index
+	case KindCompletion:
+		return t.Completion.Captures, t.Completion.Index
+	}
+	return nil, 0
+}
+
+// index is the test's position in its block, for the order of captures;
+// -1 for kinds without one (they never read a capture of their own block).
+func (t *Test) index() int {
+	switch t.Kind {
+	case KindTool:
+		return t.Tool.Index
+	case KindList:
+		return t.List.Index
+	case KindCompletion:
+		return t.Completion.Index
+	}
+	return -1
 }
 
 // captureRef is one ${capture:NAME} found in a test's request.
@@ -96,7 +143,8 @@ type captureRef struct {
 }
 
 // captureRefs lists the capture references in what the test sends: tool
-// and prompt arguments, a resource URI, composition node arguments.
+// and prompt arguments, a resource URI, composition node arguments, a
+// list cursor, a completion's argument and context.
 func captureRefs(t *Test) []captureRef {
 	var out []captureRef
 	scan := func(s string) {
@@ -115,6 +163,12 @@ func captureRefs(t *Test) []captureRef {
 		for _, n := range t.Composition.Spec.Nodes {
 			walkStrings(n.Args, scan)
 		}
+	case KindList:
+		if t.List.Cursor != nil {
+			scan(*t.List.Cursor)
+		}
+	case KindCompletion:
+		walkStrings(t.Completion.Params(), scan)
 	}
 	return out
 }

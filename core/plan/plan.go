@@ -31,6 +31,12 @@ const (
 	KindPrompt   = "prompt"
 	// KindComposition is a graph of tool calls (compositions block).
 	KindComposition = "composition"
+	// KindList reads a whole list, page by page (lists block).
+	KindList = "list"
+	// KindCompletion asks for argument completions (completions block).
+	KindCompletion = "completion"
+	// KindCompliance runs built-in compliance checks (compliance block).
+	KindCompliance = "compliance"
 )
 
 // Plan is what a run will do.
@@ -38,7 +44,8 @@ type Plan struct {
 	// Suites are the suites planned, in the order given.
 	Suites []*config.Suite
 	// Tests are the selected tests: each suite's tool tests, then its
-	// resource tests, then its prompt tests.
+	// resource, prompt, composition, list, completion and compliance
+	// tests.
 	Tests []*Test
 	// Matchers lists the plugins the plan's assertions need, in first-use
 	// order; only these are started.
@@ -59,9 +66,10 @@ type Test struct {
 	// ID is the test's stable identity: suite file, block and name (with
 	// #N appended to repeated names), independent of its position.
 	ID string
-	// Kind is KindTool, KindResource, KindPrompt or KindComposition;
-	// exactly the matching one of Tool, Resource, Prompt and Composition
-	// is set.
+	// Kind is KindTool, KindResource, KindPrompt, KindComposition,
+	// KindList, KindCompletion or KindCompliance; exactly the matching one
+	// of Tool, Resource, Prompt, Composition, List, Completion and
+	// Compliance is set.
 	Kind string
 	// Suite is the suite the test belongs to.
 	Suite       *config.Suite
@@ -69,6 +77,9 @@ type Test struct {
 	Resource    *config.ResourceTest
 	Prompt      *config.PromptTest
 	Composition *Composition
+	List        *config.ListTest
+	Completion  *config.CompletionTest
+	Compliance  *Compliance
 	// Name, Options and Pos are those of the test, whatever its kind.
 	Name    string
 	Options *config.TestOptions
@@ -141,7 +152,7 @@ func BuildWith(suites []*config.Suite, reg *plugin.Registry, opts Options) (*Pla
 	if v := opts.TargetVersion; v != "" && !slices.Contains(config.ProtocolVersions, v) {
 		return nil, fmt.Errorf("%w: --target-version %q is not a protocol revision; known: %s", ErrBadTargetVersion, v, strings.Join(config.ProtocolVersions, ", "))
 	}
-	b := &builder{reg: reg, sel: &sel, plan: &Plan{Suites: suites}, used: map[*plugin.Found]bool{}, targetVersion: opts.TargetVersion}
+	b := &builder{reg: reg, sel: &sel, plan: &Plan{Suites: suites}, used: map[*plugin.Found]bool{}, targetVersion: opts.TargetVersion, run: opts.Run}
 	for _, s := range suites {
 		b.suite(s)
 	}
@@ -176,6 +187,9 @@ type builder struct {
 	selected int // selected tests of every kind, runnable or not
 	// targetVersion is Options.TargetVersion.
 	targetVersion string
+	// run is Options.Run: the plan is for a run, so what a run needs on
+	// disk (fixture directories) must exist.
+	run bool
 	// stepErrs remembers the step-check errors reported, so a check that
 	// defaultTest gives every test is reported once (steps.go).
 	stepErrs map[string]bool
@@ -216,6 +230,7 @@ func (b *builder) suite(s *config.Suite) {
 			add(t, nil)
 		}
 	}
+	b.kinds(s, names, add)
 	b.fixtureScopes(s, b.plan.Tests[first:])
 	b.linkCaptures(s, b.plan.Tests[first:])
 	b.otherBlocks(s)
@@ -226,7 +241,7 @@ func (b *builder) suite(s *config.Suite) {
 }
 
 // otherBlocks counts and selects the tests of the blocks this build cannot
-// run (agents, evals, compliance), reports them as gaps,
+// run (agents, evals), reports them as gaps,
 // and resolves the matchers of their assertions so that an unknown matcher
 // is reported even there.
 func (b *builder) otherBlocks(s *config.Suite) {
@@ -239,7 +254,7 @@ func (b *builder) otherBlocks(s *config.Suite) {
 		*sel = append(*sel, pos)
 		return true
 	}
-	var agents, evals, compliance []config.Pos
+	var agents, evals []config.Pos
 	for _, a := range s.Agents {
 		if pick(a.Name, a.Tags, a.Profile, a.Pos, &agents) {
 			b.resolveOnly(a.Expect)
@@ -248,14 +263,8 @@ func (b *builder) otherBlocks(s *config.Suite) {
 	for _, e := range s.Evals {
 		pick(e.Name, e.Tags, e.Profile, e.Pos, &evals)
 	}
-	for _, c := range s.Compliance {
-		if pick(c.Name, nil, "", c.Pos, &compliance) {
-			b.resolveOnly(c.Expect)
-		}
-	}
 	b.gaps.blockGap("agents", "agent tests", agents)
 	b.gaps.blockGap("evals", "evals", evals)
-	b.gaps.blockGap("compliance", "compliance checks", compliance)
 }
 
 // assertions plans the expect entries of a test: plain assertions,

@@ -31,8 +31,8 @@ func (b *builder) stepChecks(t *Test) {
 		}
 	}
 	hasHeaders := len(eo.ResponseHeaders) > 0 || len(eo.ResponseHeadersAbsent) > 0
-	if t.Kind == KindComposition && hasHeaders {
-		at("response_headers", "header checks judge the HTTP response of one call; a composition makes several",
+	if (t.Kind == KindComposition || t.Kind == KindList) && hasHeaders {
+		at("response_headers", fmt.Sprintf("header checks judge the HTTP response of one call; a %s test makes several", t.Kind),
 			"check headers in a tool test of a url: server")
 	} else if srv := t.Server; srv != nil && srv.Kind != config.URLServer {
 		for _, field := range []string{"response_headers", "response_headers_absent"} {

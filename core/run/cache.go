@@ -20,8 +20,10 @@ import (
 // filled in and transforms applied) is answered from the earlier answer
 // instead of reaching the server again; with a cache folder, answers also
 // carry over to later runs. Only requests that cannot change the server's
-// state are served from cache: resources/read, prompts/get, and tools/call
-// of tools whose annotations say readOnlyHint or idempotentHint. Answers
+// state are served from cache: resources/read, prompts/get, the pages of
+// list tests, completion/complete, and tools/call of tools whose
+// annotations say readOnlyHint or idempotentHint. Servers restarted per
+// test or working on a fixture copy are never cached (lifecycle.go). Answers
 // the server gave (a result, isError or not, or a JSON-RPC error) are
 // cached; transport failures and timeouts never are.
 
@@ -71,7 +73,7 @@ func newCallCache(dir, protocolVersion string) *callCache {
 // disk, so a cache file never holds a secret the report would hide.
 func (c *callCache) do(ctx context.Context, suite *config.Suite, srv *config.Server, sess *session.Session, q request,
 	redact func(*session.Outcome), call func() (*session.Outcome, error)) (out *session.Outcome, hit bool, err error) {
-	if c == nil {
+	if c == nil || isolated(srv) {
 		out, err = call()
 		return out, false, err
 	}
@@ -164,6 +166,10 @@ func (c *callCache) cacheable(ctx context.Context, sess *session.Session, q requ
 // definition never appear in a file name.
 func (c *callCache) key(suite *config.Suite, srv *config.Server, q request) string {
 	args := argsOrEmpty(q.Args)
+	if q.Raw != nil {
+		// Requests other than calls, reads and gets are whole params.
+		args = q.Raw
+	}
 	if v, err := decode(args); err == nil {
 		if b, err := encodeJSON(v); err == nil {
 			args = b

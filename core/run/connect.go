@@ -59,6 +59,7 @@ func (s *servers) httpConfig(suite *config.Suite, srv *config.Server, version st
 	cfg := session.HTTPConfig{
 		Name:            srv.Name,
 		URL:             srv.URL,
+		Transport:       srv.HTTP.Transport, // "" lets the protocol revision choose
 		ProtocolVersion: version,
 		ClientVersion:   s.clientVersion,
 		WaitForReady:    srv.WaitForReady,

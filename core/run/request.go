@@ -33,6 +33,9 @@ type request struct {
 	// ProtocolVersion): answers at one revision never stand in for
 	// another's.
 	version string
+	// Raw, when set, is the request's params as they are sent (the
+	// methods other than tools/call, resources/read and prompts/get).
+	Raw json.RawMessage
 }
 
 // requestOf builds the request of a tool, resource or prompt test, with
@@ -45,6 +48,9 @@ func (r *runner) requestOf(t *plan.Test) (request, error) {
 	case plan.KindPrompt:
 		args, err := r.caps.resolve(t, t.Prompt.Args)
 		return request{Method: methodPromptsGet, Name: t.Prompt.Prompt, Args: args, version: t.ProtocolVersion}, err
+	case plan.KindCompletion:
+		params, err := r.caps.resolve(t, t.Completion.Params())
+		return request{Method: methodComplete, Raw: params, version: t.ProtocolVersion}, err
 	}
 	args, err := r.caps.resolve(t, t.Tool.Args)
 	return request{Method: methodToolsCall, Name: t.Tool.Tool, Args: args, version: t.ProtocolVersion}, err
@@ -53,6 +59,9 @@ func (r *runner) requestOf(t *plan.Test) (request, error) {
 // params are the request's JSON-RPC params, as sent (the cache keys on
 // them).
 func (q request) params() json.RawMessage {
+	if q.Raw != nil {
+		return q.Raw
+	}
 	var p any
 	switch q.Method {
 	case methodResourcesRead:
@@ -113,6 +122,11 @@ func (r *runner) obtain(ctx context.Context, t *plan.Test, q request, res *rpt.T
 		res.Status = rpt.StatusErrored
 		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(err.Error())}
 		return nil, nil, false, nil
+	}
+	if q, err = r.prepare(t, sess, q); err != nil {
+		res.Status = rpt.StatusErrored
+		res.Error = &rpt.Error{Kind: errorKind(err), Message: r.opts.Redact.String(err.Error())}
+		return sess, nil, false, nil
 	}
 	// The wait for a request slot is not part of the test's timeout: it
 	// depends on the other tests, not on this server.

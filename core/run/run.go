@@ -75,6 +75,8 @@ type runner struct {
 	cache *callCache
 	// calls bounds the requests in flight to servers (Options.Concurrency).
 	calls chan struct{}
+	// comp holds the compliance engine's runs (compliance.go).
+	comp complianceRuns
 
 	mu         sync.Mutex
 	pluginErrs map[string]*plugin.PluginError

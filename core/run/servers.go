@@ -19,6 +19,8 @@ type servers struct {
 
 	mu sync.Mutex
 	m  map[string]*serverEntry
+	// fixtures maps each live session to its fixture copy (lifecycle.go).
+	fixtures sync.Map
 }
 
 type serverEntry struct {
@@ -33,6 +35,11 @@ type serverEntry struct {
 	// gate lets tests share the session, or one test have it alone
 	// (exclusive.go).
 	gate sync.RWMutex
+	// fixture is the copy of the server's fixture directory; "" for none.
+	fixture string
+	// first records the first session of a per_test server (whose
+	// sessions close with their tests) for the report; nil otherwise.
+	first *rpt.Server
 }
 
 func newServers(protocolVersion, clientVersion string) *servers {
@@ -52,7 +59,11 @@ func (s *servers) get(ctx context.Context, suite *config.Suite, srv *config.Serv
 		s.m[key] = e
 	}
 	s.mu.Unlock()
-	e.once.Do(func() { e.sess, e.err = s.connect(ctx, suite, srv, cmp.Or(version, s.protocolVersion)) })
+	version = cmp.Or(version, s.protocolVersion)
+	if perTest(srv) {
+		return s.testSession(ctx, suite, srv, e, version)
+	}
+	e.once.Do(func() { e.sess, e.fixture, e.err = s.start(ctx, suite, srv, version) })
 	return e.sess, e.err
 }
 
@@ -75,15 +86,16 @@ func (s *servers) close() []rpt.Server {
 			if e.err != nil {
 				rec.Error = e.err.Error()
 			}
-			if e.sess != nil {
-				rec.Transport = e.sess.Transport()
-				rec.ProtocolVersion = e.sess.ProtocolVersion()
-				if d := e.sess.Discovery(); d != nil {
-					rec.SupportedVersions = d.SupportedVersions
-				}
-				rec.ServerName, rec.ServerVersion = e.sess.ServerInfo()
-				_ = e.sess.Close()
+			switch {
+			case e.sess != nil:
+				rec = serverRecord(e.sess)
+				_ = s.closeSession(e.sess, e.fixture)
+			case e.first != nil:
+				// A per_test server's first session, or the compliance
+				// checks' view of a server no session reached.
+				rec = *e.first
 			}
+			rec.TargetVersion = e.version
 			out[i] = rec
 		}()
 	}

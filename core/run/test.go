@@ -20,7 +20,8 @@ const stderrLines = 20
 
 // blocks names the suite block each kind of test comes from.
 var blocks = map[string]string{plan.KindTool: "tools", plan.KindResource: "resources", plan.KindPrompt: "prompts",
-	plan.KindComposition: "compositions"}
+	plan.KindComposition: "compositions", plan.KindList: "lists", plan.KindCompletion: "completions",
+	plan.KindCompliance: "compliance"}
 
 // testHeader is the part of a result known before the test runs.
 func testHeader(t *plan.Test) rpt.Test {
@@ -57,9 +58,17 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
 	start := time.Now()
 	defer func() { res.DurationMS = ms(time.Since(start)) }()
+	// Sessions of per_test servers live as long as the test (lifecycle.go).
+	ctx, scope := withTestScope(ctx)
+	defer scope.close(r.servers)
 
-	if t.Kind == plan.KindComposition {
+	switch t.Kind {
+	case plan.KindComposition:
 		return r.runComposition(ctx, t)
+	case plan.KindList:
+		return r.runList(ctx, t)
+	case plan.KindCompliance:
+		return r.runCompliance(ctx, t)
 	}
 	if !r.awaitCaptures(ctx, t, &res) {
 		return res

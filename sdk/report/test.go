@@ -153,3 +153,10 @@ func (t *Test) Header() Test {
 	return Test{ID: t.ID, Name: t.Name, File: t.File, Line: t.Line, Col: t.Col, Block: t.Block,
 		Server: t.Server, Tool: t.Tool, Tags: t.Tags, ProtocolVersion: t.ProtocolVersion, Check: t.Check}
 }
+
+// IsWarning reports whether the test failed only a SHOULD requirement of a
+// compliance check: it is reported as failed, with check severity
+// "SHOULD", but it is a warning that does not fail the run.
+func (t *Test) IsWarning() bool {
+	return t.Status == StatusFailed && t.Check != nil && t.Check.Severity == "SHOULD"
+}

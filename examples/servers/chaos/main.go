@@ -14,6 +14,9 @@
 //	-ansi-stderr      write ANSI escape sequences to stderr at start
 //	-stubborn         ignore SIGTERM and keep running after stdin closes
 //	-child            start a child process that sleeps until killed
+//	-list-cursor M    serve resources/list in pages that never end: M is
+//	                  "loop" (every page returns the same nextCursor) or
+//	                  "endless" (every page returns a new one)
 //
 // Per-call misbehaviours are tools, so one suite can exercise several; see
 // tools.go for their arguments:
@@ -54,6 +57,9 @@ type config struct {
 	stubborn   bool
 	child      bool
 	idle       bool
+	// listCursor is how resources/list misbehaves: "", "loop" or
+	// "endless" (lists.go).
+	listCursor string
 }
 
 func main() {
@@ -65,6 +71,7 @@ func main() {
 	flag.BoolVar(&cfg.stubborn, "stubborn", false, "ignore SIGTERM and keep running after stdin closes")
 	flag.BoolVar(&cfg.child, "child", false, "start a child process that sleeps until killed")
 	flag.BoolVar(&cfg.idle, "idle", false, "sleep until killed (the -child process)")
+	flag.StringVar(&cfg.listCursor, "list-cursor", "", "serve resources/list in pages that never end: `loop` or endless")
 	flag.Parse()
 
 	if cfg.idle {

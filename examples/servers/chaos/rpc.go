@@ -69,6 +69,8 @@ func (s *server) handle(line []byte) {
 		s.result(m.ID, map[string]any{})
 	case "tools/list":
 		s.result(m.ID, map[string]any{"tools": toolList()})
+	case "resources/list":
+		s.listResources(&m)
 	case "tools/call":
 		s.calls.Add(1)
 		go func() {
@@ -101,7 +103,7 @@ func (s *server) initialize(m *message) {
 	}
 	s.result(m.ID, map[string]any{
 		"protocolVersion": version,
-		"capabilities":    map[string]any{"tools": map[string]any{}},
+		"capabilities":    s.capabilities(),
 		"serverInfo":      map[string]any{"name": serverName, "version": serverVersion},
 	})
 }

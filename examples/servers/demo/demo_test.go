@@ -161,9 +161,10 @@ func TestResources(t *testing.T) {
 	if err != nil || len(templates.ResourceTemplates) != 1 {
 		t.Fatalf("templates: %v %+v", err, templates)
 	}
+	// The client follows the pages: every resource comes back.
 	list, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
-	if err != nil || len(list.Resources) != 3 {
-		t.Fatalf("resources: %v %+v", err, list)
+	if err != nil || len(list.Resources) != 3+catalogSize {
+		t.Fatalf("resources: %v %d", err, len(list.Resources))
 	}
 }
 

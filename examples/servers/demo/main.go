@@ -7,6 +7,8 @@
 // printed URL is the event stream's.
 //
 // Its tools, resources and prompts are deliberately small and deterministic;
+// its lists come in pages (the resources span three), and the travel
+// prompt's arguments and the items template's id complete;
 // some (fail, crash, slow, stderr_noise) exist to exercise mcptest's handling
 // of misbehaving servers, and others (progress, log, sample, elicit, roots,
 // bump and the demo://counter resource) what a server sends its client
@@ -72,6 +74,12 @@ func newServer() *server.MCPServer {
 		server.WithToolCapabilities(false),
 		server.WithPromptCapabilities(false),
 		server.WithRecovery(),
+		// Lists come in pages of listPageSize: the resources span several
+		// pages, so clients must follow nextCursor.
+		server.WithPaginationLimit(listPageSize),
+		server.WithCompletions(),
+		server.WithPromptCompletionProvider(completer{}),
+		server.WithResourceCompletionProvider(completer{}),
 	}
 	s := server.NewMCPServer(serverName, serverVersion, append(opts, featureOptions()...)...)
 	addTools(s)
@@ -79,6 +87,7 @@ func newServer() *server.MCPServer {
 	addFeatures(s)
 	addResources(s)
 	addPrompts(s)
+	addTravelPrompt(s)
 	return s
 }
 

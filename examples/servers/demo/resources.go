@@ -14,7 +14,15 @@ const (
 	configURI     = "demo://config"
 	itemsTemplate = "demo://items/{id}"
 	itemsPrefix   = "demo://items/"
+	catalogPrefix = "demo://catalog/"
 )
+
+// catalogSize is the number of catalog resources: with the readme and the
+// config, the resources list is three pages of listPageSize.
+const catalogSize = 45
+
+// listPageSize is the most items one page of a list holds.
+const listPageSize = 20
 
 const readmeText = "# mcptest demo\n\nA small MCP server used by mcptest's examples and tests.\n"
 
@@ -30,6 +38,13 @@ func addResources(s *server.MCPServer) {
 		mcp.WithResourceDescription("The demo configuration."),
 		mcp.WithMIMEType("application/json"),
 	), staticText(configURI, "application/json", configJSON))
+	for i := 1; i <= catalogSize; i++ {
+		uri := fmt.Sprintf("%s%02d", catalogPrefix, i)
+		s.AddResource(mcp.NewResource(uri, fmt.Sprintf("catalog-%02d", i),
+			mcp.WithResourceDescription(fmt.Sprintf("Catalog entry %d.", i)),
+			mcp.WithMIMEType("text/plain"),
+		), staticText(uri, "text/plain", fmt.Sprintf("catalog entry %d\n", i)))
+	}
 	s.AddResourceTemplate(mcp.NewResourceTemplate(itemsTemplate, "item",
 		mcp.WithTemplateDescription("One item by id."),
 		mcp.WithTemplateMIMEType("application/json"),

@@ -80,9 +80,16 @@ func testKey(t *report.Test) string { return t.ID + "\x00" + t.Name }
 // writeTest writes the status line of a test and, unless it passed, why.
 func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 	l := labelFor(t.Status)
+	if t.IsWarning() {
+		l = warnLabel
+	}
 	b.WriteString(r.p.paint(l.st, l.mark+" "+fmt.Sprintf("%-5s", l.word)))
 	b.WriteString(" ")
 	b.WriteString(r.p.line(plain, textsafe.Truncate(t.Name, maxLineRunes)))
+	if kindShown[t.Block] && t.File != "" {
+		// The blocks whose tests do not call a tool say what they are.
+		b.WriteString(" " + r.p.paint(dim, "["+kindLabel[t.Block]+"]"))
+	}
 	if t.Status != report.StatusSkipped || t.DurationMS > 0 {
 		b.WriteString(" " + r.p.paint(dim, "("+formatMS(t.DurationMS)+")"))
 	}
@@ -231,9 +238,24 @@ func (r *renderer) writeRunError(b *strings.Builder, e report.RunError) {
 	r.writeStderr(b, "    ", e.StderrTail)
 }
 
-// summary is the final line: counts by status, total, wall time.
+// kindShown are the blocks whose tests the pretty lines label with their
+// kind, and kindLabel the labels.
+var (
+	kindShown = map[string]bool{"lists": true, "completions": true, "compliance": true}
+	kindLabel = map[string]string{"lists": "list", "completions": "completion", "compliance": "compliance"}
+)
+
+// summary is the final line: counts by status, total, wall time. Warnings
+// (failed SHOULD checks) are counted apart from the failures.
 func (r *renderer) summary(run *report.Run) string {
 	s := run.Summary
+	warned := 0
+	for i := range run.Tests {
+		if run.Tests[i].IsWarning() {
+			warned++
+		}
+	}
+	s.Failed -= min(warned, s.Failed)
 	count := func(n int, word string, st style) string {
 		text := fmt.Sprintf("%d %s", n, word)
 		if n == 0 {
@@ -249,12 +271,15 @@ func (r *renderer) summary(run *report.Run) string {
 	if ms == 0 {
 		ms = s.DurationMS
 	}
-	return strings.Join([]string{
+	parts := []string{
 		count(s.Passed, "passed", green),
 		count(s.Failed, "failed", red),
-		count(s.Errored, "errored", yellow),
-		count(s.Skipped, "skipped", dim),
-	}, ", ") + fmt.Sprintf(" (%d %s) in %s", s.Total, tests, formatSeconds(ms))
+	}
+	if warned > 0 {
+		parts = append(parts, count(warned, "warned", yellow))
+	}
+	parts = append(parts, count(s.Errored, "errored", yellow), count(s.Skipped, "skipped", dim))
+	return strings.Join(parts, ", ") + fmt.Sprintf(" (%d %s) in %s", s.Total, tests, formatSeconds(ms))
 }
 
 // capLines keeps the first n lines, noting how many were cut.

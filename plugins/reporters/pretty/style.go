@@ -56,6 +56,10 @@ var labels = map[report.Status]statusLabel{
 	report.StatusSkipped: {"-", "SKIP", dim},
 }
 
+// warnLabel shows a compliance check that broke only a SHOULD
+// requirement: failed in the report, a warning for the run.
+var warnLabel = statusLabel{"!", "WARN", yellow}
+
 // labelFor returns the label of st, inventing one for unknown statuses.
 func labelFor(st report.Status) statusLabel {
 	if l, ok := labels[st]; ok {

@@ -1,0 +1,8 @@
+package session
+
+import "crypto/tls"
+
+// ClientTLS returns the TLS configuration a URL session uses for o, for
+// other clients of the same server (the compliance probes of a suite) to
+// trust and verify exactly what the session does.
+func ClientTLS(o TLSOptions) (*tls.Config, error) { return tlsConfig(o) }
