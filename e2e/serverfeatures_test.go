@@ -106,6 +106,29 @@ func TestServerFeaturesDemo(t *testing.T) {
 	}
 }
 
+// TestServerFeaturesDemoModern runs the same suite in the stateless era
+// (2026-07-28), where the mechanisms differ: the mocks answer input
+// requests (MRTR) instead of server requests, a call asks for its log
+// level in _meta instead of logging/setLevel, and subscriptions/listen
+// replaces resources/subscribe. The one test that pins the legacy
+// envelope (no resultType, no _meta) is left out; over HTTP the demo
+// gives each request a session of its own, so its counter updates reach
+// only stdio listeners and the subscription tests are left out there.
+func TestServerFeaturesDemoModern(t *testing.T) {
+	const legacyEnvelope = "a test that opts in to nothing keeps its envelope"
+	t.Run("stdio", func(t *testing.T) {
+		r, rep := runFeatures(t, "--target-version", "2026-07-28", "--exclude", legacyEnvelope, demoFeatures(t))
+		wantAllPassed(t, r, rep, demoFeaturesTests-1)
+		wantTransport(t, rep, "stdio", "2026-07-28", "mcptest-demo")
+	})
+	t.Run("streamable", func(t *testing.T) {
+		r, rep := runFeatures(t, "--target-version", "2026-07-28", "--exclude", legacyEnvelope, "--exclude", "updates*",
+			"--server-url", "demo="+startDemoMode(t, "--http"), demoFeatures(t))
+		wantAllPassed(t, r, rep, demoFeaturesTests-3)
+		wantTransport(t, rep, "streamable", "2026-07-28", "mcptest-demo")
+	})
+}
+
 // runFeatures runs `mcptest run` with a pretty and a json report. The
 // processes mcptest starts must be gone when it exits; a URL server the
 // test started itself lives on until the test ends.

@@ -104,6 +104,12 @@ type features struct {
 	// shortfall, when set, fails the test: the updates a subscription
 	// waited for did not all come.
 	shortfall string
+	// logLevel is the level a modern-era call asks for in its _meta
+	// (the era has no logging/setLevel); "" otherwise.
+	logLevel string
+	// stopListen ends a modern-era subscription (subscriptions/listen);
+	// nil in the legacy era, which unsubscribes instead.
+	stopListen func()
 }
 
 // withFeatures adds the keys of f to a test's envelope when the test

@@ -64,8 +64,11 @@ func (r *runner) obtainFeatures(ctx context.Context, t *plan.Test, q request, re
 		fr.res.Frames = r.frames(mergeFrames(fr.frames, capture.Frames()), fr.start)
 		return sess, nil, nil, nil
 	}
-	out, err := fr.call(ctx, q, f.token)
-	if err == nil && t.Kind == plan.KindResource && t.Resource.Subscribe != nil {
+	out, err := fr.call(ctx, q, f)
+	switch {
+	case f.stopListen != nil:
+		f.stopListen()
+	case err == nil && t.Kind == plan.KindResource && t.Resource.Subscribe != nil:
 		// Best effort: the test is judged on what it read.
 		fr.request(ctx, "resources/unsubscribe", map[string]string{"uri": f.uri}, true)
 	}
@@ -85,6 +88,11 @@ func (fr *featureRun) before(ctx context.Context, capture *session.Capture, f *f
 		if lvl := fr.t.Tool.LogLevel; lvl != "" {
 			if !fr.capable("logging", "log_level", "logging") {
 				return false
+			}
+			if fr.modern() {
+				// The modern era asks for a level per request.
+				f.logLevel = lvl
+				return true
 			}
 			if _, ok := fr.request(ctx, "logging/setLevel", map[string]string{"level": lvl}, false); !ok {
 				return false
@@ -106,7 +114,11 @@ func (fr *featureRun) subscribe(ctx context.Context, capture *session.Capture, s
 	if !fr.capable("resources.subscribe", "subscribe", "resources", "subscribe") {
 		return false
 	}
-	if _, ok := fr.request(ctx, "resources/subscribe", map[string]string{"uri": uri}, false); !ok {
+	if fr.modern() {
+		if !fr.listen(ctx, capture, f) {
+			return false
+		}
+	} else if _, ok := fr.request(ctx, "resources/subscribe", map[string]string{"uri": uri}, false); !ok {
 		return false
 	}
 	if tr := sub.Trigger; tr != nil && !fr.trigger(ctx, tr) {
@@ -189,16 +201,23 @@ func (fr *featureRun) trigger(ctx context.Context, tr *config.Trigger) bool {
 }
 
 // call makes the test's own request; a tool test with progress sends its
-// token in _meta.
-func (fr *featureRun) call(ctx context.Context, q request, token string) (*session.Outcome, error) {
+// token in _meta, and in the modern era one with a log level its level.
+func (fr *featureRun) call(ctx context.Context, q request, f *features) (*session.Outcome, error) {
 	cctx, cancel := context.WithTimeout(ctx, fr.t.Timeout)
 	defer cancel()
-	if q.Method != methodToolsCall || token == "" {
+	fields := map[string]string{}
+	if f.token != "" {
+		fields["progressToken"] = f.token
+	}
+	if f.logLevel != "" {
+		fields[metaLogLevel] = f.logLevel
+	}
+	if q.Method != methodToolsCall || len(fields) == 0 {
 		out, err := q.send(cctx, fr.sess)
 		fr.observe(q.Method, q.params(), out, err)
 		return out, err
 	}
-	meta, _ := json.Marshal(map[string]string{"progressToken": token})
+	meta, _ := json.Marshal(fields)
 	out, err := fr.sess.CallToolWithMeta(cctx, q.Name, q.Args, meta)
 	fr.observe(q.Method, toolParams(q.Name, q.Args, meta), out, err)
 	return out, err

@@ -65,6 +65,20 @@ func featureOptions() []server.ServerOption {
 	hooks.AddAfterUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest, _ *mcp.EmptyResult) {
 		setSubscribed(ctx, req.Params.URI, false)
 	})
+	// The modern era subscribes for as long as a subscriptions/listen
+	// request is open. Over stdio its session is the connection the bump
+	// tool's calls come on; over HTTP each request has a session of its
+	// own, so there the counter's updates reach legacy subscribers only.
+	hooks.AddBeforeSubscriptionsListen(func(ctx context.Context, _ any, req *mcp.SubscriptionsListenRequest) {
+		for _, uri := range req.Params.Notifications.ResourceSubscriptions {
+			setSubscribed(ctx, uri, true)
+		}
+	})
+	hooks.AddAfterSubscriptionsListen(func(ctx context.Context, _ any, req *mcp.SubscriptionsListenRequest, _ *mcp.SubscriptionsListenResult) {
+		for _, uri := range req.Params.Notifications.ResourceSubscriptions {
+			setSubscribed(ctx, uri, false)
+		}
+	})
 	return []server.ServerOption{
 		server.WithLogging(),
 		server.WithResourceCapabilities(true, false),
@@ -205,10 +219,13 @@ func sampleTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResu
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
-	raw, err := askClient(ctx, string(mcp.MethodSamplingCreateMessage), mcp.CreateMessageParams{
+	raw, pending, err := ask(ctx, req, string(mcp.MethodSamplingCreateMessage), mcp.CreateMessageParams{
 		Messages:  []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(prompt)}},
 		MaxTokens: 100,
 	})
+	if pending != nil {
+		return pending, nil
+	}
 	if err != nil {
 		return mcp.NewToolResultError("sampling failed: " + err.Error()), nil
 	}
@@ -225,10 +242,13 @@ func sampleTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResu
 }
 
 func elicitTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	raw, err := askClient(ctx, string(mcp.MethodElicitationCreate), mcp.ElicitationParams{
+	raw, pending, err := ask(ctx, req, string(mcp.MethodElicitationCreate), mcp.ElicitationParams{
 		Message:         req.GetString("message", "Who are you?"),
 		RequestedSchema: elicitSchema,
 	})
+	if pending != nil {
+		return pending, nil
+	}
 	if err != nil {
 		return mcp.NewToolResultError("elicitation failed: " + err.Error()), nil
 	}
@@ -239,8 +259,11 @@ func elicitTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResu
 	return mcp.NewToolResultStructured(res, string(raw)), nil
 }
 
-func rootsTool(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	raw, err := askClient(ctx, string(mcp.MethodListRoots), nil)
+func rootsTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	raw, pending, err := ask(ctx, req, string(mcp.MethodListRoots), nil)
+	if pending != nil {
+		return pending, nil
+	}
 	if err != nil {
 		return mcp.NewToolResultError("roots failed: " + err.Error()), nil
 	}
