@@ -138,6 +138,17 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 		fail(ctx.Err())
 		return
 	}
+	if len(chunk) == 1 && h.oversized != nil {
+		if r := &reqs[chunk[0]]; len(r.Actual)+len(r.Argument) > h.opts.MaxBatchBytes {
+			select {
+			case h.oversized <- struct{}{}:
+				defer func() { <-h.oversized }()
+			case <-ctx.Done():
+				fail(ctx.Err())
+				return
+			}
+		}
+	}
 	buf := getChunkBuf(len(chunk))
 	defer buf.release()
 	items, res := buf.items, buf.results

@@ -37,6 +37,11 @@ type Host struct {
 	mu     sync.Mutex
 	procs  map[string]*proc
 	closed bool
+
+	// oversized lets one batch at a time carry an item over the batch
+	// byte limit (a huge response under test), so such items are not
+	// encoded side by side, each as large as the response.
+	oversized chan struct{}
 }
 
 // NewHost returns a host that starts plugins with launcher.
@@ -50,7 +55,7 @@ func NewHost(launcher Launcher, opts HostOptions) *Host {
 	if opts.MaxBatchBytes == 0 {
 		opts.MaxBatchBytes = 4 << 20
 	}
-	return &Host{launcher: launcher, opts: opts, procs: map[string]*proc{}}
+	return &Host{launcher: launcher, opts: opts, procs: map[string]*proc{}, oversized: make(chan struct{}, 1)}
 }
 
 // proc is one plugin process and its clients.

@@ -23,7 +23,49 @@ func (r *runner) judge(ctx context.Context, t *plan.Test, envelope json.RawMessa
 		return nil
 	}
 	root, decodeErr := decode(envelope)
-	j := r.newJudging(ctx, t, root, decodeErr)
+	return r.judgeRoot(ctx, t, root, decodeErr)
+}
+
+// judgeResult is judge for the envelope {"result": result}, decoding the
+// result where it is instead of copying it into an envelope first: a
+// response of tens of megabytes is then held once as bytes and once
+// decoded, not twice as bytes.
+func (r *runner) judgeResult(ctx context.Context, t *plan.Test, result json.RawMessage) []rpt.Assertion {
+	if len(t.Assertions) == 0 {
+		return nil
+	}
+	if len(result) > rawResultMin && json.Valid(result) {
+		// A huge result: string targets are sliced out of it, and it is
+		// decoded only if a target needs more.
+		j := r.newJudging(ctx, t, nil, nil)
+		j.raw = result
+		return j.run()
+	}
+	var v any
+	var err error
+	if len(result) > 0 {
+		v, err = decode(result)
+	}
+	if err != nil {
+		return r.judgeRoot(ctx, t, nil, err)
+	}
+	return r.judgeRoot(ctx, t, map[string]any{"result": v}, nil)
+}
+
+// judgeRoot judges a test's assertions against a decoded envelope, or
+// records decodeErr against each.
+func (r *runner) judgeRoot(ctx context.Context, t *plan.Test, root any, decodeErr error) []rpt.Assertion {
+	return r.newJudging(ctx, t, root, decodeErr).run()
+}
+
+// rawResultMin is the size from which a result is judged in place
+// (judgeResult): below it, decoding costs less than it saves.
+const rawResultMin = 1 << 20
+
+// run prepares every entry, has the plugins judge them and reads the
+// verdicts back.
+func (j *judging) run() []rpt.Assertion {
+	r, ctx, t := j.r, j.ctx, j.t
 	weighted := t.Options != nil && t.Options.Threshold != nil
 	out := make([]rpt.Assertion, len(t.Assertions))
 	for i, a := range t.Assertions {
@@ -48,6 +90,9 @@ type judging struct {
 	t         *plan.Test
 	root      any
 	decodeErr error
+	// raw, when set, is a huge result judged in place: root is decoded
+	// from it only when a target cannot be sliced out (rootFromRaw).
+	raw json.RawMessage
 	reqs      []plugin.MatchRequest
 	outs      []plugin.MatchOutcome
 	cur       int               // next verdict to read
@@ -131,12 +176,19 @@ func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion
 // entry's transform on it. When that fails, it decides res (failed or
 // errored) and reports false.
 func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage, bool) {
-	if j.decodeErr != nil {
+	actual, ok := j.memoised(a.Spec.Target)
+	if !ok && j.raw != nil {
+		if actual, ok = rawString(a.Target, j.raw); ok {
+			j.memoise(a.Spec.Target, actual)
+		} else {
+			j.rootFromRaw()
+		}
+	}
+	if !ok && j.decodeErr != nil {
 		res.Status = rpt.StatusErrored
 		res.Error = "the response is not valid JSON: " + j.decodeErr.Error()
 		return nil, false
 	}
-	actual, ok := j.memoised(a.Spec.Target)
 	if !ok {
 		v, err := a.Target.Extract(j.root)
 		if err != nil {
@@ -162,6 +214,30 @@ func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage,
 		return nil, false
 	}
 	return actual, true
+}
+
+// rawString slices the string at a target under "result" out of the
+// result's bytes.
+func rawString(p target.Path, result json.RawMessage) (json.RawMessage, bool) {
+	segs := p.Segments()
+	if len(segs) == 0 || segs[0].IsIndex || segs[0].Key != "result" {
+		return nil, false
+	}
+	return target.NewPath(segs[1:]...).ExtractRawString(result)
+}
+
+// rootFromRaw decodes the huge result once, for the targets that cannot
+// be sliced out of it.
+func (j *judging) rootFromRaw() {
+	if j.root != nil || j.decodeErr != nil {
+		return
+	}
+	v, err := decode(j.raw)
+	if err != nil {
+		j.decodeErr = err
+		return
+	}
+	j.root = map[string]any{"result": v}
 }
 
 // memoised returns the encoded value at target if it was memoised.

@@ -170,3 +170,13 @@ func mustJSON(s string) json.RawMessage {
 	b, _ := json.Marshal(s)
 	return b
 }
+
+// hasResponseTransform reports whether t's response goes through a
+// transform before it is judged.
+func hasResponseTransform(t *plan.Test) bool {
+	if t.Kind != plan.KindTool || t.Options == nil {
+		return false
+	}
+	tr := t.Options.Transform
+	return tr != nil && tr.Response != nil
+}

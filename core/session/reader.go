@@ -108,7 +108,8 @@ func (p *stdioTransport) readStdout(lr *lineReader) {
 			continue
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
-			s.route(line, source{})
+			// next drops a buffer this large instead of reusing it.
+			s.route(line, source{owned: cap(line) > keepBufferMax})
 		}
 		if err != nil {
 			return

@@ -10,7 +10,7 @@ import (
 type envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
-	Result json.RawMessage `json:"result"`
+	Result rawRef          `json:"result"`
 	Error  json.RawMessage `json:"error"`
 	Params json.RawMessage `json:"params"`
 }
@@ -22,6 +22,21 @@ type source struct {
 	owner *call
 	// event and id are the SSE event type and id, when it came over SSE.
 	event, id string
+	// owned says the message's bytes are the router's to keep: its reader
+	// does not reuse them, so a result is kept as a slice of the message
+	// rather than copied out of it (a huge response is then held once).
+	owned bool
+}
+
+// rawRef is a JSON value as a slice of the message it was decoded from:
+// encoding/json hands UnmarshalJSON a slice of its input, which RawMessage
+// would copy.
+type rawRef []byte
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (r *rawRef) UnmarshalJSON(b []byte) error {
+	*r = b[:len(b):len(b)]
+	return nil
 }
 
 // route handles one message from the server: a response to one of our calls
@@ -36,7 +51,11 @@ type source struct {
 func (s *Session) route(msg []byte, src source) {
 	at := time.Now()
 	var env envelope
-	if err := json.Unmarshal(msg, &env); err != nil {
+	err := json.Unmarshal(msg, &env)
+	if err == nil && !src.owned {
+		env.Result = bytes.Clone(env.Result)
+	}
+	if err != nil {
 		if s.routeUndecodable(msg, err, at, src) {
 			return
 		}
@@ -48,7 +67,7 @@ func (s *Session) route(msg []byte, src source) {
 	}
 	if env.Method == "" && len(env.ID) > 0 {
 		if c := s.takePending(string(env.ID)); c != nil {
-			c.done <- reply{frame: s.frame(Received, at, msg, src.event, src.id), result: env.Result, rpcErr: env.Error, at: at}
+			c.done <- reply{frame: s.frame(Received, at, msg, src.event, src.id), result: json.RawMessage(env.Result), rpcErr: env.Error, at: at}
 			return
 		}
 		if !s.issued(env.ID) {
