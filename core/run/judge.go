@@ -92,12 +92,12 @@ type judging struct {
 	decodeErr error
 	// raw, when set, is a huge result judged in place: root is decoded
 	// from it only when a target cannot be sliced out (rootFromRaw).
-	raw json.RawMessage
-	reqs      []plugin.MatchRequest
-	outs      []plugin.MatchOutcome
-	cur       int               // next verdict to read
-	actuals   []json.RawMessage // the values compositions judged, in order
-	acur      int               // next of actuals to read
+	raw     json.RawMessage
+	reqs    []plugin.MatchRequest
+	outs    []plugin.MatchOutcome
+	cur     int               // next verdict to read
+	actuals []json.RawMessage // the values compositions judged, in order
+	acur    int               // next of actuals to read
 	// lastPlugin and lastLabel memoise the name@version of the plugin of
 	// the previous assertion: most tests use one plugin throughout.
 	lastPlugin *plugin.Found
