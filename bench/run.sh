@@ -37,6 +37,7 @@ run_bench '^BenchmarkJudge100k$' 5x ./core/run/
 run_bench '^BenchmarkDirect100k$' 10x ./plugins/matchers/text/
 run_bench '^BenchmarkColdStart$' 50x ./bench/
 run_bench '^BenchmarkThroughput$' 8x ./bench/
+run_bench '^BenchmarkMemory$' 1x ./bench/
 
 # metric NAME UNIT prints the median of UNIT over the runs of benchmark
 # NAME (without the -GOMAXPROCS suffix); it fails when there is none, e.g.
@@ -63,6 +64,10 @@ cs_over=$(metric BenchmarkColdStart ms-overhead)
 tp_run=$(metric BenchmarkThroughput ms-run)
 tp_bare=$(metric BenchmarkThroughput ms-bare)
 tp_ratio=$(metric BenchmarkThroughput x-bare)
+mem_floor=$(metric BenchmarkMemory MB-floor)
+mem_10k=$(metric BenchmarkMemory MB-10k-tests)
+mem_huge=$(metric BenchmarkMemory MB-50MB-response)
+mem_x=$(metric BenchmarkMemory x-response)
 k100_pipeline=$(metric BenchmarkJudge100k ns/assert)
 k100_direct=$(metric BenchmarkDirect100k ns/assert)
 k100_over=$(awk -v p="$k100_pipeline" -v d="$k100_direct" 'BEGIN { print p - d }')
@@ -97,6 +102,13 @@ BEGIN {
 	row("mcptest run", sprintf("%.1f ms", tp_run), "")
 	row("bare mcp-go client loop (floor)", sprintf("%.1f ms", tp_bare), "")
 	row("ratio (budget 1.3x)", sprintf("%.2fx", tp_ratio), v_tp)
+}'
+awk -v f="$mem_floor" -v t="$mem_10k" -v h="$mem_huge" -v x="$mem_x" -v vt="$(verdict "$mem_10k" 200)" -v vx="$(verdict "$mem_x" 4)" 'BEGIN {
+	print "memory, peak resident set of mcptest"
+	printf "  %-44s %13.1f MB\n", "one-test suite (floor)", f
+	printf "  %-44s %13.1f MB  %s\n", "10,000 tests (budget 200 MB)", t, vt
+	printf "  %-44s %13.1f MB\n", "one 50 MB response", h
+	printf "  %-44s %15.2fx  %s\n", "above the floor, in responses (budget 4x)", x, vx
 }'
 awk -v p="$k100_pipeline" -v d="$k100_direct" -v o="$k100_over" -v v="$(verdict "$k100_over" 2000)" 'BEGIN {
 	printf "100,000 assertions through the text plugin: pipeline %.0f ns/assert, direct %.0f ns/assert, overhead %.0f ns/assert (budget 2,000) %s\n", p, d, o, v

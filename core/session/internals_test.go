@@ -238,3 +238,46 @@ func TestStdinWriterCancel(t *testing.T) {
 	}
 	<-sw.lock
 }
+
+// TestLineReaderHugeLines: lines past keepBufferMax are gathered in chunks
+// and come back whole, at their exact size; one over the limit after some
+// chunks is reported with its start and size; the lines around them are
+// intact.
+func TestLineReaderHugeLines(t *testing.T) {
+	huge := `{"id":9,"result":"` + strings.Repeat("h", 9<<20) + `"}`
+	over := `{"id":10,"result":"` + strings.Repeat("o", 13<<20) + `"}`
+	input := "a\n" + huge + "\n" + "b\n" + over + "\n" + huge + "\nc\n"
+	lr := newLineReader(strings.NewReader(input), 12<<20)
+	var lines []string
+	for {
+		line, err := lr.next()
+		if errors.Is(err, errLineTooLong) {
+			if lr.size != len(over)+1 || leadingID(lr.head) != "10" {
+				t.Fatalf("too long: size %d, head id %q", lr.size, leadingID(lr.head))
+			}
+			lines = append(lines, "TOO LONG")
+			continue
+		}
+		if len(line) > keepBufferMax && cap(line) != len(line) {
+			t.Fatalf("a %d-byte line kept %d bytes of capacity", len(line), cap(line))
+		}
+		if len(line) > 0 {
+			lines = append(lines, string(line))
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"a\n", huge + "\n", "b\n", "TOO LONG", huge + "\n", "c\n"}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d", len(lines), len(want))
+	}
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Fatalf("line %d: %d bytes %.30q, want %d bytes %.30q", i, len(lines[i]), lines[i], len(want[i]), want[i])
+		}
+	}
+}

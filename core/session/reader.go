@@ -13,8 +13,15 @@ var errLineTooLong = errors.New("line too long")
 // lineReader splits the server's stdout into lines of bounded length.
 type lineReader struct {
 	br  *bufio.Reader
-	buf []byte // holds lines longer than br's buffer
-	max int
+	buf []byte // holds lines longer than br's buffer, up to keepBufferMax
+	// chunks hold a line beyond keepBufferMax, joined once it ends: a huge
+	// line then costs its size twice, briefly, and is kept at its exact
+	// size, where a doubling buffer would copy it over and over and keep
+	// up to twice its size.
+	chunks [][]byte
+	// total is the length of the line in buf and chunks.
+	total int
+	max   int
 	// head keeps the start of the last discarded over-long line, size its
 	// length, so the frame can be reported and its id recovered.
 	head []byte
@@ -37,29 +44,67 @@ func (l *lineReader) next() ([]byte, error) {
 	if cap(l.buf) > keepBufferMax {
 		l.buf = nil
 	}
-	l.buf = l.buf[:0]
+	l.buf, l.chunks, l.total = l.buf[:0], nil, 0
 	for {
 		frag, err := l.br.ReadSlice('\n')
-		if err == nil && len(l.buf) == 0 {
+		if err == nil && l.total == 0 {
 			if len(frag) > l.max {
 				return l.tooLong(frag, len(frag))
 			}
 			return frag, nil // fast path: the line fits the bufio buffer
 		}
-		if len(l.buf)+len(frag) > l.max {
+		if l.total+len(frag) > l.max {
 			return l.skipLine(frag, err)
 		}
-		l.grow(len(frag))
-		l.buf = append(l.buf, frag...)
+		l.add(frag)
 		if err != bufio.ErrBufferFull {
-			return l.buf, err
+			return l.line(), err
 		}
 	}
 }
 
+// lineChunk is the size of the chunks of a huge line.
+const lineChunk = 4 << 20
+
+// add appends a fragment of the current line.
+func (l *lineReader) add(frag []byte) {
+	l.total += len(frag)
+	if l.chunks == nil && len(l.buf)+len(frag) <= keepBufferMax {
+		l.grow(len(frag))
+		l.buf = append(l.buf, frag...)
+		return
+	}
+	if l.chunks == nil {
+		l.chunks = [][]byte{l.buf}
+		l.buf = nil // the chunks own it now
+	}
+	for len(frag) > 0 {
+		last := &l.chunks[len(l.chunks)-1]
+		if cap(*last) == len(*last) {
+			l.chunks = append(l.chunks, make([]byte, 0, lineChunk))
+			last = &l.chunks[len(l.chunks)-1]
+		}
+		n := min(len(frag), cap(*last)-len(*last))
+		*last = append(*last, frag[:n]...)
+		frag = frag[n:]
+	}
+}
+
+// line returns the current line: buf, or the chunks joined at exact size.
+func (l *lineReader) line() []byte {
+	if l.chunks == nil {
+		return l.buf
+	}
+	out := make([]byte, 0, l.total)
+	for _, c := range l.chunks {
+		out = append(out, c...)
+	}
+	l.chunks = nil
+	return out
+}
+
 // grow makes room for n more bytes in buf, doubling its capacity. (append
-// grows big slices by only a quarter at a time: a 50 MB line would then
-// cost some 230 MB of allocations instead of about 130.)
+// grows big slices by only a quarter at a time, which copies more.)
 func (l *lineReader) grow(n int) {
 	if cap(l.buf)-len(l.buf) >= n {
 		return
@@ -72,15 +117,21 @@ func (l *lineReader) grow(n int) {
 // skipLine discards the rest of an over-long line whose latest fragment is
 // frag and returns errLineTooLong (or the read error that ended it).
 func (l *lineReader) skipLine(frag []byte, err error) ([]byte, error) {
-	size := len(l.buf) + len(frag)
-	if len(l.buf) == 0 {
-		l.buf = append(l.buf, frag[:min(len(frag), FrameLimit)]...)
+	size := l.total + len(frag)
+	start := l.buf
+	if l.chunks != nil {
+		start = l.chunks[0]
 	}
+	if len(start) == 0 {
+		start = frag
+	}
+	_, tooLong := l.tooLong(start, size)
+	l.chunks = nil
 	for err == bufio.ErrBufferFull {
 		frag, err = l.br.ReadSlice('\n')
 		size += len(frag)
 	}
-	_, tooLong := l.tooLong(l.buf, size)
+	l.size = size
 	if err != nil {
 		return nil, err
 	}

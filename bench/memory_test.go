@@ -1,0 +1,112 @@
+package bench
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The memory budgets of DESIGN.md: "a 10,000-test run stays under 200 MB
+// RSS; a 50 MB tool response is handled without copies that multiply it".
+// Both are read as mcptest's own peak resident set (VmHWM); the servers and
+// plugins are other processes with budgets of their own.
+
+// hugeResponse is the chaos server's default big answer, 50 MB.
+const hugeResponse = 50 << 20
+
+// BenchmarkMemory runs mcptest on a one-test suite (the floor: what the
+// process needs anyway), on a 10,000-test suite, and on a test whose
+// answer is 50 MB, and reports the peak resident set of each run.
+// x-response is the 50 MB run's peak above the floor, in multiples of the
+// response: 1 would be the response held once.
+func BenchmarkMemory(b *testing.B) {
+	bins := builtBinaries(b)
+	dir := b.TempDir()
+	chaos := filepath.Join(dir, "chaos")
+	build := exec.Command("go", "build", "-o", chaos, "./examples/servers/chaos")
+	build.Dir = moduleRoot(b)
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build the chaos server: %v\n%s", err, out)
+	}
+	one := filepath.Join(dir, "one.yml")
+	writeSuite(b, one, bins.demo, 1)
+	many := filepath.Join(dir, "many.yml")
+	writeSuite(b, many, bins.demo, 10_000)
+	big := filepath.Join(dir, "big.yml")
+	suite := fmt.Sprintf("servers:\n  chaos:\n    command: [%q]\ntools:\n  - name: big\n    server: chaos\n    tool: big\n    expect:\n"+
+		"      - target: result.content[0].text\n        matcher: {starts-with: BEGINxxx}\n"+
+		"      - target: result.content[0].text\n        matcher: {contains: xxxEND}\n", chaos)
+	if err := os.WriteFile(big, []byte(suite), 0o644); err != nil {
+		b.Fatal(err)
+	}
+
+	var floor, tenK, huge float64
+	for range b.N {
+		floor += peakRSS(b, bins, dir, one)
+		tenK += peakRSS(b, bins, dir, many)
+		huge += peakRSS(b, bins, dir, big)
+	}
+	n := float64(b.N)
+	floor, tenK, huge = floor/n, tenK/n, huge/n
+	b.ReportMetric(floor, "MB-floor")
+	b.ReportMetric(tenK, "MB-10k-tests")
+	b.ReportMetric(huge, "MB-50MB-response")
+	b.ReportMetric((huge-floor)/float64(hugeResponse>>20), "x-response")
+}
+
+// peakRSS runs `mcptest run suite` and returns its peak resident set in
+// MB, read from /proc while it runs (VmHWM only grows, so the last reading
+// is the peak up to a few milliseconds before the exit).
+func peakRSS(b *testing.B, bins binaries, dir, suite string) float64 {
+	b.Helper()
+	cmd := exec.Command(bins.mcptest, "run", suite, "--reporter", "json", "-o", os.DevNull)
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	var peak float64
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if kb, ok := vmHWM(status); ok && kb > peak {
+			peak = kb
+		}
+		select {
+		case err := <-done:
+			if err != nil {
+				b.Fatalf("mcptest run %s: %v", suite, err)
+			}
+			if peak == 0 {
+				b.Skip("no /proc/PID/status readings on this system")
+			}
+			return peak / 1024
+		case <-tick.C:
+		}
+	}
+}
+
+// vmHWM reads the peak resident set, in kB, from a /proc status file.
+func vmHWM(path string) (float64, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
+			return kb, err == nil
+		}
+	}
+	return 0, false
+}
