@@ -199,3 +199,65 @@ tools:
 		t.Errorf("replay:\n%s", r)
 	}
 }
+
+// cassetteFeatureTests capture what the server sends during their calls:
+// progress, log messages and a sampling request the mock answers.
+const cassetteFeatureTests = `
+    client:
+      sampling: {text: "canned reply", model: mock-model}
+tools:
+  - name: progress
+    server: demo
+    tool: progress
+    args: {steps: 3}
+    progress: true
+    expect:
+      - {target: progress.count, matcher: {exact: 3}}
+      - {target: progress.monotonic, matcher: {exact: true}}
+  - name: logs
+    server: demo
+    tool: log
+    log_level: debug
+    expect:
+      - {target: logs.length, matcher: {exact: 8}}
+  - name: sampling
+    server: demo
+    tool: sample
+    args: {prompt: "What is 6 times 7?"}
+    expect:
+      - {target: result.structuredContent.text, matcher: {exact: "canned reply"}}
+      - {target: "server_requests[0].method", matcher: {exact: "sampling/createMessage"}}
+`
+
+// TestCassetteReplaysWhatTheServerSent: a cassette keeps the notifications
+// and requests the server sent during each call, so tests that capture
+// them pass on replay as they did live.
+func TestCassetteReplaysWhatTheServerSent(t *testing.T) {
+	work := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(work, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	live := write("live.yml", "servers:\n  demo:\n    command: [\""+filepath.Join(binDir, "mcptest-demo-server")+"\"]"+cassetteFeatureTests)
+	if r := mcptestIn(t, work, nil, "record", "--reporter", "json=live.json", live); r.code != 0 {
+		t.Fatalf("record: want every test to pass:\n%s", r)
+	}
+	cassette, err := os.ReadFile(filepath.Join(work, "cassettes", "demo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "cassette", string(cassette), `"messages"`, `"notifications/progress"`, `"notifications/message"`, `"sampling/createMessage"`)
+
+	replay := write("replay.yml", "servers:\n  demo:\n    cassette: ./cassettes/demo.json"+cassetteFeatureTests)
+	r := mcptestIn(t, work, nil, "run", "--reporter", "json=replay.json", "--reporter", "pretty", replay)
+	if r.code != 0 {
+		t.Fatalf("replay: want every test to pass:\n%s", r)
+	}
+	want, got := verdicts(t, filepath.Join(work, "live.json")), verdicts(t, filepath.Join(work, "replay.json"))
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("replay verdicts differ:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}

@@ -25,6 +25,8 @@ type featureRun struct {
 	start time.Time
 	// frames are those of the requests other than the test's own call.
 	frames []session.Frame
+	// capture records what the server sends during the test.
+	capture *session.Capture
 }
 
 // obtainFeatures gets the answer of a test that captures what its server
@@ -59,6 +61,7 @@ func (r *runner) obtainFeatures(ctx context.Context, t *plan.Test, q request, re
 		return sess, nil, nil, nil
 	}
 	defer capture.Stop()
+	fr.capture = capture
 
 	if !fr.before(ctx, capture, f) {
 		fr.res.Frames = r.frames(mergeFrames(fr.frames, capture.Frames()), fr.start)
@@ -250,8 +253,30 @@ func (fr *featureRun) request(ctx context.Context, method string, params any, be
 // observe tells Options.OnCall of a request (mcptest record).
 func (fr *featureRun) observe(method string, params json.RawMessage, out *session.Outcome, err error) {
 	if fr.r.opts.OnCall != nil {
-		fr.r.opts.OnCall(fr.t.Suite, fr.t.Server, fr.sess, method, params, out, err)
+		fr.r.opts.OnCall(fr.t.Suite, fr.t.Server, fr.sess, method, params, fr.withCaptured(out), err)
 	}
+}
+
+// withCaptured returns out with the frames the capture recorded while its
+// request was in flight (what the server sent outside the request's own
+// stream), for mcptest record: a cassette replays them with the answer.
+func (fr *featureRun) withCaptured(out *session.Outcome) *session.Outcome {
+	if out == nil || fr.capture == nil || len(out.Frames) == 0 {
+		return out
+	}
+	from, to := out.Frames[0].Time, out.Frames[len(out.Frames)-1].Time
+	var during []session.Frame
+	for _, f := range fr.capture.Frames() {
+		if !f.Time.Before(from) && !f.Time.After(to) {
+			during = append(during, f)
+		}
+	}
+	if len(during) == 0 {
+		return out
+	}
+	o := *out
+	o.Frames = mergeFrames(out.Frames, during)
+	return &o
 }
 
 // toolParams are the params of a tools/call as sent.

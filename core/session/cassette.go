@@ -60,8 +60,12 @@ type CassetteServerInfo struct {
 type Exchange struct {
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  *RPCError       `json:"error,omitempty"`
+	// Messages are the notifications and requests the server sent while
+	// the request was in flight, in order; replay sends them again before
+	// the answer.
+	Messages []json.RawMessage `json:"messages,omitempty"`
+	Result   json.RawMessage   `json:"result,omitempty"`
+	Error    *RPCError         `json:"error,omitempty"`
 }
 
 // LoadCassette reads and checks a cassette file.
@@ -411,6 +415,12 @@ func (t *cassetteTransport) send(ctx context.Context, msg []byte, c *call) error
 	x, err := t.lookup(req.Method, withoutModernMeta(req.Params))
 	if err != nil {
 		return err
+	}
+	// What the server sent during the call comes first, as it did live:
+	// a capture sees the notifications, and the mocks answer the requests
+	// (their answers come back through send and are dropped).
+	for _, m := range x.Messages {
+		t.s.route(m, source{})
 	}
 	t.s.route(response(req.ID, x.Result, x.Error), source{})
 	return nil

@@ -32,7 +32,7 @@ func (r *Recorder) Observe(sess *Session, method string, params json.RawMessage,
 	if err != nil || out == nil || (len(out.Result) == 0 && out.RPCError == nil) {
 		return
 	}
-	x := Exchange{Method: method, Params: r.clean(params), Result: r.clean(out.Result)}
+	x := Exchange{Method: method, Params: r.clean(params), Result: r.clean(out.Result), Messages: r.messages(out.Frames)}
 	if e := out.RPCError; e != nil {
 		x.Error = &RPCError{Code: e.Code, Message: string(r.clean([]byte(e.Message))), Data: r.clean(e.Data)}
 	}
@@ -98,8 +98,15 @@ func (r *Recorder) Cassette() *Cassette {
 func sameAnswer(a, b Exchange) bool {
 	ka, _ := requestKey("", a.Result)
 	kb, _ := requestKey("", b.Result)
-	if ka != kb || (a.Error == nil) != (b.Error == nil) {
+	if ka != kb || (a.Error == nil) != (b.Error == nil) || len(a.Messages) != len(b.Messages) {
 		return false
+	}
+	for i := range a.Messages {
+		ma, _ := requestKey("", a.Messages[i])
+		mb, _ := requestKey("", b.Messages[i])
+		if ma != mb {
+			return false
+		}
 	}
 	if a.Error == nil {
 		return true
@@ -110,6 +117,26 @@ func sameAnswer(a, b Exchange) bool {
 }
 
 // clean copies b through the scrubber; empty stays nil.
+// messages picks, from a call's frames, the notifications and requests
+// the server sent: received messages that carry a method. A frame cut to
+// FrameLimit is left out; it could not be replayed as it was.
+func (r *Recorder) messages(frames []Frame) []json.RawMessage {
+	var out []json.RawMessage
+	for _, f := range frames {
+		if f.Direction != Received || f.Truncated {
+			continue
+		}
+		var m struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal([]byte(f.Raw), &m) != nil || m.Method == "" {
+			continue
+		}
+		out = append(out, r.clean([]byte(f.Raw)))
+	}
+	return out
+}
+
 func (r *Recorder) clean(b []byte) []byte {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
