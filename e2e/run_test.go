@@ -173,3 +173,36 @@ tools:
 		})
 	}
 }
+
+// TestWireAllKeepsFramesOfPassingTests: by default only tests that did not
+// pass keep their frames; --wire all keeps every test's requests and
+// answers; anything else is refused.
+func TestWireAllKeepsFramesOfPassingTests(t *testing.T) {
+	suite := writeSuite(t, mixedSuite)
+	frames := func(args ...string) map[string]int {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "run.json")
+		r := mcptest(t, append(append([]string{"run", "--reporter", "json=" + out}, args...), suite)...)
+		if r.code != 1 {
+			t.Fatalf("want exit 1:\n%s", r)
+		}
+		run, err := corereport.ReadRun(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := map[string]int{}
+		for _, tr := range run.Tests {
+			n[tr.Name] = len(tr.Frames)
+		}
+		return n
+	}
+	if n := frames(); n["passes"] != 0 || n["fails with a diff"] < 2 {
+		t.Errorf("default: frames per test %v", n)
+	}
+	if n := frames("--wire", "all"); n["passes"] < 2 || n["fails with a diff"] < 2 {
+		t.Errorf("--wire all: frames per test %v", n)
+	}
+	if r := mcptest(t, "run", "--wire", "some", suite); r.code != 2 || !strings.Contains(r.stderr, `--wire "some": want failures or all`) {
+		t.Errorf("--wire some:\n%s", r)
+	}
+}

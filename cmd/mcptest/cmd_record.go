@@ -55,6 +55,11 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "mcptest record: --cassette-dir is empty")
 		return 2
 	}
+	wireAll, err := f.wireAll()
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest record: %v\n", err)
+		return 2
+	}
 	p, reg, code, ok := loadAndPlan(fs.Args(), f.pluginFlags, f.suiteFlags, f.selection(), stderr)
 	if !ok {
 		return code
@@ -86,7 +91,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	code = execution{
 		cmd: "record", plan: p, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor,
 		opts: run.Options{
-			ProtocolVersion: f.targetVersion, Concurrency: f.jobs,
+			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,
 			// Every request must reach the server to be recorded.
 			NoCache: true,
 			OnCall: func(suite *config.Suite, srv *config.Server, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error) {

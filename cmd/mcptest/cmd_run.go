@@ -64,6 +64,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcptest run: --no-cache and --cache-dir contradict each other; give one")
 		return 2
 	}
+	wireAll, err := f.wireAll()
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
+		return 2
+	}
 	var shardIndex, shardTotal int
 	if f.shard != "" {
 		var err error
@@ -92,7 +97,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return execution{
 		cmd: "run", plan: p, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor, finish: finish,
 		opts: run.Options{
-			ProtocolVersion: f.targetVersion, Concurrency: f.jobs,
+			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,
 			UpdateSnapshots: f.updateSnapshots, RunID: f.runID,
 			NoCache: f.noCache, CacheDir: f.cacheDir,
 		},

@@ -73,6 +73,7 @@ type outputFlags struct {
 	output    string
 	jobs      int
 	noColor   bool
+	wire      string
 }
 
 func (o *outputFlags) register(fs *pflag.FlagSet) {
@@ -80,4 +81,16 @@ func (o *outputFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.output, "output", "o", "", "write the single reporter's output to this file instead of stdout")
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "requests in flight to servers at once (default 4 x CPUs; 1 runs tests in order)")
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the output")
+	fs.StringVar(&o.wire, "wire", "failures", "which tests keep their wire frames in the report: failures or all")
+}
+
+// wireAll reads --wire: true for all, false for failures.
+func (o *outputFlags) wireAll() (bool, error) {
+	switch o.wire {
+	case "failures", "":
+		return false, nil
+	case "all":
+		return true, nil
+	}
+	return false, fmt.Errorf("--wire %q: want failures or all", o.wire)
 }

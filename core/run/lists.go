@@ -93,6 +93,8 @@ func (r *runner) runList(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		res.Response = r.truncate(envelope)
 		res.Stderr = r.stderrTail(sess)
 		res.Frames = r.frames(l.frames, start)
+	} else if r.opts.WireAll {
+		res.Frames = r.frames(l.frames, start)
 	}
 	return res
 }

@@ -58,6 +58,9 @@ type Options struct {
 	// (not cache hits nor injected errors), with the method and params as
 	// sent and the server's answer; mcptest record builds cassettes from it.
 	OnCall CallObserver
+	// WireAll keeps the wire frames of every test in the report (--wire
+	// all); by default only tests that did not pass keep them.
+	WireAll bool
 }
 
 // runner is the state of one run.

@@ -163,6 +163,8 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		res.Response = r.truncate(envelopeBytes())
 		res.Stderr = r.stderrTail(sess)
 		res.Frames = r.frames(out.Frames, start)
+	} else if r.opts.WireAll {
+		res.Frames = r.frames(out.Frames, start)
 	}
 	return res
 }
