@@ -1,44 +1,17 @@
 package e2e
 
 import (
-	"bufio"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // startHTTPDemo runs the demo server over Streamable HTTP and returns its
 // endpoint URL.
 func startHTTPDemo(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "mcptest-demo-server"), "--http", "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				found <- strings.TrimSpace(url)
-			}
-		}
-	}()
-	select {
-	case url := <-found:
-		return url
-	case <-time.After(20 * time.Second):
-		t.Fatal("the demo server did not say where it listens")
-	}
-	return ""
+	return startDemoMode(t, "--http")
 }
 
 // TestSecretsNeverReachAnyReport plants a bearer token and an env-backed
