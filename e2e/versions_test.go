@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -300,5 +301,83 @@ func TestModernInputRequestsAreAnsweredByMocks(t *testing.T) {
 	}
 	if len(run.Tests) != 3 {
 		t.Fatalf("%d tests", len(run.Tests))
+	}
+}
+
+// comboSuite mixes the kinds and lifecycle options across two revisions:
+// a per_test server on fixture copies with client mocks, a capturing
+// test, a list, a completion and a compliance entry.
+const comboSuite = `
+target_versions: ["2025-11-25", "2026-07-28"]
+servers:
+  demo:
+    command: ["DEMO"]
+    restart_policy: per_test
+    fixture: ./fx
+    client:
+      elicitation: {action: accept, content: {ok: true}}
+tools:
+  - name: echo fixture
+    server: demo
+    tool: echo
+    args: {message: "${fixture}"}
+    expect:
+      - {target: "result.content[0].text", matcher: {contains: "mcptest-fixture"}}
+  - name: progress
+    server: demo
+    tool: progress
+    args: {steps: 2}
+    progress: true
+    expect:
+      - {target: progress.count, matcher: {exact: 2}}
+lists:
+  - name: tools
+    server: demo
+    list: tools
+completions:
+  - name: city
+    server: demo
+    ref: {prompt: travel}
+    argument: {name: city, value: "Os"}
+    expect:
+      - {target: result.completion.values, matcher: {contains: ["Oslo"]}}
+compliance:
+  - name: ids echoed
+    server: demo
+    check: "J01"
+`
+
+// TestEveryKindRunsAtEveryRevision: each test of the fan-out runs, and is
+// reported, at its own revision (compliance checks included), and the
+// report lists one server per revision.
+func TestEveryKindRunsAtEveryRevision(t *testing.T) {
+	suite := writeSuite(t, comboSuite)
+	if err := os.Mkdir(filepath.Join(filepath.Dir(suite), "fx"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "run.json")
+	r := mcptest(t, "run", "--reporter", "json="+out, suite)
+	if r.code != 0 {
+		t.Fatalf("want every test to pass:\n%s", r)
+	}
+	run, err := corereport.ReadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Tests) != 10 {
+		t.Fatalf("%d tests, want 10", len(run.Tests))
+	}
+	for _, tr := range run.Tests {
+		if !strings.HasSuffix(tr.Name, "["+tr.ProtocolVersion+"]") {
+			t.Errorf("%s ran at %q", tr.Name, tr.ProtocolVersion)
+		}
+	}
+	if len(run.Servers) != 2 || run.Servers[0].ProtocolVersion != "2025-11-25" || run.Servers[1].ProtocolVersion != "2026-07-28" {
+		t.Errorf("servers %+v", run.Servers)
+	}
+	for _, v := range run.VersionSummaries {
+		if v.Total != 5 || v.Passed != 5 {
+			t.Errorf("revision summary %+v", v)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -232,7 +233,7 @@ func (r *runner) sequenceEnvelope(ctx context.Context, t *plan.Test, rep *compli
 // complianceRun returns the engine's run for t's server, making it on
 // first use with every check the run's entries need on that server.
 func (r *runner) complianceRun(ctx context.Context, t *plan.Test) *complianceRun {
-	key := t.Suite.File + "\x00" + t.Server.Name
+	key := t.Suite.File + "\x00" + t.Server.Name + "\x00" + t.ProtocolVersion
 	r.comp.mu.Lock()
 	if r.comp.m == nil {
 		r.comp.m = map[string]*complianceRun{}
@@ -253,7 +254,7 @@ func (r *runner) startCompliance(ctx context.Context, t *plan.Test, cr *complian
 	var ids []string
 	checkTimeout := t.Timeout
 	for _, o := range r.plan.Tests {
-		if o.Kind != plan.KindCompliance || o.Suite != t.Suite || o.Server != t.Server {
+		if o.Kind != plan.KindCompliance || o.Suite != t.Suite || o.Server != t.Server || o.ProtocolVersion != t.ProtocolVersion {
 			continue
 		}
 		checkTimeout = max(checkTimeout, o.Timeout)
@@ -263,14 +264,17 @@ func (r *runner) startCompliance(ctx context.Context, t *plan.Test, cr *complian
 			}
 		}
 	}
-	target, cleanup, err := r.complianceTarget(t.Suite, t.Server)
+	// The checks speak the test's revision: a suite's target_versions
+	// entry, else the run's.
+	revision := cmp.Or(t.ProtocolVersion, r.opts.ProtocolVersion)
+	target, cleanup, err := r.complianceTarget(t.Suite, t.Server, revision)
 	if err != nil {
 		cr.err = err
 		return
 	}
 	defer cleanup()
 	rep, err := compliance.Run(ctx, target, compliance.Options{
-		Revision:      r.opts.ProtocolVersion,
+		Revision:      revision,
 		Timeout:       complianceTimeout,
 		CheckTimeout:  checkTimeout,
 		Only:          ids,
@@ -285,7 +289,7 @@ func (r *runner) startCompliance(ctx context.Context, t *plan.Test, cr *complian
 		return
 	}
 	cr.rep = rep
-	r.servers.noteProbed(t.Suite, t.Server, rep.ServerRecord())
+	r.servers.noteProbed(t.Suite, t.Server, t.ProtocolVersion, rep.ServerRecord())
 	cr.results = make(map[string]*compliance.Result, len(rep.Results))
 	for _, res := range rep.Results {
 		cr.results[res.Check.ID] = res
@@ -302,11 +306,11 @@ const complianceTimeout = 5 * time.Second
 // complianceTarget says how the engine reaches a suite's server: its
 // command and env (on a fresh fixture copy, removed by cleanup), or its
 // URL with the credentials and headers the run would send.
-func (r *runner) complianceTarget(suite *config.Suite, srv *config.Server) (compliance.Target, func(), error) {
+func (r *runner) complianceTarget(suite *config.Suite, srv *config.Server, revision string) (compliance.Target, func(), error) {
 	none := func() {}
 	switch srv.Kind {
 	case config.URLServer:
-		cfg, err := r.servers.httpConfig(suite, srv, r.servers.protocolVersion)
+		cfg, err := r.servers.httpConfig(suite, srv, revision)
 		if err != nil {
 			return compliance.Target{}, none, err
 		}

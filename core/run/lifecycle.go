@@ -51,15 +51,15 @@ func (s *servers) start(ctx context.Context, suite *config.Suite, srv *config.Se
 // noteProbed records a server that only compliance checks reached (on
 // their own connections), so the report still says what it spoke; a
 // server a test session reached keeps that session's record.
-func (s *servers) noteProbed(suite *config.Suite, srv *config.Server, rec rpt.Server) {
-	key := suite.File + "\x00" + srv.Name + "\x00"
+func (s *servers) noteProbed(suite *config.Suite, srv *config.Server, version string, rec rpt.Server) {
+	key := suite.File + "\x00" + srv.Name + "\x00" + version
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.m[key]; ok {
 		return
 	}
 	rec.Name = srv.Name
-	s.m[key] = &serverEntry{name: srv.Name, transport: rec.Transport, first: &rec}
+	s.m[key] = &serverEntry{name: srv.Name, transport: rec.Transport, version: version, first: &rec}
 }
 
 // closeSession closes a session, then removes its fixture copy.
