@@ -206,3 +206,43 @@ func TestWireAllKeepsFramesOfPassingTests(t *testing.T) {
 		t.Errorf("--wire some:\n%s", r)
 	}
 }
+
+// TestLatencyBudgetIsSoft: a suite's p95 latency budget marks the slow
+// tests and reports the percentile, and changes no verdict nor the exit
+// code.
+func TestLatencyBudgetIsSoft(t *testing.T) {
+	suite := writeSuite(t, `
+performance:
+  p95_latency_ms: 500
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: fast
+    server: demo
+    tool: echo
+    args: {message: hi}
+  - name: slow
+    server: demo
+    tool: slow
+    args: {ms: 1000}
+`)
+	out := filepath.Join(t.TempDir(), "run.json")
+	r := mcptest(t, "run", "--no-color", "--reporter", "pretty", "--reporter", "json="+out, suite)
+	if r.code != 0 {
+		t.Fatalf("a latency budget must not fail the run:\n%s", r)
+	}
+	mustContain(t, "pretty", r.stdout, "slow: ", "over the 500 ms latency budget", "latency budgets (p95):", "over budget")
+	run, err := corereport.ReadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Latency) != 1 || run.Latency[0].Tests != 2 || run.Latency[0].Over != 1 || !run.Latency[0].Breached || run.Latency[0].P95MS < 1000 {
+		t.Errorf("latency summary %+v", run.Latency)
+	}
+	for _, tr := range run.Tests {
+		if tr.LatencyMS == nil || tr.LatencyBudgetMS != 500 || tr.OverLatencyBudget() != (tr.Name == "slow") {
+			t.Errorf("%s: latency %v budget %d", tr.Name, tr.LatencyMS, tr.LatencyBudgetMS)
+		}
+	}
+}

@@ -33,6 +33,7 @@ var reportDefs = map[reflect.Type]string{
 	reflect.TypeFor[report.MetricRollup]():   "metric_rollup",
 	reflect.TypeFor[report.Node]():           "node",
 	reflect.TypeFor[report.VersionSummary](): "version_summary",
+	reflect.TypeFor[report.LatencySummary](): "latency_summary",
 }
 
 // TestReportSchemaMatchesGoTypes walks the report types and checks that

@@ -31,14 +31,6 @@ func (g *gapCollector) add(pos config.Pos, feature, why string) {
 		Msg: "not supported yet: " + feature, Hint: why})
 }
 
-// suiteGaps reports the suite-level blocks that change what a run does and
-// that this build cannot honour.
-func (g *gapCollector) suiteGaps(s *config.Suite) {
-	if s.P95LatencyMS > 0 {
-		g.add(s.Blocks["performance"], "performance.p95_latency_ms", "this build does not report latency budgets")
-	}
-}
-
 // blockGap reports a block of tests this build cannot run, once, at the
 // first selected test.
 func (g *gapCollector) blockGap(block, what string, selected []config.Pos) {

@@ -235,9 +235,6 @@ func (b *builder) suite(s *config.Suite) {
 	b.linkCaptures(s, b.plan.Tests[first:])
 	b.otherBlocks(s)
 	b.targetVersions(s, first, totalBefore, before)
-	if b.selected > before {
-		b.gaps.suiteGaps(s)
-	}
 }
 
 // otherBlocks counts and selects the tests of the blocks this build cannot

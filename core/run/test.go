@@ -101,6 +101,10 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		return res
 	}
 	res.CacheHit = hit
+	if b := t.Suite.P95LatencyMS; b > 0 && err == nil && !hit && sess != nil && out != nil {
+		latency := ms(out.Duration)
+		res.LatencyMS, res.LatencyBudgetMS = &latency, b
+	}
 	if err != nil {
 		res.Status = rpt.StatusErrored
 		res.Error = &rpt.Error{Kind: callErrorKind(err), Message: r.opts.Redact.String(err.Error())}

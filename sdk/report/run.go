@@ -28,6 +28,10 @@ type Run struct {
 	// one per metric name in first-seen order; absent when no test
 	// reported one.
 	MetricRollups []MetricRollup `json:"metric_rollups,omitempty"`
+	// Latency compares each suite's p95 latency budget with its tests'
+	// latencies; absent unless a suite sets performance.p95_latency_ms.
+	// Summarize computes it.
+	Latency []LatencySummary `json:"latency,omitempty"`
 	// Errors lists problems of the run itself (a plugin that crashed, a
 	// server that never started) that are not any single test's fault.
 	Errors []RunError `json:"errors,omitempty"`
@@ -125,4 +129,5 @@ func (r *Run) Summarize() {
 		r.Summary.Add(r.Tests[i].Status)
 	}
 	r.VersionSummaries = versionSummaries(r.Tests)
+	r.Latency = latencySummaries(r.Tests)
 }

@@ -58,6 +58,12 @@ type Test struct {
 	// CacheHit is set when the test's answer came from the result cache:
 	// an identical earlier request of the run, or the cache folder.
 	CacheHit bool `json:"cache_hit,omitempty"`
+	// LatencyMS is how long the server took to answer the test's request,
+	// and LatencyBudgetMS its suite's p95 budget; both are set only for
+	// tests of a suite with performance.p95_latency_ms that reached their
+	// server (OverLatencyBudget compares them).
+	LatencyMS       *float64 `json:"latency_ms,omitempty"`
+	LatencyBudgetMS int      `json:"latency_budget_ms,omitempty"`
 	// Nodes are the nodes of a composition, in the order they ran or were
 	// skipped; absent for other tests.
 	Nodes []Node `json:"nodes,omitempty"`

@@ -93,6 +93,7 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 	if t.Status != report.StatusSkipped || t.DurationMS > 0 {
 		b.WriteString(" " + r.p.paint(dim, "("+formatMS(t.DurationMS)+")"))
 	}
+	b.WriteString(r.slowMark(t))
 	b.WriteString("\n")
 
 	if t.Status == report.StatusPassed {
@@ -190,6 +191,7 @@ func (r *renderer) finish(run *report.Run) error {
 		}
 	}
 	r.writeVersions(&b, run)
+	r.writeLatency(&b, run)
 	b.WriteString("\n" + r.summary(run) + "\n")
 	return r.write(b.String())
 }
