@@ -73,6 +73,22 @@ func TestInteropGoSDKEverythingStdio(t *testing.T) {
 	wantServer(t, rep, "stdio", "everything")
 }
 
+// TestInteropGoSDKEverythingModern runs the go-sdk suite in the stateless
+// era (2026-07-28), which the official Go SDK speaks: server/discover, the
+// protocol _meta on every request, results with resultType. Two tests pin
+// legacy behaviour and are left out: one compares a whole result, which
+// the era extends with _meta, and one expects the legacy refusal of an
+// elicitation, which the era replaces with input requests.
+func TestInteropGoSDKEverythingModern(t *testing.T) {
+	env := goRunEnv(t, goSDKEverything)
+	r, rep := runInterop(t, env, "--target-version", "2026-07-28",
+		"--exclude", "a prompt with an argument", "--exclude", "elicitation is refused without the client capability", goSDKSuite)
+	wantAllPassed(t, r, rep, goSDKTests-2)
+	if len(rep.Servers) != 1 || rep.Servers[0].ProtocolVersion != "2026-07-28" || rep.Servers[0].ServerName != "everything" {
+		t.Errorf("server record = %+v; want the go-sdk server at 2026-07-28", rep.Servers)
+	}
+}
+
 // TestInteropGoSDKEverythingStreamableHTTP runs the same suite against the
 // server's Streamable HTTP mode on a free port. (mcp-go's example listens
 // on the fixed address :8080 in its HTTP mode, so it is left out.)
