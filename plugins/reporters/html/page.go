@@ -32,10 +32,20 @@ type page struct {
 	ExitCode              int
 	Suites                []string
 	Servers               []report.Server
+	Versions              []report.VersionSummary
+	Latency               []latencyView
 	Errors                []report.RunError
 	Statuses              []statusView
 	Tags                  []tagView
 	Tests                 []testView
+}
+
+// latencyView is one suite's p95 latency budget against its tests.
+type latencyView struct {
+	File, P95, Class string
+	BudgetMS, Tests  int
+	Over             int
+	Breached         bool
 }
 
 // statusView is one status checkbox of the filter bar.
@@ -128,7 +138,20 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 	}
 	for _, s := range run.Servers {
 		p.Servers = append(p.Servers, report.Server{Name: textsafe.Clean(s.Name), Transport: textsafe.Clean(s.Transport),
-			ProtocolVersion: textsafe.Clean(s.ProtocolVersion), ServerName: textsafe.Clean(s.ServerName), ServerVersion: textsafe.Clean(s.ServerVersion), Error: textsafe.Clean(s.Error)})
+			TargetVersion: textsafe.Clean(s.TargetVersion), ProtocolVersion: textsafe.Clean(s.ProtocolVersion),
+			ServerName: textsafe.Clean(s.ServerName), ServerVersion: textsafe.Clean(s.ServerVersion), Error: textsafe.Clean(s.Error)})
+	}
+	for _, v := range run.VersionSummaries {
+		v.ProtocolVersion = textsafe.Clean(v.ProtocolVersion)
+		p.Versions = append(p.Versions, v)
+	}
+	for _, l := range run.Latency {
+		class := "st-passed"
+		if l.Breached {
+			class = "st-errored"
+		}
+		p.Latency = append(p.Latency, latencyView{File: textsafe.Clean(l.File), P95: formatMS(l.P95MS), Class: class,
+			BudgetMS: l.BudgetMS, Tests: l.Tests, Over: l.Over, Breached: l.Breached})
 	}
 	for _, e := range run.Errors {
 		p.Errors = append(p.Errors, report.RunError{Source: textsafe.Clean(e.Source), Name: textsafe.Clean(e.Name), Message: textsafe.Clean(e.Message), StderrTail: textsafe.Clean(e.StderrTail)})

@@ -295,3 +295,42 @@ func TestRenderWithoutRunFinished(t *testing.T) {
 		t.Errorf("Close = %v, want the missing run_finished error", err)
 	}
 }
+
+// TestRevisionsAndLatency: a run fanned out over revisions shows a table
+// of them and which revision each server was started for; a suite with a
+// latency budget shows its p95 against it. Runs without either show
+// neither section.
+func TestRevisionsAndLatency(t *testing.T) {
+	run := reporttest.Sample()
+	if doc := parseHTML(t, renderRun(t, run)); findID(doc, "versions") != nil || findID(doc, "latency") != nil {
+		t.Fatal("a run without revisions or budgets shows their sections")
+	}
+	run.Servers[0].TargetVersion = "2026-07-28"
+	run.VersionSummaries = []report.VersionSummary{{ProtocolVersion: "2025-11-25", Total: 2, Passed: 2}, {ProtocolVersion: "2026-07-28", Total: 2, Passed: 1, Failed: 1}}
+	run.Latency = []report.LatencySummary{{File: "suites/smoke.yml", BudgetMS: 500, Tests: 4, P95MS: 812.5, Over: 1, Breached: true}}
+	doc := parseHTML(t, renderRun(t, run))
+	versions, latency, servers := findID(doc, "versions"), findID(doc, "latency"), findID(doc, "servers")
+	if versions == nil || latency == nil {
+		t.Fatal("the revisions or latency section is missing")
+	}
+	for _, want := range []string{"2025-11-25", "2026-07-28"} {
+		if !strings.Contains(text(versions), want) {
+			t.Errorf("revisions section lacks %s: %q", want, text(versions))
+		}
+	}
+	if got := text(latency); !strings.Contains(got, "suites/smoke.yml") || !strings.Contains(got, "500 ms") || !strings.Contains(got, "812") {
+		t.Errorf("latency section: %q", got)
+	}
+	if !strings.Contains(text(servers), "at 2026-07-28") {
+		t.Errorf("servers section: %q", text(servers))
+	}
+}
+
+// findID returns the element with the given id, or nil.
+func findID(doc *html.Node, id string) *html.Node {
+	got := all(doc, func(n *html.Node) bool { v, _ := attr(n, "id"); return v == id })
+	if len(got) == 0 {
+		return nil
+	}
+	return got[0]
+}

@@ -89,6 +89,18 @@ func (w *writer) finish(run *report.Run) error {
 	for _, e := range run.Errors {
 		b.WriteString(comment(runErrorText(e)))
 	}
+	for _, v := range run.VersionSummaries {
+		b.WriteString(comment(fmt.Sprintf("protocol %s: %d passed, %d failed, %d errored, %d skipped",
+			v.ProtocolVersion, v.Passed, v.Failed, v.Errored, v.Skipped)))
+	}
+	for _, l := range run.Latency {
+		verdict := "within budget"
+		if l.Breached {
+			verdict = "over budget"
+		}
+		b.WriteString(comment(fmt.Sprintf("latency %s: p95 %.0f ms of %d ms over %d tests, %d slower: %s",
+			l.File, l.P95MS, l.BudgetMS, l.Tests, l.Over, verdict)))
+	}
 	s := run.Summary
 	b.WriteString(comment(fmt.Sprintf("%d passed, %d failed, %d errored, %d skipped (%d tests)",
 		s.Passed, s.Failed, s.Errored, s.Skipped, s.Total)))

@@ -101,3 +101,19 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestRevisionsAndLatencyComments: per-revision counts and latency
+// budgets are comments before the summary.
+func TestRevisionsAndLatencyComments(t *testing.T) {
+	a := report.Test{ID: "a", Name: "a [2026-07-28]", Status: report.StatusPassed, ProtocolVersion: "2026-07-28"}
+	run := &report.Run{
+		Tests:            []report.Test{a},
+		VersionSummaries: []report.VersionSummary{{ProtocolVersion: "2026-07-28", Total: 1, Passed: 1}},
+		Latency:          []report.LatencySummary{{File: "s.yml", BudgetMS: 100, Tests: 1, P95MS: 250, Over: 1, Breached: true}},
+	}
+	out := renderTAP(t, []report.Event{{Type: report.EventRunFinished, Run: run}})
+	want := "# protocol 2026-07-28: 1 passed, 0 failed, 0 errored, 0 skipped\n# latency s.yml: p95 250 ms of 100 ms over 1 tests, 1 slower: over budget\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks\n%s\ngot\n%s", want, out)
+	}
+}
