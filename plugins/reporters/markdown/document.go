@@ -52,6 +52,7 @@ func document(run *report.Run, opt docOptions) string {
 	var b strings.Builder
 	writeHeader(&b, run)
 	writeVersions(&b, run)
+	writeLatency(&b, run)
 	if opt.note != "" {
 		b.WriteString("> " + opt.note + "\n\n")
 	}

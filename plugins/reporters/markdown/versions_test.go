@@ -45,3 +45,21 @@ func TestDocumentShowsProtocolRevisions(t *testing.T) {
 		t.Error("a run without target_versions shows the revision table")
 	}
 }
+
+func TestDocumentShowsLatencyBudgets(t *testing.T) {
+	slow, fast := 900.0, 20.0
+	run := &report.Run{Tests: []report.Test{
+		{ID: "a", Name: "a", File: "s|1.yml", Status: report.StatusPassed, LatencyMS: &slow, LatencyBudgetMS: 500},
+		{ID: "b", Name: "b", File: "s|1.yml", Status: report.StatusPassed, LatencyMS: &fast, LatencyBudgetMS: 500},
+	}}
+	run.Summarize()
+	doc := document(run, fullDoc)
+	checkDocument(t, doc)
+	if want := "| `s\\|1.yml` | 900 ms | 500 ms | 2 | 1 | **over budget** |\n"; !strings.Contains(doc, want) {
+		t.Errorf("document lacks %q:\n%s", want, doc)
+	}
+	run.Latency = nil
+	if strings.Contains(document(run, fullDoc), "Latency budgets") {
+		t.Error("a run without budgets shows the latency table")
+	}
+}
