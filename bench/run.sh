@@ -38,6 +38,7 @@ run_bench '^BenchmarkDirect100k$' 10x ./plugins/matchers/text/
 run_bench '^BenchmarkColdStart$' 50x ./bench/
 run_bench '^BenchmarkThroughput$' 8x ./bench/
 run_bench '^BenchmarkMemory$' 1x ./bench/
+run_bench '^BenchmarkValidate10k$' 3x ./cmd/mcptest/
 
 # metric NAME UNIT prints the median of UNIT over the runs of benchmark
 # NAME (without the -GOMAXPROCS suffix); it fails when there is none, e.g.
@@ -68,6 +69,7 @@ mem_floor=$(metric BenchmarkMemory MB-floor)
 mem_10k=$(metric BenchmarkMemory MB-10k-tests)
 mem_huge=$(metric BenchmarkMemory MB-50MB-response)
 mem_x=$(metric BenchmarkMemory x-response)
+validate_ns=$(metric BenchmarkValidate10k ns/op)
 k100_pipeline=$(metric BenchmarkJudge100k ns/assert)
 k100_direct=$(metric BenchmarkDirect100k ns/assert)
 k100_over=$(awk -v p="$k100_pipeline" -v d="$k100_direct" 'BEGIN { print p - d }')
@@ -102,6 +104,15 @@ BEGIN {
 	row("mcptest run", sprintf("%.1f ms", tp_run), "")
 	row("bare mcp-go client loop (floor)", sprintf("%.1f ms", tp_bare), "")
 	row("ratio (budget 1.3x)", sprintf("%.2fx", tp_ratio), v_tp)
+}'
+awk -v run="$tp_run" -v bare="$tp_bare" -v v="$validate_ns" \
+	-v vo="$(verdict "$(awk -v r="$tp_run" -v b="$tp_bare" 'BEGIN { print r - b }')" 50)" \
+	-v vv="$(verdict "$validate_ns" 1000000000)" 'BEGIN {
+	print "core overhead"
+	# (run - bare) ms over 1,000 tests is that many microseconds a test,
+	# start-up included.
+	printf "  %-44s %13.1f us  %s\n", "per test over the bare loop (budget 50 us)", run - bare, vo
+	printf "  %-44s %13.2f s   %s\n", "validate, 10,000 tests (budget 1 s)", v / 1e9, vv
 }'
 awk -v f="$mem_floor" -v t="$mem_10k" -v h="$mem_huge" -v x="$mem_x" -v vt="$(verdict "$mem_10k" 200)" -v vx="$(verdict "$mem_x" 4)" 'BEGIN {
 	print "memory, peak resident set of mcptest"
