@@ -8,6 +8,9 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
 )
 
@@ -47,88 +50,109 @@ func (s *matcherServer) check(it *pluginv1.CheckItem) (err error) {
 }
 
 func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (*pluginv1.MatchResponse, error) {
+	host := s.srv.hostClient()
+	if packed := req.GetPackedItems(); len(packed) > 0 {
+		return s.matchPacked(ctx, host, packed)
+	}
 	items := req.GetItems()
 	out := &pluginv1.MatchResponse{Results: make([]*pluginv1.MatchResult, len(items))}
-	host := s.srv.hostClient()
 	contexts := req.GetContexts()
 	// One allocation for all results: batches are large and items cheap.
 	results := make([]pluginv1.MatchResult, len(items))
 	parallel(len(items), func(i int) {
+		it := items[i]
 		res := &results[i]
-		s.matchOne(ctx, host, items[i], contexts, res)
+		in := MatchInput{
+			Key:      it.GetKey(),
+			Actual:   it.GetActualJson(),
+			Argument: it.GetArgumentJson(),
+			Host:     host,
+			Options: MatchOptions{
+				TestID: it.GetTestId(), TestName: it.GetTestName(), Target: it.GetTarget(), Message: it.GetMessage(),
+				SuiteFile: it.GetSuiteFile(), SuiteDir: it.GetSuiteDir(), UpdateSnapshots: it.GetUpdateSnapshots(),
+				Raw: it.GetOptionsJson(),
+			},
+		}
+		var r MatchItemResult
+		if n := it.GetContext(); n > 0 {
+			if int(n) > len(contexts) {
+				r = MatchItemResult{Error: fmt.Sprintf("item refers to context %d of %d", n, len(contexts)), ErrorKind: ErrorKindInternal}
+			} else {
+				c := contexts[n-1]
+				o := &in.Options
+				o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.GetTestId(), c.GetTestName(), c.GetSuiteFile(), c.GetSuiteDir(), c.GetUpdateSnapshots()
+			}
+		}
+		if r.Error == "" {
+			r = s.evaluate(ctx, in)
+		}
+		res.Id, res.Pass, res.FailureJson, res.Error, res.ErrorKind = it.GetId(), r.Pass, r.Failure, r.Error, pluginv1.ErrorKind(r.ErrorKind)
+		if r.Score != nil {
+			res.HasScore, res.Score = true, *r.Score
+		}
 		out.Results[i] = res
 	})
 	return out, nil
 }
 
-// matchOne evaluates one item into res; a panic or error errors this item
-// only.
-func (s *matcherServer) matchOne(ctx context.Context, host Host, it *pluginv1.MatchItem, contexts []*pluginv1.MatchContext, res *pluginv1.MatchResult) {
-	res.Id = it.GetId()
-	m, ok := s.srv.plugin.Matchers[it.GetKey()]
+// matchPacked serves a batch in the packed encoding (packed.go).
+func (s *matcherServer) matchPacked(ctx context.Context, host Host, packed []byte) (*pluginv1.MatchResponse, error) {
+	items, contexts, err := decodePackedItems(packed)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	results := make([]MatchItemResult, len(items))
+	parallel(len(items), func(i int) {
+		it := &items[i]
+		in := MatchInput{
+			Key: it.key, Actual: it.actual, Argument: it.argument, Host: host,
+			Options: MatchOptions{Target: it.target, Message: it.message},
+		}
+		if len(it.options) > 0 {
+			in.Options.Raw = it.options
+		}
+		if it.context > 0 {
+			c := &contexts[it.context-1]
+			o := &in.Options
+			o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.testID, c.testName, c.suiteFile, c.suiteDir, c.update
+		}
+		results[i] = s.evaluate(ctx, in)
+	})
+	return &pluginv1.MatchResponse{PackedResults: encodePackedResults(results)}, nil
+}
+
+// evaluate judges one assertion; a panic or error errors this item only.
+func (s *matcherServer) evaluate(ctx context.Context, in MatchInput) (res MatchItemResult) {
+	m, ok := s.srv.plugin.Matchers[in.Key]
 	if !ok {
-		res.Error = fmt.Sprintf("plugin %q has no matcher %q", s.srv.plugin.Name, it.GetKey())
-		res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INVALID_ARGUMENT
-		return
+		return MatchItemResult{Error: fmt.Sprintf("plugin %q has no matcher %q", s.srv.plugin.Name, in.Key), ErrorKind: ErrorKindInvalidArgument}
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			s.srv.logger.Error("matcher panicked", "key", it.GetKey(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			res.Pass, res.HasScore, res.Score, res.FailureJson = false, false, 0, nil
-			res.Error = fmt.Sprintf("matcher %q panicked: %v", it.GetKey(), r)
-			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_PANIC
+			s.srv.logger.Error("matcher panicked", "key", in.Key, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			res = MatchItemResult{Error: fmt.Sprintf("matcher %q panicked: %v", in.Key, r), ErrorKind: ErrorKindPanic}
 		}
 	}()
-	in := MatchInput{
-		Key:      it.GetKey(),
-		Actual:   it.GetActualJson(),
-		Argument: it.GetArgumentJson(),
-		Host:     host,
-		Options: MatchOptions{
-			TestID: it.GetTestId(), TestName: it.GetTestName(), Target: it.GetTarget(), Message: it.GetMessage(),
-			SuiteFile: it.GetSuiteFile(), SuiteDir: it.GetSuiteDir(), UpdateSnapshots: it.GetUpdateSnapshots(),
-		},
-	}
-	if n := it.GetContext(); n > 0 {
-		if int(n) > len(contexts) {
-			res.Error = fmt.Sprintf("item refers to context %d of %d", n, len(contexts))
-			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
-			return
-		}
-		c := contexts[n-1]
-		o := &in.Options
-		o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.GetTestId(), c.GetTestName(), c.GetSuiteFile(), c.GetSuiteDir(), c.GetUpdateSnapshots()
-	}
-	if raw := it.GetOptionsJson(); len(raw) > 0 {
-		in.Options.Raw = raw
-	}
 	r, err := m.Match(ctx, in)
 	if err != nil {
-		res.Error = err.Error()
-		res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
+		kind := ErrorKindInternal
 		if errors.Is(err, ErrInvalidArgument) {
-			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INVALID_ARGUMENT
+			kind = ErrorKindInvalidArgument
 		}
-		return
+		return MatchItemResult{Error: err.Error(), ErrorKind: kind}
 	}
 	if r.Score != nil && !(*r.Score >= 0 && *r.Score <= 1) {
-		res.Error = fmt.Sprintf("matcher %q returned score %v, outside [0, 1]", it.GetKey(), *r.Score)
-		res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
-		return
+		return MatchItemResult{Error: fmt.Sprintf("matcher %q returned score %v, outside [0, 1]", in.Key, *r.Score), ErrorKind: ErrorKindInternal}
 	}
-	res.Pass = r.Pass
-	if r.Score != nil {
-		res.HasScore, res.Score = true, *r.Score
-	}
+	res = MatchItemResult{Pass: r.Pass, Score: r.Score}
 	if !r.Pass && r.Failure != nil {
 		b, err := appendFailure(nil, r.Failure)
 		if err != nil {
-			res.Error = fmt.Sprintf("encode failure: %v", err)
-			res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
-			return
+			return MatchItemResult{Error: fmt.Sprintf("encode failure: %v", err), ErrorKind: ErrorKindInternal}
 		}
-		res.FailureJson = b
+		res.Failure = b
 	}
+	return res
 }
 
 // ErrorKind classifies a per-item error reported by a plugin.
@@ -198,7 +222,18 @@ type CheckItemResult struct {
 type MatcherClient struct {
 	clientBase
 	c pluginv1.MatcherClient
+	// packed sends batches in the packed encoding (UsePacked).
+	packed bool
 }
+
+// UsePacked makes the client send Match batches in the packed encoding
+// (packed.go). Turn it on only for a plugin whose description reports
+// protocol minor PackedMinor or later; older SDKs ignore the packed field.
+func (c *MatcherClient) UsePacked(on bool) { c.packed = on }
+
+// PackedMinor is the protocol minor version from which plugins understand
+// packed Match batches.
+const PackedMinor = 1
 
 // Match sends one batch. The caller keeps batches within the plugin's
 // message limit; results come back in item order.
@@ -243,6 +278,9 @@ func (s *matchScratch) release() {
 func (c *MatcherClient) MatchInto(ctx context.Context, items []MatchItem, out []MatchItemResult) error {
 	if len(out) != len(items) {
 		return fmt.Errorf("match: %d result slots for %d items", len(out), len(items))
+	}
+	if c.packed {
+		return c.matchPacked(ctx, items, out)
 	}
 	sc := matchScratchPool.Get().(*matchScratch)
 	defer sc.release()
@@ -313,6 +351,21 @@ func (c *MatcherClient) MatchInto(ctx context.Context, items []MatchItem, out []
 			res.Score = &score
 		}
 		out[i] = res
+	}
+	return nil
+}
+
+// matchPacked is MatchInto over the packed encoding.
+func (c *MatcherClient) matchPacked(ctx context.Context, items []MatchItem, out []MatchItemResult) error {
+	bufs := packedPool.Get().(*packedBuffers)
+	// gRPC has encoded the request by the time Match returns.
+	defer bufs.release()
+	resp, err := c.c.Match(ctx, &pluginv1.MatchRequest{PackedItems: encodePackedItemsInto(bufs, items)})
+	if err != nil {
+		return c.wrap("match", err)
+	}
+	if err := decodePackedResults(resp.GetPackedResults(), func(i int) uint64 { return items[i].ID }, out); err != nil {
+		return fmt.Errorf("match: the plugin's packed results: %w", err)
 	}
 	return nil
 }

@@ -10,7 +10,8 @@ const ProtocolVersion = 1
 
 // ProtocolMinor counts additive changes to protocol version 1. Plugins
 // report it from Describe so the host can tell which optional RPCs exist.
-const ProtocolMinor = 0
+// Minor 1 (PackedMinor): Match batches in the packed encoding.
+const ProtocolMinor = 1
 
 // Version is the SDK's own version, reported by Describe.
 const Version = "0.1.0"

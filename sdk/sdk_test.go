@@ -240,3 +240,73 @@ func TestFinalReportersAreDeclared(t *testing.T) {
 		t.Fatalf("described over gRPC: %v", got.Capabilities)
 	}
 }
+
+// TestPackedAndClassicBatchesAgree sends the same batch both ways through
+// a real gRPC connection: options, contexts, scores, failures, errors and
+// panics come back the same.
+func TestPackedAndClassicBatchesAgree(t *testing.T) {
+	m := sdk.MatcherFunc(func(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		switch string(in.Argument) {
+		case `"panic"`:
+			panic("boom")
+		case `"error"`:
+			return sdk.MatchResult{}, sdk.InvalidArgument("bad argument for %s", in.Options.Target)
+		}
+		s := 0.25
+		desc := in.Options.TestID + "|" + in.Options.TestName + "|" + in.Options.SuiteFile + "|" + in.Options.SuiteDir + "|" +
+			in.Options.Target + "|" + in.Options.Message + "|" + strconv.FormatBool(in.Options.UpdateSnapshots) + "|" + string(in.Options.Raw)
+		return sdk.MatchResult{Pass: string(in.Actual) == string(in.Argument), Score: &s, Failure: &sdk.Failure{Note: desc, Actual: in.Actual}}, nil
+	})
+	var items []sdk.MatchItem
+	for i := range 300 {
+		arg := `"x"`
+		switch i % 50 {
+		case 7:
+			arg = `"panic"`
+		case 8:
+			arg = `"error"`
+		}
+		items = append(items, sdk.MatchItem{ID: uint64(1000 + i), Key: "k", Actual: json.RawMessage(fmt.Sprintf(`"%d"`, i%3)), Argument: json.RawMessage(arg),
+			Options: sdk.MatchOptions{TestID: fmt.Sprintf("t%d", i/10), TestName: fmt.Sprintf("test %d", i/10), SuiteFile: "s.yml", SuiteDir: "dir",
+				Target: fmt.Sprintf("result.x[%d]", i%4), Message: "msg", UpdateSnapshots: i%20 == 0, Raw: json.RawMessage(`{"o":1}`)}})
+	}
+	items = append(items, sdk.MatchItem{ID: 5, Key: "missing", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`1`)})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, nil)
+	classic, err := conn.Matcher.Match(context.Background(), items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Matcher.UsePacked(true)
+	packed, err := conn.Matcher.Match(context.Background(), items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(classic) != len(items) || len(packed) != len(items) {
+		t.Fatalf("%d classic and %d packed results for %d items", len(classic), len(packed), len(items))
+	}
+	for i := range items {
+		c, p := classic[i], packed[i]
+		cs, ps := -1.0, -1.0
+		if c.Score != nil {
+			cs = *c.Score
+		}
+		if p.Score != nil {
+			ps = *p.Score
+		}
+		if c.ID != items[i].ID || p.ID != c.ID || p.Pass != c.Pass || cs != ps || string(p.Failure) != string(c.Failure) || p.Error != c.Error || p.ErrorKind != c.ErrorKind {
+			t.Fatalf("item %d:\nclassic %+v\npacked  %+v", i, c, p)
+		}
+	}
+	if k := packed[7].ErrorKind; k != sdk.ErrorKindPanic {
+		t.Errorf("a panic: kind %v", k)
+	}
+	if k := packed[8].ErrorKind; k != sdk.ErrorKindInvalidArgument {
+		t.Errorf("an invalid argument: kind %v", k)
+	}
+	if k := packed[len(items)-1]; k.ErrorKind != sdk.ErrorKindInvalidArgument || !strings.Contains(k.Error, "no matcher") {
+		t.Errorf("an unknown key: %+v", k)
+	}
+	if !strings.Contains(string(packed[20].Failure), `t2|test 2|s.yml|dir|result.x[0]|msg|true|{\"o\":1}`) {
+		t.Errorf("options did not arrive: %s", packed[20].Failure)
+	}
+}

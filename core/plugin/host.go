@@ -160,6 +160,9 @@ func (h *Host) start(ctx context.Context, p *proc) error {
 		}
 		switch cl := raw.(type) {
 		case *sdk.MatcherClient:
+			// Plugins built with a recent SDK read packed batches, which
+			// cost far less to encode and decode than one message per item.
+			cl.UsePacked(desc.ProtocolMinor >= sdk.PackedMinor)
 			p.matcher = cl
 		case *sdk.ReporterClient:
 			p.reporter = cl

@@ -35,6 +35,7 @@ type input struct {
 type family struct {
 	keys    map[string]keyImpl
 	regexps regexCache
+	checked argCache
 }
 
 // newFamily returns the text matcher family with all its keys.
@@ -53,7 +54,10 @@ func newFamily() *family {
 
 // CheckArgument validates a matcher argument before the run starts.
 func (f *family) CheckArgument(key string, arg json.RawMessage) error {
-	_, err := f.argument(key, arg)
+	v, err := f.argument(key, arg)
+	if err == nil {
+		f.checked.put(key, arg, v)
+	}
 	return err
 }
 
@@ -65,9 +69,12 @@ func (f *family) Match(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, e
 	if !ok {
 		return sdk.MatchResult{}, sdk.InvalidArgument("the text plugin has no matcher %q", in.Key)
 	}
-	arg, err := f.argument(in.Key, in.Argument)
-	if err != nil {
-		return sdk.MatchResult{}, err
+	arg, ok := f.checked.get(in.Key, in.Argument)
+	if !ok {
+		var err error
+		if arg, err = f.argument(in.Key, in.Argument); err != nil {
+			return sdk.MatchResult{}, err
+		}
 	}
 	actual, err := decodeValue(in.Actual)
 	if err != nil {

@@ -507,9 +507,14 @@ func (x *MatchContext) GetUpdateSnapshots() bool {
 }
 
 type MatchRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Items         []*MatchItem           `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
-	Contexts      []*MatchContext        `protobuf:"bytes,2,rep,name=contexts,proto3" json:"contexts,omitempty"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Items    []*MatchItem           `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	Contexts []*MatchContext        `protobuf:"bytes,2,rep,name=contexts,proto3" json:"contexts,omitempty"`
+	// packed_items carries the whole batch in the SDK's packed encoding
+	// instead of items and contexts (protocol minor 1): a batch of a
+	// thousand assertions then decodes without an allocation per item. A
+	// host sends it only to plugins that describe protocol minor >= 1.
+	PackedItems   []byte `protobuf:"bytes,3,opt,name=packed_items,json=packedItems,proto3" json:"packed_items,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -554,6 +559,13 @@ func (x *MatchRequest) GetItems() []*MatchItem {
 func (x *MatchRequest) GetContexts() []*MatchContext {
 	if x != nil {
 		return x.Contexts
+	}
+	return nil
+}
+
+func (x *MatchRequest) GetPackedItems() []byte {
+	if x != nil {
+		return x.PackedItems
 	}
 	return nil
 }
@@ -656,8 +668,11 @@ func (x *MatchResult) GetErrorKind() ErrorKind {
 }
 
 type MatchResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Results       []*MatchResult         `protobuf:"bytes,1,rep,name=results,proto3" json:"results,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Results []*MatchResult         `protobuf:"bytes,1,rep,name=results,proto3" json:"results,omitempty"`
+	// packed_results answers a request with packed_items, one result per
+	// item in item order, in the SDK's packed encoding.
+	PackedResults []byte `protobuf:"bytes,2,opt,name=packed_results,json=packedResults,proto3" json:"packed_results,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -695,6 +710,13 @@ func (*MatchResponse) Descriptor() ([]byte, []int) {
 func (x *MatchResponse) GetResults() []*MatchResult {
 	if x != nil {
 		return x.Results
+	}
+	return nil
+}
+
+func (x *MatchResponse) GetPackedResults() []byte {
+	if x != nil {
+		return x.PackedResults
 	}
 	return nil
 }
@@ -738,10 +760,11 @@ const file_mcptest_plugin_v1_matcher_proto_rawDesc = "" +
 	"\n" +
 	"suite_file\x18\x03 \x01(\tR\tsuiteFile\x12\x1b\n" +
 	"\tsuite_dir\x18\x04 \x01(\tR\bsuiteDir\x12)\n" +
-	"\x10update_snapshots\x18\x05 \x01(\bR\x0fupdateSnapshots\"\x7f\n" +
+	"\x10update_snapshots\x18\x05 \x01(\bR\x0fupdateSnapshots\"\xa2\x01\n" +
 	"\fMatchRequest\x122\n" +
 	"\x05items\x18\x01 \x03(\v2\x1c.mcptest.plugin.v1.MatchItemR\x05items\x12;\n" +
-	"\bcontexts\x18\x02 \x03(\v2\x1f.mcptest.plugin.v1.MatchContextR\bcontexts\"\xda\x01\n" +
+	"\bcontexts\x18\x02 \x03(\v2\x1f.mcptest.plugin.v1.MatchContextR\bcontexts\x12!\n" +
+	"\fpacked_items\x18\x03 \x01(\fR\vpackedItems\"\xda\x01\n" +
 	"\vMatchResult\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x12\n" +
 	"\x04pass\x18\x02 \x01(\bR\x04pass\x12\x1b\n" +
@@ -750,9 +773,10 @@ const file_mcptest_plugin_v1_matcher_proto_rawDesc = "" +
 	"\ffailure_json\x18\x05 \x01(\fR\vfailureJson\x12\x14\n" +
 	"\x05error\x18\x06 \x01(\tR\x05error\x12;\n" +
 	"\n" +
-	"error_kind\x18\a \x01(\x0e2\x1c.mcptest.plugin.v1.ErrorKindR\terrorKind\"I\n" +
+	"error_kind\x18\a \x01(\x0e2\x1c.mcptest.plugin.v1.ErrorKindR\terrorKind\"p\n" +
 	"\rMatchResponse\x128\n" +
-	"\aresults\x18\x01 \x03(\v2\x1e.mcptest.plugin.v1.MatchResultR\aresults*w\n" +
+	"\aresults\x18\x01 \x03(\v2\x1e.mcptest.plugin.v1.MatchResultR\aresults\x12%\n" +
+	"\x0epacked_results\x18\x02 \x01(\fR\rpackedResults*w\n" +
 	"\tErrorKind\x12\x1a\n" +
 	"\x16ERROR_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ERROR_KIND_INTERNAL\x10\x01\x12\x1f\n" +
