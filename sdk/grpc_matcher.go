@@ -279,7 +279,7 @@ func (c *MatcherClient) MatchInto(ctx context.Context, items []MatchItem, out []
 	if len(out) != len(items) {
 		return fmt.Errorf("match: %d result slots for %d items", len(out), len(items))
 	}
-	if c.packed {
+	if c.packed && packable(items) {
 		return c.matchPacked(ctx, items, out)
 	}
 	sc := matchScratchPool.Get().(*matchScratch)
@@ -353,6 +353,21 @@ func (c *MatcherClient) MatchInto(ctx context.Context, items []MatchItem, out []
 		out[i] = res
 	}
 	return nil
+}
+
+// packedItemMax is the largest value a packed batch carries: a huge one
+// (a response of tens of megabytes under test) goes in a classic batch,
+// which copies it once, where packing would copy it twice.
+const packedItemMax = 1 << 20
+
+// packable reports whether items suit the packed encoding.
+func packable(items []MatchItem) bool {
+	for i := range items {
+		if len(items[i].Actual)+len(items[i].Argument) > packedItemMax {
+			return false
+		}
+	}
+	return true
 }
 
 // matchPacked is MatchInto over the packed encoding.

@@ -87,8 +87,15 @@ type packedBuffers struct {
 
 var packedPool = sync.Pool{New: func() any { return &packedBuffers{w: packedWriter{strs: map[string]uint64{}}} }}
 
+// packedKeepMax is the largest buffer kept for reuse; a bigger one goes to
+// the collector rather than stay alive in the pool.
+const packedKeepMax = 8 << 20
+
 // release returns the buffers to the pool.
 func (p *packedBuffers) release() {
+	if cap(p.out) > packedKeepMax || cap(p.body) > packedKeepMax {
+		return
+	}
 	clear(p.w.strs)
 	p.w.table, p.w.n = p.w.table[:0], 0
 	p.body, p.out = p.body[:0], p.out[:0]

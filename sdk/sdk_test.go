@@ -97,13 +97,18 @@ func TestLargeBatchRoundTrips(t *testing.T) {
 		v := json.RawMessage(fmt.Sprint(i))
 		items = append(items, sdk.MatchItem{ID: uint64(i + 2), Key: "eq", Actual: v, Argument: v})
 	}
-	res, err := conn.Matcher.Match(context.Background(), items)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, r := range res {
-		if !r.Pass || r.ID != items[i].ID {
-			t.Fatalf("item %d: %+v", i, r)
+	// Classic, then packed: a batch with a huge item goes classic even
+	// when packing is on, and a batch of small ones goes packed.
+	for round, batch := range [][]sdk.MatchItem{items, items, items[1:]} {
+		conn.Matcher.UsePacked(round > 0)
+		res, err := conn.Matcher.Match(context.Background(), batch)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		for i, r := range res {
+			if !r.Pass || r.ID != batch[i].ID {
+				t.Fatalf("round %d item %d: %+v", round, i, r)
+			}
 		}
 	}
 }
