@@ -1,17 +1,16 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/mcptest/mcptest/internal/servertest"
 )
 
 // Server features: progress, logging, sampling, elicitation, roots and
@@ -30,31 +29,8 @@ const (
 // and returns the URL it prints.
 func startDemoMode(t *testing.T, mode string) string {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "mcptest-demo-server"), mode, "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				found <- strings.TrimSpace(url)
-			}
-		}
-	}()
-	select {
-	case url := <-found:
-		return url
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the demo server (%s) did not say where it listens", mode)
-	}
-	return ""
+	u, _ := servertest.StartURL(t, filepath.Join(binDir, "mcptest-demo-server"), nil, mode, "127.0.0.1:0")
+	return u
 }
 
 // demoFeatures is the demo's server-features suite with the demo's path

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/servertest"
 )
 
 // demoBin is the demo server, built once for the package's tests.
@@ -99,49 +100,8 @@ func startDemoHTTP(t *testing.T) string {
 // startServer starts an HTTP server binary that prints its URL to stderr.
 func startServer(t *testing.T, bin string, env []string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	urls := make(chan string, 1)
-	go func() {
-		buf := make([]byte, 4096)
-		var seen strings.Builder
-		for {
-			n, err := stderr.Read(buf)
-			seen.Write(buf[:n])
-			if i := strings.Index(seen.String(), "http://"); i >= 0 {
-				if line, _, ok := strings.Cut(seen.String()[i:], "\n"); ok {
-					urls <- strings.TrimSpace(line)
-					_, _ = io.Copy(io.Discard, stderr)
-					return
-				}
-			}
-			if err != nil {
-				close(urls)
-				return
-			}
-		}
-	}()
-	select {
-	case u, ok := <-urls:
-		if !ok {
-			t.Fatal("the demo server exited before printing its URL")
-		}
-		return u
-	case <-time.After(20 * time.Second):
-		t.Fatal("the demo server printed no URL")
-	}
-	return ""
+	u, _ := servertest.StartURL(t, bin, env, args...)
+	return u
 }
 
 func show(v any) string {

@@ -3,17 +3,14 @@ package run_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"os/exec"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/run"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/servertest"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -21,45 +18,8 @@ import (
 // and returns the URL it prints.
 func startDemoURL(t *testing.T, flag string) string {
 	t.Helper()
-	cmd := exec.Command(demo, flag, "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	urls := make(chan string, 1)
-	go func() {
-		buf := make([]byte, 4096)
-		var seen strings.Builder
-		for {
-			n, err := stderr.Read(buf)
-			seen.Write(buf[:n])
-			if i := strings.Index(seen.String(), "http://"); i >= 0 {
-				if line, _, ok := strings.Cut(seen.String()[i:], "\n"); ok {
-					urls <- strings.TrimSpace(line)
-					_, _ = io.Copy(io.Discard, stderr)
-					return
-				}
-			}
-			if err != nil {
-				close(urls)
-				return
-			}
-		}
-	}()
-	select {
-	case u, ok := <-urls:
-		if !ok {
-			t.Fatal("the demo server printed no URL")
-		}
-		return u
-	case <-time.After(30 * time.Second):
-		t.Fatal("the demo server did not start")
-	}
-	return ""
+	u, _ := servertest.StartURL(t, demo, nil, flag, "127.0.0.1:0")
+	return u
 }
 
 // sessionIDOf reads the session id from a request_headers answer.

@@ -3,7 +3,6 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -12,11 +11,11 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os/exec"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/servertest"
 )
 
 // startDemoURL starts the demo server with mode ("--http" or "--sse") on a
@@ -24,40 +23,7 @@ import (
 // when the test ends; kill stops it earlier.
 func startDemoURL(t *testing.T, mode string) (u string, kill func()) {
 	t.Helper()
-	cmd := exec.Command(demoBin, mode, "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	kill = func() {
-		once.Do(func() {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		})
-	}
-	t.Cleanup(kill)
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if i := strings.Index(sc.Text(), "http://"); i >= 0 {
-				select {
-				case lines <- sc.Text()[i:]:
-				default:
-				}
-			}
-		}
-	}()
-	select {
-	case u = <-lines:
-	case <-time.After(10 * time.Second):
-		t.Fatal("demo server did not print its URL")
-	}
-	return u, kill
+	return servertest.StartURL(t, demoBin, nil, mode, "127.0.0.1:0")
 }
 
 // startURLSession starts a session and closes it when the test ends.
