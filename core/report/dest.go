@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -75,23 +76,36 @@ func openDestination(path string) (*destination, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create report folder: %w", err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".*.tmp")
+	f, err := createBeside(target)
 	if err != nil {
 		return nil, fmt.Errorf("create report file beside %s: %w", path, err)
 	}
-	// The report keeps the mode of the file it replaces; a new one gets
-	// the usual mode of a created file rather than CreateTemp's 0600.
-	mode := fs.FileMode(0o644)
+	// The report keeps the mode of the file it replaces.
 	if fi != nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, fmt.Errorf("create report file beside %s: %w", path, err)
+		if err := f.Chmod(fi.Mode().Perm()); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, fmt.Errorf("create report file beside %s: %w", path, err)
+		}
 	}
 	pending.Store(f.Name(), true)
 	return &destination{name: path, w: f, f: f, temp: f.Name(), final: target}, nil
+}
+
+// createBeside creates a new, empty temporary file in target's folder,
+// named after it. It is created with mode 0666 like any new file, so the
+// umask applies (os.CreateTemp would make it 0600).
+func createBeside(target string) (*os.File, error) {
+	dir, base := filepath.Split(target)
+	for range 100 {
+		name := filepath.Join(dir, fmt.Sprintf(".%s.%d.tmp", base, rand.Uint32()))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, errors.New("no free temporary file name")
 }
 
 // openStreamed opens a pipe or device for writing in place. A FIFO is
