@@ -155,7 +155,10 @@ func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 			for i := range next {
 				t := r.plan.Tests[i]
 				if ctx.Err() != nil {
+					// Announced like any finished test, so a streaming
+					// consumer (ndjson) sees every test of the plan.
 					run.Tests[i] = notStarted(t)
+					r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &run.Tests[i]})
 					continue
 				}
 				start := testHeader(t)
