@@ -60,6 +60,8 @@ type HTTPConfig struct {
 	// InitTimeout bounds the initialize handshake (and, over SSE, the wait
 	// for the endpoint event); zero means DefaultInitTimeout.
 	InitTimeout time.Duration
+	// InitTimeoutFrom says where InitTimeout came from, as in StdioConfig.
+	InitTimeoutFrom string
 	// CallTimeout bounds a call whose context has no deadline; zero means
 	// DefaultCallTimeout, a negative value means no bound.
 	CallTimeout time.Duration
@@ -218,6 +220,7 @@ func (cfg HTTPConfig) options() options {
 		protocolVersion: cfg.ProtocolVersion,
 		clientVersion:   cfg.ClientVersion,
 		initTimeout:     cfg.InitTimeout,
+		initFrom:        cfg.InitTimeoutFrom,
 		callTimeout:     cfg.CallTimeout,
 		maxMessageBytes: cfg.MaxMessageBytes,
 		client:          cfg.Client,
