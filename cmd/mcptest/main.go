@@ -10,8 +10,10 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 // version is mcptest's version; release builds set it with -ldflags.
@@ -20,12 +22,22 @@ var version = "0.1.0-dev"
 // exitInterrupted is the exit code of a run stopped by Ctrl-C or SIGTERM.
 const exitInterrupted = 130
 
+// orphanWait bounds how long the final sweep for escaped grandchildren may
+// take; it takes no time when there are none.
+const orphanWait = 2 * time.Second
+
 func main() {
 	plugin.TuneHostGC()
+	// Grandchildren that escape their server's process group (setsid)
+	// come back to us when their parent exits (Linux only).
+	_ = proc.BecomeSubreaper()
 	stopProfile := startProfile()
 	code := mainCode(os.Args[1:], os.Stdout, os.Stderr)
 	stopProfile()
 	plugin.CleanupClients()
+	// Every server, hook and plugin is stopped: whatever child is left
+	// is an orphan.
+	proc.KillOrphans(orphanWait)
 	os.Exit(code)
 }
 
