@@ -68,6 +68,13 @@ type HTTPConfig struct {
 	// MaxMessageBytes bounds one message (a JSON body or an SSE event);
 	// zero means DefaultMaxMessageBytes.
 	MaxMessageBytes int
+	// MaxBufferedBytes bounds the bytes of response bodies and SSE events
+	// the session holds at once across its concurrent requests; a read
+	// that would pass it fails the request it belongs to with
+	// ErrBadResponse. Zero means DefaultMaxBufferedBytes; it is raised to
+	// twice MaxMessageBytes when lower, so that one SSE event at the cap
+	// (its data and the line it arrives on) fits.
+	MaxBufferedBytes int
 	// Client holds the client features offered to the server: what
 	// initialize declares and the mocks that answer its requests.
 	Client ClientOptions
@@ -210,6 +217,10 @@ func (cfg HTTPConfig) withDefaults() (HTTPConfig, error) {
 	if cfg.MaxMessageBytes <= 0 {
 		cfg.MaxMessageBytes = DefaultMaxMessageBytes
 	}
+	if cfg.MaxBufferedBytes <= 0 {
+		cfg.MaxBufferedBytes = DefaultMaxBufferedBytes
+	}
+	cfg.MaxBufferedBytes = max(cfg.MaxBufferedBytes, 2*cfg.MaxMessageBytes+2)
 	return cfg, nil
 }
 

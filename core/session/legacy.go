@@ -86,6 +86,7 @@ func (t *legacySSE) connect(ctx context.Context) error {
 		return herr
 	}
 	r := newSSEReader(resp.Body, t.s.opts.maxMessageBytes)
+	r.hold = t.h.hold()
 	ev, err := r.next()
 	if err != nil {
 		resp.Body.Close()
