@@ -14,20 +14,20 @@ const token = "tok/3f9a-é-\"q\"-SECRET"
 func TestMasksEveryEncoding(t *testing.T) {
 	r := New(token)
 	cases := map[string]string{
-		"plain":            token,
-		"go json":          mustMarshalBody(token),
-		"slash escaped":    `tok\/3f9a-é-\"q\"-SECRET`,
-		"u lower":          `tok\/3f9a-\u00e9-\"q\"-SECRET`,
-		"u upper":          `tok\u002F3f9a-\u00E9-\u0022q\u0022-SECRET`,
-		"every char as u":  escapeEvery(token, `\u%04x`),
-		"every char as U":  escapeEvery(token, `\u%04X`),
-		"mixed":            `\u0074ok\/3f9a-\u00E9-\"q\u0022-SECRE\u0054`,
-		"twice, go":        mustMarshalBody(mustMarshalBody(token)),
-		"twice, slash":     `tok\\\/3f9a-\\u00e9-\\\"q\\\"-SECRET`,
-		"twice, u005c":     `tok\u005c/3f9a-\u005cu00e9-\u005c\"q\\\"-SECRET`,
-		"thrice":           nest(token, 3, rand.New(rand.NewPCG(1, 2))),
-		"four times":       nest(token, 4, rand.New(rand.NewPCG(3, 4))),
-		"five times, go":   nest(token, 5, nil),
+		"plain":           token,
+		"go json":         mustMarshalBody(token),
+		"slash escaped":   `tok\/3f9a-é-\"q\"-SECRET`,
+		"u lower":         `tok\/3f9a-\u00e9-\"q\"-SECRET`,
+		"u upper":         `tok\u002F3f9a-\u00E9-\u0022q\u0022-SECRET`,
+		"every char as u": escapeEvery(token, `\u%04x`),
+		"every char as U": escapeEvery(token, `\u%04X`),
+		"mixed":           `\u0074ok\/3f9a-\u00E9-\"q\u0022-SECRE\u0054`,
+		"twice, go":       mustMarshalBody(mustMarshalBody(token)),
+		"twice, slash":    `tok\\\/3f9a-\\u00e9-\\\"q\\\"-SECRET`,
+		"twice, u005c":    `tok\u005c/3f9a-\u005cu00e9-\u005c\"q\\\"-SECRET`,
+		"thrice":          nest(token, 3, rand.New(rand.NewPCG(1, 2))),
+		"four times":      nest(token, 4, rand.New(rand.NewPCG(3, 4))),
+		"five times, go":  nest(token, 5, nil),
 	}
 	for name, enc := range cases {
 		for _, text := range []string{enc, "before " + enc + " after", `{"k":"x ` + enc + ` y"}`} {
