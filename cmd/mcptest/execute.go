@@ -10,6 +10,7 @@ import (
 	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/run"
 	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -45,14 +46,14 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return score.ExitError
 	}
-	redact := report.NewRedactor(suiteSecrets(e.plan))
-	emitter, err := report.Open(ctx, host, e.outputs, terminals(stdout, stderr, e.noColor), redact)
+	redactor := redact.New(suiteSecrets(e.plan)...)
+	emitter, err := report.Open(ctx, host, e.outputs, terminals(stdout, stderr, e.noColor), redactor)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
 		return score.ExitError
 	}
 	opts := e.opts
-	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redact, version
+	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redactor, version
 	result := run.Execute(ctx, e.plan, opts)
 	if e.finish != nil {
 		e.finish(result)

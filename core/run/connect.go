@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/mcptest/mcptest/core/config"
-	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // ErrMissingEnv is wrapped when a server's credential variable is unset.
@@ -36,7 +36,7 @@ func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.
 			Path:            srv.Cassette,
 			ProtocolVersion: version,
 			ClientVersion:   s.clientVersion,
-			Scrub:           report.NewRedactor(suite.Secrets).Bytes,
+			Scrub:           redact.New(suite.Secrets...).Bytes,
 		})
 	case config.StdioServer, "":
 		return session.StartStdio(ctx, session.StdioConfig{
