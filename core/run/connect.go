@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/core/config"
-	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // ErrMissingEnv is wrapped when a server's credential variable is unset.
@@ -37,7 +37,7 @@ func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.
 			Path:            srv.Cassette,
 			ProtocolVersion: version,
 			ClientVersion:   s.clientVersion,
-			Scrub:           report.NewRedactor(suite.Secrets).Bytes,
+			Scrub:           redact.New(suite.Secrets...).Bytes,
 		})
 	case config.StdioServer, "":
 		limit, from := startLimit(suite)
