@@ -22,9 +22,9 @@ type NotRegularError struct {
 	Mode fs.FileMode
 }
 
-// Error names the kind of file, for example "is a named pipe (FIFO), not
-// a regular file".
-func (e *NotRegularError) Error() string { return "is " + Kind(e.Mode) + ", not a regular file" }
+// Error names the kind of file, for example "a named pipe (FIFO), not a
+// regular file".
+func (e *NotRegularError) Error() string { return Kind(e.Mode) + ", not a regular file" }
 
 // Is makes errors.Is(err, ErrNotRegular) hold.
 func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }
@@ -38,7 +38,7 @@ type TooLargeError struct {
 
 // Error gives both sizes in human units.
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("is %s, more than the limit of %s", Size(e.Size), Size(e.Limit))
+	return fmt.Sprintf("file of %s exceeds the limit of %s", Size(e.Size), Size(e.Limit))
 }
 
 // Is makes errors.Is(err, ErrTooLarge) hold.
