@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -51,7 +50,7 @@ var manifestSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 
 // ReadManifest reads and validates the manifest at path.
 func ReadManifest(path string) (*Manifest, error) {
-	raw, err := os.ReadFile(path)
+	raw, _, err := readManifestFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidManifest, err)
 	}

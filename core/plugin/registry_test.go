@@ -157,11 +157,14 @@ func TestCheckExecutableRefusesSymlinkEscapeAndWorldWritable(t *testing.T) {
 	if err := os.Chmod(exe, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := checkExecutable(f); !errors.Is(err, ErrUnsafeExecutable) {
+	if _, err := checkExecutable(f); !errors.Is(err, ErrUntrusted) {
 		t.Errorf("world-writable executable accepted: %v", err)
 	}
 	outside := filepath.Join(t.TempDir(), "elsewhere")
 	if err := os.WriteFile(outside, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(exe, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(exe); err != nil {

@@ -1,0 +1,223 @@
+//go:build unix
+
+package plugin
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// otherUID owns the files another user planted (nobody on most systems).
+const otherUID = 65534
+
+func needRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("giving files to another user needs root")
+	}
+}
+
+// trustFixture is one plugin directory holding a plugin "planted" with
+// matcher key "exact", which shadows a healthy lower-priority "text".
+func trustFixture(t *testing.T) (high, low, planted string) {
+	high, low = t.TempDir(), t.TempDir()
+	planted = writePlugin(t, high, "planted", "6.6.6", "  - {kind: matcher, keys: [exact]}\n")
+	writePlugin(t, low, "text", "1.0.0", "  - {kind: matcher, keys: [exact, regex]}\n")
+	return high, low, planted
+}
+
+func trustSources(high, low string, trusted ...string) []Source {
+	return []Source{
+		{Dir: high, Priority: 0, Origin: "project", Trusted: trustedBy(high, trusted)},
+		{Dir: low, Priority: 1, Origin: "bundled", Trusted: trustedBy(low, trusted)},
+	}
+}
+
+func TestTrustRefusesFilesOfOtherUsersAndLooseModes(t *testing.T) {
+	cases := []struct {
+		name  string
+		plant func(t *testing.T, high, planted string) string // returns the path the message must name
+		want  []string
+	}{
+		{"directory owned by another user", func(t *testing.T, high, _ string) string {
+			chown(t, high)
+			return high
+		}, []string{"plugin directory", "owned by uid 65534", "chown"}},
+		{"plugin folder owned by another user", func(t *testing.T, _, planted string) string {
+			chown(t, planted)
+			return planted
+		}, []string{"plugin folder", "owned by uid 65534"}},
+		{"manifest owned by another user", func(t *testing.T, _, planted string) string {
+			p := filepath.Join(planted, ManifestFile)
+			chown(t, p)
+			return p
+		}, []string{"manifest", "owned by uid 65534"}},
+		{"executable owned by another user", func(t *testing.T, _, planted string) string {
+			p := filepath.Join(planted, "mcptest-plugin-planted")
+			chown(t, p)
+			return p
+		}, []string{"executable", "owned by uid 65534"}},
+		{"group-writable manifest", func(t *testing.T, _, planted string) string {
+			p := filepath.Join(planted, ManifestFile)
+			chmod(t, p, 0o664)
+			return p
+		}, []string{"manifest", "writable by its group", "mode 0664", "chmod go-w"}},
+		{"world-writable executable", func(t *testing.T, _, planted string) string {
+			p := filepath.Join(planted, "mcptest-plugin-planted")
+			chmod(t, p, 0o757)
+			return p
+		}, []string{"executable", "writable by every user", "chmod go-w"}},
+		{"group-writable plugin directory", func(t *testing.T, high, _ string) string {
+			chmod(t, high, 0o775)
+			return high
+		}, []string{"plugin directory", "writable by its group"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if strings.Contains(c.name, "another user") {
+				needRoot(t)
+			}
+			high, low, planted := trustFixture(t)
+			path := c.plant(t, high, planted)
+			reg := NewRegistry(trustSources(high, low))
+			if len(reg.Problems) != 0 {
+				t.Fatalf("problems: %v", reg.Problems)
+			}
+			// The planted plugin still wins the key, and the key is refused
+			// rather than quietly served by the lower-priority plugin.
+			_, err := reg.Resolve("matcher", "exact")
+			if !errors.Is(err, ErrUntrusted) {
+				t.Fatalf("want ErrUntrusted, got %v", err)
+			}
+			for _, want := range append(c.want, path, TrustFlag+" "+high, "planted@6.6.6") {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error lacks %q:\n%v", want, err)
+				}
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines:\n%v", err)
+			}
+			if u := reg.Untrusted(); len(u) != 1 || u[0].Manifest.Name != "planted" {
+				t.Errorf("untrusted = %v", u)
+			}
+			if _, err := checkExecutable(reg.Untrusted()[0]); !errors.Is(err, ErrUntrusted) {
+				t.Errorf("launch would run it: %v", err)
+			}
+			// A key only the healthy plugin offers still resolves.
+			if f, err := reg.Resolve("matcher", "regex"); err != nil || f.Manifest.Name != "text" {
+				t.Errorf("regex: %v %v", f, err)
+			}
+			// Trusting the directory explicitly accepts it.
+			reg = NewRegistry(trustSources(high, low, high))
+			f, err := reg.Resolve("matcher", "exact")
+			if err != nil || f.Manifest.Name != "planted" {
+				t.Fatalf("explicitly trusted directory refused: %v", err)
+			}
+			if _, err := checkExecutable(f); err != nil {
+				t.Errorf("trusted executable refused at launch: %v", err)
+			}
+			if s := TrustState(f); !strings.Contains(s, "trusted by "+TrustFlag) {
+				t.Errorf("trust state %q", s)
+			}
+		})
+	}
+}
+
+func TestTrustAcceptsOwnAndRootFiles(t *testing.T) {
+	high, low, _ := trustFixture(t)
+	reg := NewRegistry(trustSources(high, low))
+	f, err := reg.Resolve("matcher", "exact")
+	if err != nil {
+		t.Fatalf("own plugin refused: %v", err)
+	}
+	if TrustState(f) != "ok" {
+		t.Errorf("trust state %q", TrustState(f))
+	}
+	if _, err := checkExecutable(f); err != nil {
+		t.Errorf("own executable refused: %v", err)
+	}
+}
+
+func TestTrustIsCheckedAgainAtLaunch(t *testing.T) {
+	high, low, planted := trustFixture(t)
+	reg := NewRegistry(trustSources(high, low))
+	f, err := reg.Resolve("matcher", "exact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Loosened after discovery: launch must notice.
+	chmod(t, filepath.Join(planted, "mcptest-plugin-planted"), 0o775)
+	if _, err := checkExecutable(f); !errors.Is(err, ErrUntrusted) || !strings.Contains(err.Error(), "writable by its group") {
+		t.Fatalf("want ErrUntrusted at launch, got %v", err)
+	}
+}
+
+func TestTrustedByMatchesDirectoriesBelow(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "a", "plugins")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if !trustedBy(sub, []string{root}) || !trustedBy(sub, []string{sub}) {
+		t.Error("a directory at or below a trusted one is trusted")
+	}
+	if trustedBy(root, []string{sub}) || trustedBy(root+"-other", []string{root}) {
+		t.Error("a directory beside or above a trusted one is not trusted")
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	if !trustedBy(sub, []string{link}) {
+		t.Error("trusting a directory through a symlink trusts what it points to")
+	}
+}
+
+func TestManifestReadIsBoundedAndRefusesFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, ManifestFile)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := ReadManifest(fifo); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("FIFO manifest: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		// Unblock the reader so the test ends.
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			w.Close()
+		}
+		t.Fatal("reading a FIFO manifest blocked")
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, make([]byte, MaxManifestBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadManifest(big); !errors.Is(err, ErrInvalidManifest) || !strings.Contains(err.Error(), "more than a manifest may have") {
+		t.Errorf("oversized manifest: %v", err)
+	}
+}
+
+func chown(t *testing.T, path string) {
+	t.Helper()
+	if err := os.Chown(path, otherUID, otherUID); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chown(path, os.Geteuid(), os.Getegid()) })
+}
+
+func chmod(t *testing.T, path string, mode os.FileMode) {
+	t.Helper()
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}
