@@ -139,22 +139,6 @@ func (m *Manifest) SpeaksProtocol(v int) bool {
 	return false
 }
 
-// sameComponents reports whether a Describe answer offers exactly the
-// manifest's kinds and keys.
-func sameComponents(a, b []sdk.Component) bool {
-	norm := func(cs []sdk.Component) string {
-		var parts []string
-		for _, c := range cs {
-			for _, k := range c.Keys {
-				parts = append(parts, c.Kind+"/"+k)
-			}
-		}
-		sort.Strings(parts)
-		return strings.Join(parts, ",")
-	}
-	return norm(a) == norm(b)
-}
-
 // yamlToJSONValue converts yaml.v3's decoded maps to JSON-encodable ones.
 func yamlToJSONValue(v any) any {
 	switch t := v.(type) {

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"runtime"
+	"sort"
 	"sync"
 	"time"
 
@@ -206,8 +207,16 @@ func (r *runner) notePluginError(err error) {
 func (r *runner) runErrors() []rpt.RunError {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// The map's order is random and tests finish in any order; sort by
+	// plugin so the report lists its errors the same way every run.
+	keys := make([]string, 0, len(r.pluginErrs))
+	for k := range r.pluginErrs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
 	var out []rpt.RunError
-	for _, pe := range r.pluginErrs {
+	for _, k := range keys {
+		pe := r.pluginErrs[k]
 		out = append(out, rpt.RunError{
 			Source:     "plugin",
 			Name:       pe.Plugin + "@" + pe.Version,
