@@ -88,7 +88,7 @@ func TestGroupWritablePluginIsRefused(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("a refused plugin the run does not need should not fail it:\n%s", r)
 	}
-	mustContain(t, "stderr", r.stderr, "warning: refusing plugin altjson@0.9.0")
+	mustContain(t, "stderr", r.stderr, "warning: plugin altjson@0.9.0", "is not trusted and will not run")
 }
 
 // Two plugins of one directory offering one key are reported by list and

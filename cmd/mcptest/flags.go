@@ -69,7 +69,7 @@ func warnProblems(reg *plugin.Registry, stderr io.Writer) {
 		fmt.Fprintf(stderr, "mcptest: warning: ignoring plugin at %s: %v\n", p.Path, p.Err)
 	}
 	for _, f := range reg.Untrusted() {
-		fmt.Fprintf(stderr, "mcptest: warning: refusing plugin %s at %s: %v\n", f.Label(), f.Dir, f.Untrusted)
+		fmt.Fprintf(stderr, "mcptest: warning: plugin %s at %s is not trusted and will not run; `mcptest plugins verify` says why\n", f.Label(), f.Dir)
 	}
 }
 

@@ -71,6 +71,10 @@ func ChecksumStatus(f *Found) string {
 	if f.Manifest.SHA256 == "" {
 		return "missing"
 	}
+	if f.Untrusted != nil {
+		// Hashing would say nothing useful; the trust line says why.
+		return "not checked: the plugin is not trusted"
+	}
 	exe, err := checkExecutable(f)
 	if err != nil {
 		return "error: " + err.Error()

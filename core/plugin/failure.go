@@ -86,7 +86,10 @@ func (h *Host) hung(p *proc, inc *incarnation, during string) error {
 		inc.inst.Kill()
 	}
 	next := "; it is started again for the remaining work"
-	if again || !first {
+	switch {
+	case again:
+		next = " for the rest of the run, having hung once before"
+	case !first:
 		next = ""
 	}
 	reason := fmt.Errorf("%w: no answer within %s (%s) on %s; the plugin was stopped%s",

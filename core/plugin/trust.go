@@ -12,7 +12,7 @@ import (
 // or executable is owned by another user, or can be written by one: whoever
 // can change those files decides what mcptest runs, with the permissions of
 // the user running it.
-var ErrUntrusted = errors.New("untrusted plugin file")
+var ErrUntrusted = errors.New("plugin not trusted")
 
 // TrustFlag is the command-line flag that trusts a directory explicitly;
 // messages name it as the way out.
@@ -65,8 +65,12 @@ func checkOwnership(what, path string, info os.FileInfo, source string) error {
 	me := os.Geteuid()
 	fix := fmt.Sprintf("or pass %s %s if you trust everyone who can write there", TrustFlag, source)
 	if uid != uint32(me) && uid != 0 {
-		return fmt.Errorf("%w: %s %s is owned by uid %d, not by you (uid %d) or root; whoever owns it decides what mcptest runs: remove it, or `chown %d %s`, %s",
-			ErrUntrusted, what, path, uid, me, me, path, fix)
+		chown := "chown"
+		if info.IsDir() {
+			chown = "chown -R"
+		}
+		return fmt.Errorf("%w: %s %s is owned by uid %d, not by you (uid %d) or root; whoever owns it decides what mcptest runs: remove it, or `%s %d %s`, %s",
+			ErrUntrusted, what, path, uid, me, chown, me, path, fix)
 	}
 	perm := info.Mode().Perm()
 	switch {
