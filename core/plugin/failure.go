@@ -78,7 +78,9 @@ func (h *Host) hung(p *proc, inc *incarnation, during string) error {
 		}
 		if p.restarts >= maxHangRestarts && p.dead == nil {
 			again = true
-			p.dead = newPluginError(p.found, &stoppedError{during: during, timeout: h.opts.CallTimeout}, "")
+			// Published before the kill, so no caller starts the plugin
+			// meanwhile; the tail is what it said while it hung.
+			p.dead = newPluginError(p.found, &stoppedError{during: during, timeout: h.opts.CallTimeout}, inc.inst.StderrTail(10))
 		}
 	}
 	p.mu.Unlock()
@@ -94,15 +96,7 @@ func (h *Host) hung(p *proc, inc *incarnation, during string) error {
 	}
 	reason := fmt.Errorf("%w: no answer within %s (%s) on %s; the plugin was stopped%s",
 		ErrPluginHung, h.opts.CallTimeout, TimeoutFlag, during, next)
-	pe := newPluginError(p.found, reason, inc.inst.StderrTail(10))
-	if again {
-		// Later work is told which test the plugin hung on, with the
-		// same last words.
-		p.mu.Lock()
-		p.dead.StderrTail = pe.StderrTail
-		p.mu.Unlock()
-	}
-	return pe
+	return newPluginError(p.found, reason, inc.inst.StderrTail(10))
 }
 
 // crashed marks p failed for the rest of the run after its process exited.

@@ -186,16 +186,19 @@ func (h *Host) startAsync(p *proc, done chan struct{}) {
 	inc, err := h.start(h.life, p.found)
 	p.mu.Lock()
 	p.starting = nil
+	closed := p.closed
 	switch {
 	case err != nil:
 		p.startErr = err
-	case p.closed:
-		// Close came while the plugin was starting.
-		go inc.inst.Kill()
-	default:
+	case !closed:
 		p.cur, p.last = inc, inc
 	}
 	p.mu.Unlock()
+	if err == nil && closed {
+		// Close came while the plugin was starting, and waits on done:
+		// stop the process before saying the start is over.
+		inc.inst.Kill()
+	}
 	close(done)
 }
 
