@@ -19,6 +19,11 @@ import (
 func install(t *testing.T, fixture string) string {
 	t.Helper()
 	dir := t.TempDir()
+	// t.TempDir honours the umask; under 002 the folder would be group
+	// writable, and mcptest rightly refuses plugins in it.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	r := mcptest(t, "plugins", "install", "--dir", dir, filepath.Join(fixtures, fixture))
 	if r.code != 0 {
 		t.Fatalf("install %s:\n%s", fixture, r)

@@ -226,6 +226,9 @@ func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 	defer cancel()
 	desc, err := inc.info.Describe(cctx)
 	if err != nil {
+		if errors.Is(cctx.Err(), context.DeadlineExceeded) {
+			return fail(fmt.Errorf("%w: no answer to describe within %s (%s): %w", ErrPluginStart, h.opts.CallTimeout, TimeoutFlag, err))
+		}
 		return fail(fmt.Errorf("%w: describe: %w", ErrPluginStart, err))
 	}
 	if diff := describeDiff(desc, f.Manifest); diff != "" {
