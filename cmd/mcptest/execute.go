@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -51,6 +53,11 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
 		return score.ExitError
 	}
+	// From here on a signal stops the tests but lets the reports finish:
+	// tests in flight end (plugin calls within the plugin timeout), the
+	// servers stop, and each reporter gets the final report within the
+	// plugin timeout.
+	finishOnInterrupt(ctx, 2*e.plugins.timeout+30*time.Second)
 	opts := e.opts
 	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redact, version
 	result := run.Execute(ctx, e.plan, opts)
@@ -60,6 +67,9 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	// Reporter failures so far belong in the report itself.
 	result.Errors = append(result.Errors, emitter.Errors()...)
 	result.ExitCode = score.ExitCode(result)
+	if ctx.Err() != nil {
+		noteInterrupt(ctx, result)
+	}
 	run.Finish(ctx, emitter, result)
 	code := result.ExitCode
 	known := len(emitter.Errors())
@@ -70,7 +80,30 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		if re.StderrTail != "" {
 			fmt.Fprintf(stderr, "  last stderr lines:\n%s\n", indent(re.StderrTail, "    "))
 		}
-		code = score.ExitError
+		if code != exitInterrupted {
+			code = score.ExitError
+		}
 	}
 	return code
+}
+
+// noteInterrupt marks the report of an interrupted run: its exit code is
+// 130 and a run error says what stopped it and how many tests it left
+// unreached.
+func noteInterrupt(ctx context.Context, result *rpt.Run) {
+	unreached := 0
+	for _, t := range result.Tests {
+		if t.Status == rpt.StatusSkipped && t.Error != nil && t.Error.Kind == run.KindInterrupted {
+			unreached++
+		}
+	}
+	msg := context.Cause(ctx).Error()
+	if !errors.Is(context.Cause(ctx), errInterrupted) {
+		msg = "interrupted"
+	}
+	if unreached > 0 {
+		msg = fmt.Sprintf("%s; %d test(s) cut short or not started were skipped", msg, unreached)
+	}
+	result.Errors = append(result.Errors, rpt.RunError{Source: "interrupt", Message: msg})
+	result.ExitCode = exitInterrupted
 }

@@ -156,12 +156,18 @@ func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 			for i := range next {
 				t := r.plan.Tests[i]
 				if ctx.Err() != nil {
-					run.Tests[i] = skipped(t, "run interrupted before the test started")
+					// Announced like any finished test, so a streaming
+					// consumer (ndjson) sees every test of the plan.
+					run.Tests[i] = notStarted(t)
+					r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &run.Tests[i]})
 					continue
 				}
 				start := testHeader(t)
 				r.emit(ctx, rpt.Event{Type: rpt.EventTestStarted, Test: &start})
 				res := r.eachTest(ctx, b, t)
+				if ctx.Err() != nil {
+					res = cutShort(res)
+				}
 				r.caps.finish(t, &res)
 				run.Tests[i] = res
 				r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &res})
