@@ -13,16 +13,24 @@ import (
 	"github.com/mcptest/mcptest/sdk"
 )
 
-// stalling never answers an item whose argument is "hang" (until the call
-// is abandoned) and passes every other.
-type stalling struct{}
+// stalling never answers an item whose argument is "hang": it ignores its
+// context, as a stuck plugin would, until release is closed at the end of
+// the test. It passes every other item.
+type stalling struct{ release chan struct{} }
 
-func (stalling) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+func (s stalling) Match(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
 	if string(in.Argument) == `"hang"` {
-		<-ctx.Done()
-		return sdk.MatchResult{}, ctx.Err()
+		<-s.release
+		return sdk.MatchResult{}, errors.New("released")
 	}
 	return sdk.Pass(), nil
+}
+
+// newStalling returns a stalling matcher; call unstick once the host's
+// cleanup is registered, so stuck calls end before the plugin is stopped.
+func newStalling(t *testing.T) (s stalling, unstick func()) {
+	s = stalling{release: make(chan struct{})}
+	return s, func() { t.Cleanup(func() { close(s.release) }) }
 }
 
 func stallReq(f *plugin.Found, test, arg string) plugin.MatchRequest {
@@ -33,8 +41,10 @@ func stallReq(f *plugin.Found, test, arg string) plugin.MatchRequest {
 const hangTimeout = 300 * time.Millisecond
 
 func TestHostRestartsAPluginOnceAfterAHang(t *testing.T) {
-	p := &sdk.Plugin{Name: "stall", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"stall": stalling{}}}
+	st, unstick := newStalling(t)
+	p := &sdk.Plugin{Name: "stall", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"stall": st}}
 	h, l := newTestHost(t, plugin.HostOptions{CallTimeout: hangTimeout}, p)
+	unstick()
 	f := foundFor(p)
 	ctx := context.Background()
 
@@ -99,9 +109,11 @@ func (b *bystander) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchResu
 
 func TestHostRetriesWorkCutShortByAnotherCallsHang(t *testing.T) {
 	const timeout = time.Second
-	b := &bystander{}
+	st, unstick := newStalling(t)
+	b := &bystander{stalling: st}
 	p := &sdk.Plugin{Name: "stall", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"stall": b}}
 	h, l := newTestHost(t, plugin.HostOptions{CallTimeout: timeout}, p)
+	unstick()
 	f := foundFor(p)
 	ctx := context.Background()
 	if _, err := h.Description(ctx, f); err != nil {

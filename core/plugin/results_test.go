@@ -90,7 +90,6 @@ type rawLauncher struct{ t *testing.T }
 
 type rawInstance struct {
 	client *goplugin.GRPCClient
-	server *goplugin.GRPCServer
 }
 
 func (l rawLauncher) Launch(context.Context, *plugin.Found) (plugin.Instance, error) {
@@ -100,14 +99,16 @@ func (l rawLauncher) Launch(context.Context, *plugin.Found) (plugin.Instance, er
 			pluginv1.RegisterMatcherServer(s, rawMatcher{})
 		}},
 	}
-	c, s := goplugin.TestPluginGRPCConn(l.t, false, set)
-	return &rawInstance{client: c, server: s}, nil
+	c, _ := goplugin.TestPluginGRPCConn(l.t, false, set)
+	return &rawInstance{client: c}, nil
 }
 
 func (r *rawInstance) Dispense(kind string) (any, error) { return r.client.Dispense(kind) }
-func (r *rawInstance) Kill()                             { r.client.Close(); r.server.Stop() }
-func (r *rawInstance) Exited() bool                      { return false }
-func (r *rawInstance) StderrTail(int) string             { return "" }
+
+// Kill closes the client, whose shutdown call stops the server.
+func (r *rawInstance) Kill()                 { r.client.Close() }
+func (r *rawInstance) Exited() bool          { return false }
+func (r *rawInstance) StderrTail(int) string { return "" }
 
 func rawFound() *plugin.Found {
 	return &plugin.Found{
