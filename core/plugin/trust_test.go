@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptest/mcptest/sdk"
 )
 
 // otherUID owns the files another user planted (nobody on most systems).
@@ -219,5 +221,37 @@ func chmod(t *testing.T, path string, mode os.FileMode) {
 	t.Helper()
 	if err := os.Chmod(path, mode); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestInstallRefusesConflictsAndUntrustedDirectories(t *testing.T) {
+	dir := t.TempDir()
+	writePlugin(t, dir, "other", "1.0.0", "  - {kind: reporter, keys: [json, tap]}\n")
+	desc := sdk.Description{Name: "mine", Version: "2.0.0", Components: []sdk.Component{{Kind: "reporter", Keys: []string{"json", "junit"}}}}
+	err := checkInstallTarget(dir, desc)
+	if !errors.Is(err, ErrConflict) {
+		t.Fatalf("want ErrConflict, got %v", err)
+	}
+	for _, want := range []string{`reporter "json" is already offered by other@1.0.0`, filepath.Join(dir, "other"), "--force"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), `"tap"`) || strings.Contains(err.Error(), `"junit"`) {
+		t.Errorf("keys offered by one plugin only are no conflict: %v", err)
+	}
+	// Replacing a plugin of the same name is no conflict.
+	desc.Name = "other"
+	if err := checkInstallTarget(dir, desc); err != nil {
+		t.Errorf("reinstall refused: %v", err)
+	}
+	// A different kind sharing a key name is no conflict either.
+	desc = sdk.Description{Name: "mine", Version: "2.0.0", Components: []sdk.Component{{Kind: "matcher", Keys: []string{"json"}}}}
+	if err := checkInstallTarget(dir, desc); err != nil {
+		t.Errorf("matcher json refused beside reporter json: %v", err)
+	}
+	chmod(t, dir, 0o777)
+	if err := checkInstallTarget(dir, desc); !errors.Is(err, ErrUntrusted) || !strings.Contains(err.Error(), "writable by every user") {
+		t.Errorf("install into a world-writable directory: %v", err)
 	}
 }
