@@ -151,11 +151,13 @@ func (h *Host) get(ctx context.Context, f *Found) (*incarnation, error) {
 		p.mu.Lock()
 		switch {
 		case p.dead != nil:
+			dead := p.dead
 			p.mu.Unlock()
-			return nil, p.dead
+			return nil, dead
 		case p.startErr != nil:
+			err := p.startErr
 			p.mu.Unlock()
-			return nil, p.startErr
+			return nil, err
 		case p.cur != nil:
 			inc := p.cur
 			p.mu.Unlock()
