@@ -346,6 +346,8 @@ func TestPluginHangingTwiceIsStopped(t *testing.T) {
 		}
 	}
 	mustContain(t, "step 4", last, `plugin chaos@0.0.1 was stopped after it hung on test \"step 3\"`, "--plugin-timeout")
+	// The run errors say how the plugin ended, not only that it was restarted.
+	mustContain(t, "run errors", r.stdout, `"was stopped after it hung on test \"step 3\"`)
 	if strings.Contains(last, "did not answer in time") {
 		t.Errorf("step 4 was never sent, yet reports a hang of its own:\n%s", last)
 	}

@@ -41,6 +41,10 @@ type PluginError struct {
 	// Err is the cause; it wraps one of the sentinels above.
 	Err        error
 	StderrTail string
+	// Final is set when the failure stands for the rest of the run (the
+	// plugin crashed, or was stopped for good after hanging again), as
+	// opposed to one call's failure after which the plugin goes on.
+	Final bool
 }
 
 // Error renders the failure on one line, followed by the stderr tail.

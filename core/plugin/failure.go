@@ -81,6 +81,7 @@ func (h *Host) hung(p *proc, inc *incarnation, during string) error {
 			// Published before the kill, so no caller starts the plugin
 			// meanwhile; the tail is what it said while it hung.
 			p.dead = newPluginError(p.found, &stoppedError{during: during, timeout: h.opts.CallTimeout}, inc.inst.StderrTail(10))
+			p.dead.Final = true
 		}
 	}
 	p.mu.Unlock()
@@ -108,6 +109,7 @@ func (h *Host) crashed(p *proc, inc *incarnation, err error) error {
 	}
 	time.Sleep(20 * time.Millisecond)
 	pe := newPluginError(p.found, fmt.Errorf("%w: the plugin process exited during the run: %v", ErrPluginCrashed, err), inc.inst.StderrTail(10))
+	pe.Final = true
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.cur == inc {

@@ -138,6 +138,7 @@ func (s *RenderStream) hung(what string) error {
 	}
 	// The tail is read before the kill: it holds what the plugin was doing.
 	pe := newPluginError(s.p.found, reason, s.inc.inst.StderrTail(10))
+	pe.Final = true
 	s.p.mu.Lock()
 	first := s.inc.stopped.CompareAndSwap(false, true)
 	if s.p.cur == s.inc {

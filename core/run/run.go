@@ -204,7 +204,13 @@ func (r *runner) notePluginError(err error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// The first failure of each plugin, and the one that ended it if that
+	// came later (a plugin restarted after a hang that hung again): the
+	// first alone would say it was started again and stop there.
 	key := pe.Plugin + "@" + pe.Version
+	if pe.Final {
+		key += "#final"
+	}
 	if _, ok := r.pluginErrs[key]; !ok {
 		r.pluginErrs[key] = pe
 	}

@@ -29,3 +29,22 @@ func TestRunErrorsAreListedInAStableOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestRunErrorsKeepTheFailureThatEndedAPlugin(t *testing.T) {
+	r := &runner{opts: Options{Redact: report.NewRedactor(nil)}, pluginErrs: map[string]*plugin.PluginError{}}
+	note := func(msg string, final bool) {
+		r.notePluginError(&plugin.PluginError{Plugin: "chaos", Version: "1.0.0", Err: errors.New(msg), Final: final})
+	}
+	note("hung on test a; it is started again", false)
+	note("hung on test b", false)
+	note("stopped after it hung on test c", true)
+	note("stopped after it hung on test c", true)
+	var got []string
+	for _, e := range r.runErrors() {
+		got = append(got, e.Message)
+	}
+	want := []string{"hung on test a; it is started again", "stopped after it hung on test c"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("run errors %q, want %q", got, want)
+	}
+}
