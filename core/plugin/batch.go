@@ -269,6 +269,10 @@ func (h *Host) Check(ctx context.Context, reqs []CheckRequest) []error {
 			if err != nil {
 				p, _ := h.proc(f)
 				err = h.callFailed(p, inc, callCtx, err, "checking matcher arguments")
+				if errors.Is(err, errCollateral) {
+					// Not the arguments' fault: say it is the plugin's.
+					err = newPluginError(f, err, "")
+				}
 				for _, i := range idx {
 					out[i] = err
 				}
