@@ -48,8 +48,13 @@ var manifestSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	return c.Compile("plugin-manifest.v1.json")
 })
 
+// maxManifestSize bounds a manifest file; real ones are a few hundred bytes.
+const maxManifestSize = 1 << 20
+
 // ReadManifest reads and validates the manifest at path.
 func ReadManifest(path string) (*Manifest, error) {
+	// Bounded and non-blocking: a manifest is a small regular file, never
+	// a FIFO or a device to wait on (internal/safefile).
 	raw, _, err := readManifestFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidManifest, err)
