@@ -39,7 +39,9 @@ var deaf = &sdk.Plugin{Name: "deaf", Version: "0.0.1", Reporters: map[string]sdk
 // although the run's context was cancelled (Ctrl-C) before the end.
 func TestEmitterSurvivesStalledReporter(t *testing.T) {
 	l := inproc.New(lines, deaf)
-	host := plugin.NewHost(l, plugin.HostOptions{CallTimeout: 300 * time.Millisecond})
+	// Long enough for the healthy reporter to take 1 MiB events on a busy
+	// machine (and under -race), short for a test.
+	host := plugin.NewHost(l, plugin.HostOptions{CallTimeout: 3 * time.Second})
 	t.Cleanup(func() { host.Close(); l.Close() })
 	dir := t.TempDir()
 	good, stalled := filepath.Join(dir, "good.txt"), filepath.Join(dir, "stalled.txt")
