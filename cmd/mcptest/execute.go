@@ -12,6 +12,7 @@ import (
 	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/run"
 	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -47,8 +48,8 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return score.ExitError
 	}
-	redact := report.NewRedactor(suiteSecrets(e.plan))
-	emitter, err := report.Open(ctx, host, e.outputs, terminals(stdout, stderr, e.noColor), redact)
+	redactor := redact.New(suiteSecrets(e.plan)...)
+	emitter, err := report.Open(ctx, host, e.outputs, terminals(stdout, stderr, e.noColor), redactor)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
 		return score.ExitError
@@ -59,7 +60,7 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	// plugin timeout.
 	finishOnInterrupt(ctx, 2*e.plugins.timeout+30*time.Second)
 	opts := e.opts
-	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redact, version
+	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redactor, version
 	result := run.Execute(ctx, e.plan, opts)
 	if e.finish != nil {
 		e.finish(result)

@@ -10,12 +10,18 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 // version is mcptest's version; release builds set it with -ldflags.
 var version = "0.1.0-dev"
+
+// orphanWait bounds how long the final sweep for escaped grandchildren may
+// take; it takes no time when there are none.
+const orphanWait = 2 * time.Second
 
 func main() {
 	// A report written to a closed pipe (`mcptest run | head`) is then a
@@ -23,10 +29,16 @@ func main() {
 	// SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
 	plugin.TuneHostGC()
+	// Grandchildren that escape their server's process group (setsid)
+	// come back to us when their parent exits (Linux only).
+	_ = proc.BecomeSubreaper()
 	stopProfile := startProfile()
 	code := mainCode(os.Args[1:], os.Stdout, os.Stderr)
 	stopProfile()
 	plugin.CleanupClients()
+	// Every server, hook and plugin is stopped: whatever child is left
+	// is an orphan.
+	proc.KillOrphans(orphanWait)
 	os.Exit(code)
 }
 

@@ -14,8 +14,8 @@ import (
 
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
-	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -42,7 +42,7 @@ type Options struct {
 	// ToolVersion is mcptest's version, recorded in the report.
 	ToolVersion string
 	// Redact scrubs secrets from errors and captured text.
-	Redact *report.Redactor
+	Redact *redact.Redactor
 	// RunID identifies the run; "" generates one.
 	RunID string
 	// HookTimeout bounds each lifecycle hook step; 0 means the suite's
