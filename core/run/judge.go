@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -297,8 +296,8 @@ func (r *runner) applyOutcome(a *rpt.Assertion, o plugin.MatchOutcome) {
 func (r *runner) outcomeError(o plugin.MatchOutcome) string {
 	r.notePluginError(o.Err)
 	msg := r.opts.Redact.String(o.Err.Error())
-	if o.ErrorKind == sdk.ErrorKindInvalidArgument && !strings.HasPrefix(msg, sdk.ErrInvalidArgument.Error()) {
-		msg = sdk.ErrInvalidArgument.Error() + ": " + msg
+	if o.ErrorKind == sdk.ErrorKindInvalidArgument {
+		msg = invalidArgumentText(msg)
 	}
 	return msg
 }
