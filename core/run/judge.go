@@ -74,11 +74,11 @@ type judging struct {
 	// fill is the normalisation targets see (isError on tool results).
 	fill      *target.Fill
 	decodeErr error
-	reqs    []plugin.MatchRequest
-	outs    []plugin.MatchOutcome
-	cur     int               // next verdict to read
-	actuals []json.RawMessage // the values compositions judged, in order
-	acur    int               // next of actuals to read
+	reqs      []plugin.MatchRequest
+	outs      []plugin.MatchOutcome
+	cur       int               // next verdict to read
+	actuals   []json.RawMessage // the values compositions judged, in order
+	acur      int               // next of actuals to read
 	// lastPlugin and lastLabel memoise the name@version of the plugin of
 	// the previous assertion: most tests use one plugin throughout.
 	lastPlugin *plugin.Found

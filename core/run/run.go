@@ -76,6 +76,9 @@ type runner struct {
 	// cache serves identical requests from earlier answers; nil when
 	// caching is off.
 	cache *callCache
+	// tools holds each session's tools/list, read when a test needs it
+	// (and shared with the cache, which reads the tools' annotations).
+	tools *toolHints
 	// calls bounds the requests in flight to servers (Options.Concurrency).
 	calls chan struct{}
 	// comp holds the compliance engine's runs (compliance.go).
@@ -107,6 +110,10 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	defer r.match.close()
 	r.caps = newCaptures(p)
 	r.cache = newRunCache(p, opts)
+	r.tools = newToolHints()
+	if r.cache != nil {
+		r.cache.tools = r.tools
+	}
 
 	run := &rpt.Run{
 		SchemaVersion: rpt.SchemaVersion,
