@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -125,6 +126,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	}
 	for _, s := range p.Suites {
 		run.Suites = append(run.Suites, s.File)
+		run.ModelCompatibility = appendMissing(run.ModelCompatibility, s.ModelCompatibility)
 	}
 	header := *run
 	header.Tests = nil
@@ -232,3 +234,13 @@ func newRunID() string {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// appendMissing appends the items of add that list does not hold yet.
+func appendMissing(list, add []string) []string {
+	for _, s := range add {
+		if !slices.Contains(list, s) {
+			list = append(list, s)
+		}
+	}
+	return list
+}
