@@ -10,11 +10,12 @@ import (
 // TestMergeKeepsModelCompatibility: merged shards list every model of
 // every shard once, in first-seen order.
 func TestMergeKeepsModelCompatibility(t *testing.T) {
-	shard := func(id string, models ...string) *rpt.Run {
+	shard := func(id string, index int, models ...string) *rpt.Run {
 		return &rpt.Run{SchemaVersion: rpt.SchemaVersion, RunID: "r", ModelCompatibility: models,
+			Shard: &rpt.Shard{Index: index, Total: 3},
 			Tests: []rpt.Test{{ID: id, Name: id, File: "s.yml", Status: rpt.StatusPassed}}}
 	}
-	out, err := Merge([]*rpt.Run{shard("a", "m1", "m2"), shard("b", "m2", "m3"), shard("c")})
+	out, err := Merge([]*rpt.Run{shard("a", 1, "m1", "m2"), shard("b", 2, "m2", "m3"), shard("c", 3)}, MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
