@@ -33,7 +33,7 @@ func (r *runner) diagnoseTool(ctx context.Context, t *plan.Test, sess *session.S
 	if t.Kind != plan.KindTool || sess == nil || (res.Status != rpt.StatusFailed && res.Status != rpt.StatusErrored) {
 		return
 	}
-	names, ok := r.tools.names(ctx, sess)
+	names, ok := r.listedTools(ctx, sess)
 	if !ok || slices.Contains(names, tool) {
 		return
 	}
@@ -57,4 +57,29 @@ func unknownToolNote(tool string, names []string) string {
 		return msg + " (it lists: " + strings.Join(names, ", ") + ")"
 	}
 	return msg + fmt.Sprintf(" (it lists %d tools, none close to this name)", len(names))
+}
+
+// listedTools is toolHints.names without keeping an interrupted run
+// waiting: the list is shared by the session's tests, so it is read apart
+// from ctx (and bounded by toolListTimeout), but this test stops waiting
+// for it as soon as ctx ends.
+func (r *runner) listedTools(ctx context.Context, sess *session.Session) ([]string, bool) {
+	if ctx.Err() != nil {
+		return nil, false
+	}
+	type answer struct {
+		names []string
+		ok    bool
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		names, ok := r.tools.names(ctx, sess)
+		ch <- answer{names, ok}
+	}()
+	select {
+	case a := <-ch:
+		return a.names, a.ok
+	case <-ctx.Done():
+		return nil, false
+	}
 }
