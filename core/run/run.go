@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -77,6 +78,9 @@ type runner struct {
 	// cache serves identical requests from earlier answers; nil when
 	// caching is off.
 	cache *callCache
+	// tools holds each session's tools/list, read when a test needs it
+	// (and shared with the cache, which reads the tools' annotations).
+	tools *toolHints
 	// calls bounds the requests in flight to servers (Options.Concurrency).
 	calls chan struct{}
 	// comp holds the compliance engine's runs (compliance.go).
@@ -108,6 +112,10 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	defer r.match.close()
 	r.caps = newCaptures(p)
 	r.cache = newRunCache(p, opts)
+	r.tools = newToolHints()
+	if r.cache != nil {
+		r.cache.tools = r.tools
+	}
 
 	run := &rpt.Run{
 		SchemaVersion: rpt.SchemaVersion,
@@ -119,6 +127,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	}
 	for _, s := range p.Suites {
 		run.Suites = append(run.Suites, s.File)
+		run.ModelCompatibility = appendMissing(run.ModelCompatibility, s.ModelCompatibility)
 	}
 	header := *run
 	header.Tests = nil
@@ -246,3 +255,13 @@ func newRunID() string {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// appendMissing appends the items of add that list does not hold yet.
+func appendMissing(list, add []string) []string {
+	for _, s := range add {
+		if !slices.Contains(list, s) {
+			list = append(list, s)
+		}
+	}
+	return list
+}
