@@ -1,7 +1,9 @@
 // Package spanstest holds what the tests of the trace exports share: the
-// OpenInference semantic conventions read from their npm package, and a
-// run that has every case the exports must get right (a SHOULD warning, a
-// MUST failure, a judged test, a cache hit, recorded frames).
+// OpenInference semantic conventions read from their npm package, and
+// runs that have every case the exports must get right (a SHOULD warning,
+// a MUST failure, a judged test, a cache hit, recorded frames). The
+// code-quality reporters (sarif, gitlab) test their warnings on the same
+// runs.
 package spanstest
 
 import (
