@@ -26,28 +26,76 @@ func setIO(a map[string]any, t *report.Test) {
 	}
 }
 
-// inputOf is the first request the test sent.
+// inputOf is the request of the exchange the test judged.
 func inputOf(t *report.Test) (value, mime string, ok bool) {
-	for _, f := range t.Frames {
-		if f.Direction == "send" {
-			return valueOf(f.Data, f.Truncated)
-		}
+	if in, _ := exchange(t); in != nil {
+		return valueOf(in.Data, in.Truncated)
 	}
 	return "", "", false
 }
 
 // outputOf is the envelope the assertions were judged against, or, when
-// the report kept none, the last message the server sent for the test.
+// the report kept none, the answer of the exchange the test judged.
 func outputOf(t *report.Test) (value, mime string, ok bool) {
 	if len(t.Response) > 0 {
 		return valueOf(t.Response, false)
 	}
-	for i := len(t.Frames) - 1; i >= 0; i-- {
-		if f := t.Frames[i]; f.Direction == "recv" {
-			return valueOf(f.Data, f.Truncated)
-		}
+	if _, out := exchange(t); out != nil {
+		return valueOf(out.Data, out.Truncated)
 	}
 	return "", "", false
+}
+
+// rpcHead is what exchange reads of a JSON-RPC message.
+type rpcHead struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// exchange picks the request and answer a test is about from its frames:
+// the last answer to a request other than a ping (a compliance check
+// sends several requests, the handshake first and sometimes a ping after
+// its probe), with the request of the same id. Frames it cannot pair
+// (truncated, or no answer at all) leave the first request sent and the
+// last message received.
+func exchange(t *report.Test) (in, out *report.Frame) {
+	sent := map[string]int{}
+	for i, f := range t.Frames {
+		var h rpcHead
+		if f.Direction == "send" && !f.Truncated && json.Unmarshal(f.Data, &h) == nil && h.Method != "" && len(h.ID) > 0 {
+			sent[string(h.ID)] = i
+		}
+	}
+	for i := len(t.Frames) - 1; i >= 0; i-- {
+		f := &t.Frames[i]
+		var h rpcHead
+		if f.Direction != "recv" || f.Truncated || json.Unmarshal(f.Data, &h) != nil || h.Method != "" || len(h.ID) == 0 {
+			continue
+		}
+		j, ok := sent[string(h.ID)]
+		if !ok {
+			continue
+		}
+		var req rpcHead
+		_ = json.Unmarshal(t.Frames[j].Data, &req)
+		if req.Method == "ping" {
+			continue
+		}
+		return &t.Frames[j], f
+	}
+	for i := range t.Frames {
+		if t.Frames[i].Direction == "send" {
+			in = &t.Frames[i]
+			break
+		}
+	}
+	for i := len(t.Frames) - 1; i >= 0; i-- {
+		if t.Frames[i].Direction == "recv" {
+			out = &t.Frames[i]
+			break
+		}
+	}
+	return in, out
 }
 
 // valueOf renders raw JSON as an attribute value. A truncated frame holds

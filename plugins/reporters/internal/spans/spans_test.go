@@ -142,6 +142,30 @@ func TestInputOutputAndCache(t *testing.T) {
 	}
 }
 
+// A compliance check exchanges several messages: its input and output are
+// the last request it judged and that request's answer, not the
+// handshake, nor a ping sent after the probe.
+func TestExchangeOfACheck(t *testing.T) {
+	frame := func(dir, data string) report.Frame { return report.Frame{Direction: dir, Data: json.RawMessage(data)} }
+	run := &report.Run{RunID: "check", Tests: []report.Test{{ID: "c", Name: "c", Status: report.StatusFailed,
+		Check: &report.Check{ID: "P01", Severity: "SHOULD"},
+		Frames: []report.Frame{
+			frame("send", `{"id":1,"jsonrpc":"2.0","method":"initialize","params":{}}`),
+			frame("recv", `{"jsonrpc":"2.0","id":1,"result":{}}`),
+			frame("send", `{"jsonrpc":"2.0","method":"notifications/initialized"}`),
+			frame("send", `{"id":2,"jsonrpc":"2.0","method":"prompts/get","params":{"name":"x"}}`),
+			frame("recv", `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`),
+			frame("recv", `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"no"}}`),
+			frame("send", `{"id":3,"jsonrpc":"2.0","method":"ping"}`),
+			frame("recv", `{"jsonrpc":"2.0","id":3,"result":{}}`),
+		}}}}
+	a := spans.Build(run)[1].Attributes
+	if a[spans.AttrInputValue] != `{"id":2,"jsonrpc":"2.0","method":"prompts/get","params":{"name":"x"}}` ||
+		a[spans.AttrOutputValue] != `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"no"}}` {
+		t.Errorf("input %v\noutput %v", a[spans.AttrInputValue], a[spans.AttrOutputValue])
+	}
+}
+
 // Every attribute key outside mcptest.* is a key of the OpenInference
 // semantic conventions, and every span kind and mime type one of theirs,
 // as the npm package @arizeai/openinference-semantic-conventions exports
