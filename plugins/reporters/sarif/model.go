@@ -60,11 +60,11 @@ type descriptor struct {
 	Properties           map[string]any `json:"properties,omitempty"`
 }
 
-// helpText is a multiformatMessageString: plain text, and the same in
-// Markdown for viewers that render it (GitHub code scanning does).
+// helpText is a multiformatMessageString. Only its plain text is
+// written: check titles come from outside and may hold characters that
+// Markdown would read as markup.
 type helpText struct {
-	Text     string `json:"text"`
-	Markdown string `json:"markdown,omitempty"`
+	Text string `json:"text"`
 }
 
 // configuration is a reportingConfiguration.

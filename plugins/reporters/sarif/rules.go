@@ -59,7 +59,7 @@ func (b *builder) checkRule(c *report.Check) int {
 		Name:                 "ComplianceCheck" + pascal(id),
 		ShortDescription:     &message{Text: title},
 		FullDescription:      &message{Text: full},
-		Help:                 &helpText{Text: help, Markdown: help},
+		Help:                 &helpText{Text: help},
 		HelpURI:              helpCompliance,
 		DefaultConfiguration: &configuration{Level: severityLevel(sev)},
 		Properties:           props,
@@ -98,7 +98,7 @@ func (b *builder) genericRule(id string) int {
 		Name:                 name,
 		ShortDescription:     &message{Text: short},
 		FullDescription:      &message{Text: full},
-		Help:                 &helpText{Text: help, Markdown: help},
+		Help:                 &helpText{Text: help},
 		HelpURI:              uri,
 		DefaultConfiguration: &configuration{Level: "error"},
 		Properties:           map[string]any{"tags": []string{"mcptest"}},
@@ -121,7 +121,7 @@ func notificationDescriptor(id, source string) descriptor {
 		Name:             "RunError" + pascal(source),
 		ShortDescription: &message{Text: "A " + source + " failed during the run"},
 		FullDescription:  &message{Text: full},
-		Help:             &helpText{Text: help, Markdown: help},
+		Help:             &helpText{Text: help},
 		HelpURI:          helpReport,
 	}
 }
