@@ -2,6 +2,7 @@ package spans_test
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -80,7 +81,7 @@ func TestTimes(t *testing.T) {
 			if sp.StartUnixNano < p.StartUnixNano || sp.EndUnixNano > p.EndUnixNano {
 				t.Errorf("%s: %s %d..%d outside its parent %d..%d", name, sp.Name, sp.StartUnixNano, sp.EndUnixNano, p.StartUnixNano, p.EndUnixNano)
 			}
-			if sp.Name == spans.NameTest && sp.EndUnixNano-sp.StartUnixNano != int64(sp.DurationMS*1e6) {
+			if sp.Name == spans.NameTest && sp.EndUnixNano-sp.StartUnixNano != int64(math.Round(sp.DurationMS*1e6)) {
 				t.Errorf("%s: test span lasts %d ns for %g ms", name, sp.EndUnixNano-sp.StartUnixNano, sp.DurationMS)
 			}
 		}
