@@ -178,8 +178,8 @@ func TestRenderWithoutRunFinished(t *testing.T) {
 }
 
 // A SHOULD warning never blocks: it is minor, while a MUST failure beside
-// it stays critical. A SHOULD-level check the core did not grade as a
-// warning failed the run, so it is major.
+// it stays critical. A SHOULD requirement that failed the run (--strict)
+// is major.
 func TestWarningSeverity(t *testing.T) {
 	issues := decode(t, render(t, finished(spanstest.WarningRun())))
 	got := map[string]string{}
@@ -189,9 +189,7 @@ func TestWarningSeverity(t *testing.T) {
 	if want := map[string]string{"T06": "minor", "J04": "critical", "mcptest/assertion/llm-judge": "major"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("severities = %v, want %v", got, want)
 	}
-	run := spanstest.OnlyWarning()
-	run.Tests[1].Check.Severity = "should" // not the core's SHOULD: the run failed
-	issues = decode(t, render(t, finished(run)))
+	issues = decode(t, render(t, finished(spanstest.StrictFailure())))
 	if len(issues) != 1 || issues[0].Severity != "major" {
 		t.Errorf("failing should-check: %+v", issues)
 	}

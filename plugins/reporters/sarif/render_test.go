@@ -293,6 +293,12 @@ func TestWarningsAndRuleMetadata(t *testing.T) {
 		t.Errorf("automationDetails = %+v", run.AutomationDetails)
 	}
 
+	// A SHOULD requirement that failed the run (--strict) is an error.
+	strict := decode(t, render(t, finished(spanstest.StrictFailure())))
+	if len(strict.Results) != 1 || strict.Results[0].Level != "error" {
+		t.Errorf("strict SHOULD failure: %+v", strict.Results)
+	}
+
 	// A run whose only finding is the warning: still a warning result,
 	// and an invocation that succeeded.
 	only := decode(t, render(t, finished(spanstest.OnlyWarning())))

@@ -133,7 +133,7 @@ func WarningRun() *report.Run {
 					{Direction: "recv", AtMS: 2.1, Data: json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}`)},
 				}},
 			{ID: "suite.yml::compliance::T06", Name: "T06 tool names", File: "suite.yml", Line: 20, Col: 3, Block: "compliance",
-				Server: "demo", Status: report.StatusFailed, DurationMS: 1,
+				Server: "demo", Status: WarnedStatus(), DurationMS: 1,
 				Check: &report.Check{ID: "T06", Title: "Tool names use 1-128 characters of [A-Za-z0-9_.-]", Severity: "SHOULD", Revision: "2025-11-25", Section: "server/tools"},
 				Assertions: []report.Assertion{{Index: 0, Target: "result.tools[0].name", Matcher: "regex", Status: report.StatusFailed,
 					Message: "tool name \"bad name!\" breaks the naming rules", Failure: json.RawMessage(`{"expected":"^[A-Za-z0-9_.-]{1,128}$","actual":"bad name!"}`)}}},
@@ -151,6 +151,37 @@ func WarningRun() *report.Run {
 	}
 	run.Summarize()
 	run.Summary.DurationMS = run.DurationMS
+	return run
+}
+
+// WarnedStatus is the status the report gives a compliance test that
+// broke only a SHOULD requirement: "warned" where the report model has
+// that status, "failed" (with the check's severity SHOULD) where it
+// marked warnings that way. Test.IsWarning decides, so the fixtures hold
+// a warning under either model.
+func WarnedStatus() report.Status {
+	t := report.Test{Status: "warned", Check: &report.Check{ID: "T06", Severity: "SHOULD"}}
+	if t.IsWarning() {
+		return t.Status
+	}
+	return report.StatusFailed
+}
+
+// StrictFailure returns a run whose only finding is a SHOULD requirement
+// that failed the run (as compliance --strict makes it): the test is
+// failed and not a warning. Where the report model tells warnings by
+// status and severity alone, the check's severity is spelt "should",
+// which that model does not read as a warning either.
+func StrictFailure() *report.Run {
+	run := OnlyWarning()
+	run.RunID += "-strict"
+	run.ExitCode = 1
+	t := &run.Tests[1]
+	t.Status = report.StatusFailed
+	if t.IsWarning() {
+		t.Check.Severity = "should"
+	}
+	run.Summarize()
 	return run
 }
 
