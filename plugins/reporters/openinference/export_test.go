@@ -239,7 +239,7 @@ func TestEveryLineValidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "edge cases": edgeRun(), "warning": spanstest.WarningRun()} {
+	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "edge cases": edgeRun(), "warning": spanstest.WarningRun(), "partial": partialRun()} {
 		for i, l := range lines(t, export(t, finishedOnly(run))) {
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(l))
 			if err != nil {
@@ -356,4 +356,11 @@ func TestTimesAndWarnings(t *testing.T) {
 	if got[0].StartTimeUnixNano != "1795599000000000000" {
 		t.Errorf("run starts at %s", got[0].StartTimeUnixNano)
 	}
+}
+
+// partialRun is a merged report that lacks two of its four shards.
+func partialRun() *report.Run {
+	run := spanstest.WarningRun()
+	run.Partial = &report.Partial{MissingShards: []int{2, 3}, ShardTotal: 4}
+	return run
 }

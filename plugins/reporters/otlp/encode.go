@@ -109,6 +109,12 @@ func valueOf(v any) anyValue {
 			vals[i] = valueOf(v[i])
 		}
 		return anyValue{ArrayValue: &arrayValue{Values: vals}}
+	case []int:
+		vals := make([]anyValue, len(v))
+		for i := range v {
+			vals[i] = valueOf(v[i])
+		}
+		return anyValue{ArrayValue: &arrayValue{Values: vals}}
 	case []float64:
 		vals := make([]anyValue, len(v))
 		for i := range v {

@@ -112,6 +112,13 @@ func goValue(v *commonpb.AnyValue) any {
 		return x.DoubleValue
 	case *commonpb.AnyValue_ArrayValue:
 		if len(x.ArrayValue.Values) > 0 {
+			if _, ok := x.ArrayValue.Values[0].Value.(*commonpb.AnyValue_IntValue); ok {
+				var is []int
+				for _, e := range x.ArrayValue.Values {
+					is = append(is, int(e.GetIntValue()))
+				}
+				return is
+			}
 			if _, ok := x.ArrayValue.Values[0].Value.(*commonpb.AnyValue_DoubleValue); ok {
 				var fs []float64
 				for _, e := range x.ArrayValue.Values {
@@ -213,7 +220,9 @@ func checkRequest(t *testing.T, req *collectortrace.ExportTraceServiceRequest, r
 }
 
 func TestDecodesAsOTLP(t *testing.T) {
-	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "warning": spanstest.WarningRun()} {
+	partial := spanstest.WarningRun()
+	partial.Partial = &report.Partial{MissingShards: []int{2, 3}, ShardTotal: 4}
+	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "warning": spanstest.WarningRun(), "partial": partial} {
 		t.Run(name, func(t *testing.T) {
 			checkRequest(t, decode(t, render(t, finished(run))), run)
 		})

@@ -76,7 +76,7 @@ func buildLog(run *report.Run) *sarifLog {
 			}},
 			Results:    results,
 			ColumnKind: "unicodeCodePoints",
-			Properties: map[string]any{"runId": textsafe.CleanLineTrim(run.RunID), "summary": run.Summary},
+			Properties: runProperties(run),
 		}},
 	}
 }
@@ -169,6 +169,16 @@ func (b *builder) notification(e report.RunError) notification {
 		props["stderrTail"] = tail
 	}
 	return notification{Level: "error", Message: message{Text: text}, Descriptor: &descriptorRef{ID: id, Index: idx}, Properties: props}
+}
+
+// runProperties records the run id and summary, and for a merged report
+// that lacks shards which ones: its results are not the whole run's.
+func runProperties(run *report.Run) map[string]any {
+	p := map[string]any{"runId": textsafe.CleanLineTrim(run.RunID), "summary": run.Summary}
+	if run.Partial != nil {
+		p["partial"] = run.Partial
+	}
+	return p
 }
 
 // resultLevel grades a finding: what could not be judged is an error; a

@@ -293,6 +293,13 @@ func TestWarningsAndRuleMetadata(t *testing.T) {
 		t.Errorf("automationDetails = %+v", run.AutomationDetails)
 	}
 
+	// A merged report that lacks shards says which.
+	partialRun := spanstest.WarningRun()
+	partialRun.Partial = &report.Partial{MissingShards: []int{3}, ShardTotal: 4}
+	if p, _ := decode(t, render(t, finished(partialRun))).Properties["partial"].(map[string]any); p == nil || p["shard_total"] != 4.0 {
+		t.Errorf("partial run properties: %v", p)
+	}
+
 	// A SHOULD requirement that failed the run (--strict) is an error.
 	strict := decode(t, render(t, finished(spanstest.StrictFailure())))
 	if len(strict.Results) != 1 || strict.Results[0].Level != "error" {

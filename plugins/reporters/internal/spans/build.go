@@ -74,6 +74,13 @@ func runSpan(run *report.Run, trace, id string) Span {
 		a["mcptest.run.shard.index"] = run.Shard.Index
 		a["mcptest.run.shard.total"] = run.Shard.Total
 	}
+	// A merged report that lacks shards is not the whole run: say so, and
+	// which shards are missing, so a dashboard does not read it as one.
+	if p := run.Partial; p != nil {
+		a["mcptest.run.partial"] = true
+		a["mcptest.run.shard.total"] = p.ShardTotal
+		a["mcptest.run.missing_shards"] = append([]int{}, p.MissingShards...)
+	}
 	sp.Attributes = a
 	return sp
 }

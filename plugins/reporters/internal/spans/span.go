@@ -86,8 +86,8 @@ type Span struct {
 	// DurationMS is the duration the report recorded, which the JSONL
 	// export keeps as is (the nanosecond bounds are rounded from it).
 	DurationMS float64
-	// Attributes hold string, int, float64, bool, []string and []float64
-	// values only: the types OpenTelemetry attributes can carry.
+	// Attributes hold string, int, float64, bool, []string, []int and
+	// []float64 values only: the types OpenTelemetry attributes can carry.
 	Attributes map[string]any
 }
 

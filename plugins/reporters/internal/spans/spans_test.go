@@ -3,6 +3,7 @@ package spans_test
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -193,5 +194,18 @@ func TestOpenInferenceConventions(t *testing.T) {
 	}
 	if !conv.ResourceAttributes[spans.AttrProjectName] {
 		t.Errorf("%s is not an OpenInference resource attribute", spans.AttrProjectName)
+	}
+}
+
+// A merged report that lacks shards says so on the run span.
+func TestPartialRun(t *testing.T) {
+	run := spanstest.WarningRun()
+	run.Partial = &report.Partial{MissingShards: []int{2, 3}, ShardTotal: 4}
+	a := spans.Build(run)[0].Attributes
+	if a["mcptest.run.partial"] != true || a["mcptest.run.shard.total"] != 4 || !slices.Equal(a["mcptest.run.missing_shards"].([]int), []int{2, 3}) {
+		t.Errorf("partial run attributes: %v", a)
+	}
+	if _, ok := spans.Build(spanstest.WarningRun())[0].Attributes["mcptest.run.partial"]; ok {
+		t.Error("a whole run is marked partial")
 	}
 }
