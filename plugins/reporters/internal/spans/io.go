@@ -14,36 +14,25 @@ import (
 const MaxValueBytes = 64 << 10
 
 // setIO sets the OpenInference input and output of a test span: the
-// request mcptest sent and the answer its assertions judged, each with
-// its mime type. Tests that sent nothing (skipped, or stopped before the
-// call) have neither.
+// request the test judged and the answer its assertions judged, each with
+// its mime type. Tests whose exchange the report did not keep (passing
+// and skipped ones) have neither.
 func setIO(a map[string]any, t *report.Test) {
-	if v, mime, ok := inputOf(t); ok {
-		a[AttrInputValue], a[AttrInputMimeType] = v, mime
+	in, out := exchange(t)
+	if in != nil {
+		if v, mime, ok := valueOf(in.Data, in.Truncated); ok {
+			a[AttrInputValue], a[AttrInputMimeType] = v, mime
+		}
 	}
-	if v, mime, ok := outputOf(t); ok {
+	// The envelope the assertions were judged against, or, when the
+	// report kept none, the answer to the request.
+	raw, truncated := t.Response, false
+	if len(raw) == 0 && out != nil {
+		raw, truncated = out.Data, out.Truncated
+	}
+	if v, mime, ok := valueOf(raw, truncated); ok {
 		a[AttrOutputValue], a[AttrOutputMimeType] = v, mime
 	}
-}
-
-// inputOf is the request of the exchange the test judged.
-func inputOf(t *report.Test) (value, mime string, ok bool) {
-	if in, _ := exchange(t); in != nil {
-		return valueOf(in.Data, in.Truncated)
-	}
-	return "", "", false
-}
-
-// outputOf is the envelope the assertions were judged against, or, when
-// the report kept none, the answer of the exchange the test judged.
-func outputOf(t *report.Test) (value, mime string, ok bool) {
-	if len(t.Response) > 0 {
-		return valueOf(t.Response, false)
-	}
-	if _, out := exchange(t); out != nil {
-		return valueOf(out.Data, out.Truncated)
-	}
-	return "", "", false
 }
 
 // rpcHead is what exchange reads of a JSON-RPC message.
