@@ -25,8 +25,11 @@ func setIO(a map[string]any, t *report.Test) {
 		}
 	}
 	// The envelope the assertions were judged against, or, when the
-	// report kept none, the answer to the request.
-	raw, truncated := t.Response, false
+	// report kept none, the answer to the request. An envelope is an
+	// object; the report keeps one too large (or not JSON) as a string
+	// holding its text, which is text.
+	raw := bytes.TrimSpace(t.Response)
+	truncated := len(raw) > 0 && raw[0] == '"'
 	if len(raw) == 0 && out != nil {
 		raw, truncated = out.Data, out.Truncated
 	}

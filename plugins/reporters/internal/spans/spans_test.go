@@ -134,6 +134,12 @@ func TestInputOutputAndCache(t *testing.T) {
 			{Direction: "recv", Data: json.RawMessage(big)},
 		}}}}
 	a = spans.Build(run)[1].Attributes
+	// An envelope the report kept as text (too large) is text.
+	cut := &report.Run{RunID: "cut", Tests: []report.Test{{ID: "t", Name: "t", Status: report.StatusFailed,
+		Response: json.RawMessage(`"{\"result\":{\"content\":[{\"ty"`)}}}
+	if c := spans.Build(cut)[1].Attributes; c[spans.AttrOutputValue] != `{"result":{"content":[{"ty` || c[spans.AttrOutputMimeType] != spans.MimeText {
+		t.Errorf("envelope kept as text: %q %q", c[spans.AttrOutputValue], c[spans.AttrOutputMimeType])
+	}
 	if a[spans.AttrInputValue] != `{"jsonrpc":"2.0","method":"tools/ca` || a[spans.AttrInputMimeType] != spans.MimeText {
 		t.Errorf("truncated input: %q %q", a[spans.AttrInputValue], a[spans.AttrInputMimeType])
 	}
