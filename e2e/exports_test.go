@@ -133,6 +133,16 @@ func TestExportsOfAWarnedRun(t *testing.T) {
 		}
 	}
 
+	// Re-rendered from the saved JSON report, the trace is the same bytes:
+	// ids and times come from the report, so a store de-duplicates it.
+	again := filepath.Join(t.TempDir(), "again.otlp.json")
+	if r := mcptest(t, "report", files["json"], "--format", "otlp="+again); r.code != 0 {
+		t.Fatalf("report: %s", r)
+	}
+	if read(t, again) != read(t, files["otlp"]) {
+		t.Errorf("the otlp export of the saved report differs from the live one")
+	}
+
 	logs := map[string]string{"live": read(t, files["sarif"])}
 	checkSARIFLevels(t, logs["live"], run, map[string]string{"P01": "warning", "mcptest/assertion/exact": "error"})
 	// "Sarif" is the multitool's default rules; one run checks both kinds.
