@@ -39,7 +39,9 @@ var deaf = &sdk.Plugin{Name: "deaf", Version: "0.0.1", Reporters: map[string]sdk
 // although the run's context was cancelled (Ctrl-C) before the end.
 func TestEmitterSurvivesStalledReporter(t *testing.T) {
 	l := inproc.New(lines, deaf)
-	host := plugin.NewHost(l, plugin.HostOptions{CallTimeout: 300 * time.Millisecond})
+	// The timeout is generous so that the healthy reporter keeps up on a
+	// loaded machine; only the deaf one can miss it.
+	host := plugin.NewHost(l, plugin.HostOptions{CallTimeout: 5 * time.Second})
 	t.Cleanup(func() { host.Close(); l.Close() })
 	dir := t.TempDir()
 	good, stalled := filepath.Join(dir, "good.txt"), filepath.Join(dir, "stalled.txt")
@@ -59,7 +61,7 @@ func TestEmitterSurvivesStalledReporter(t *testing.T) {
 
 	// Far more than gRPC buffers for a stream nobody reads: with a send
 	// under the emitter's lock, this loop would block for good.
-	pad := strings.Repeat("x", 1<<20)
+	pad := strings.Repeat("x", 256<<10)
 	emitted := make(chan struct{})
 	go func() {
 		defer close(emitted)
