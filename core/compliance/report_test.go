@@ -95,12 +95,12 @@ func TestRunReportMatchesSchema(t *testing.T) {
 }
 
 // TestEvidenceOnlyForFindings: a passing or not applicable check reports
-// no frames (a tool it called may have answered with secrets); failed,
-// warned and errored checks keep theirs.
+// no frames (a tool it called may have answered with secrets), nor does
+// one that could not run; failed and warned checks keep theirs.
 func TestEvidenceOnlyForFindings(t *testing.T) {
 	frames := []rpt.Frame{{Direction: "recv", Data: json.RawMessage(`{"result":{"content":[{"type":"text","text":"HOME=/root"}]}}`)}}
 	c := &Check{ID: "T01", Title: "tool calls", Severity: Must}
-	for status, keep := range map[Status]bool{Pass: false, NotApplicable: false, Fail: true, Warn: true, Errored: true} {
+	for status, keep := range map[Status]bool{Pass: false, NotApplicable: false, Fail: true, Warn: true, Errored: false} {
 		got := (&Result{Check: c, Status: status, Frames: frames}).Test("s").Frames
 		if (len(got) > 0) != keep {
 			t.Errorf("%s: %d frames reported, want kept=%v", status, len(got), keep)
