@@ -267,6 +267,10 @@ func (f *complianceFlags) target() (compliance.Target, []string, error) {
 			if token == "" {
 				return t, nil, fmt.Errorf("--bearer-env: the environment variable %s is empty or unset", f.bearerEnv)
 			}
+			if len(token) < redact.MinLen {
+				return t, nil, fmt.Errorf("--bearer-env: the secret in $%s is %d byte(s) long; secrets must be at least %d bytes, or they could not be masked in reports",
+					f.bearerEnv, len(token), redact.MinLen)
+			}
 			t.Header.Set("Authorization", "Bearer "+token)
 			secrets = append(secrets, token)
 		}
