@@ -23,8 +23,8 @@ func find(b []byte, ss []*secret) []span {
 	for _, s := range ss {
 		spans = appendPlain(spans, b, s, nil)
 	}
-	if deepest := escapedDepth(b, ss); deepest > 0 {
-		spans = appendEscaped(spans, b, ss, deepest)
+	if escapedDepth(b, ss) > 0 {
+		spans = appendEscapedSegments(spans, b, ss)
 	}
 	if len(spans) == 0 {
 		return nil
@@ -71,6 +71,44 @@ func escapedDepth(b []byte, ss []*secret) int {
 const maxPooled = 1 << 20
 
 var scratch = sync.Pool{New: func() any { return new([2][]byte) }}
+
+// appendEscapedSegments runs the precise pass only where it is needed. A
+// match below depth 0 never spans a bare quote (one that is not part of
+// an escape): that quote opens or closes a string. So b is cut at its bare
+// quotes, and only the pieces the fast pass finds a secret in are decoded
+// again with their offsets, instead of the whole text (a report can be
+// megabytes).
+func appendEscapedSegments(spans []span, b []byte, ss []*secret) []span {
+	piece := func(from, to int) {
+		seg := b[from:to]
+		if depth := escapedDepth(seg, ss); depth > 0 {
+			n := len(spans)
+			spans = appendEscaped(spans, seg, ss, depth)
+			for i := n; i < len(spans); i++ {
+				spans[i].start += from
+				spans[i].end += from
+			}
+		}
+	}
+	from := 0
+	for i := 0; i < len(b); {
+		k := bytes.IndexAny(b[i:], `"\`)
+		if k < 0 {
+			break
+		}
+		i += k
+		if b[i] == '\\' {
+			_, n := escape(b[i:])
+			i += n
+			continue
+		}
+		piece(from, i)
+		i++
+		from = i
+	}
+	piece(from, len(b))
+	return spans
+}
 
 // appendEscaped is the precise pass: it decodes b again, up to depth
 // levels, keeping for every decoded byte where it came from, and appends
