@@ -284,6 +284,7 @@ func (r *runner) startCompliance(ctx context.Context, t *plan.Test, cr *complian
 		CheckTimeout:  checkTimeout,
 		Only:          ids,
 		ClientVersion: r.opts.ToolVersion,
+		Redact:        r.opts.Redact,
 	})
 	switch {
 	case err != nil:
