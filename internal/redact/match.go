@@ -67,6 +67,9 @@ func escapedDepth(b []byte, ss []*secret) int {
 	return deepest
 }
 
+// maxTracked is the longest piece decoded with offsets (appendEscaped).
+const maxTracked = 1 << 20
+
 // maxPooled bounds the decoding buffers kept for the next call.
 const maxPooled = 1 << 20
 
@@ -82,6 +85,12 @@ func appendEscapedSegments(spans []span, b []byte, ss []*secret) []span {
 	piece := func(from, to int) {
 		seg := b[from:to]
 		if depth := escapedDepth(seg, ss); depth > 0 {
+			if len(seg) > maxTracked {
+				// Offsets cost 16 bytes a byte: a huge string holding a
+				// secret is masked whole instead.
+				spans = append(spans, span{start: from, end: to})
+				return
+			}
 			n := len(spans)
 			spans = appendEscaped(spans, seg, ss, depth)
 			for i := n; i < len(spans); i++ {
