@@ -46,23 +46,28 @@ func escapedDepth(b []byte, ss []*secret) int {
 	if bytes.IndexByte(b, '\\') < 0 {
 		return 0
 	}
-	bufs := scratch.Get().(*[2][]byte)
-	defer scratch.Put(bufs)
+	buf := scratch.Get().(*[]byte)
+	defer scratch.Put(buf)
 	deepest := 0
-	cur := b
-	for depth := 1; depth <= MaxDepth && bytes.IndexByte(cur, '\\') >= 0; depth++ {
-		out := unescape(bufs[depth%2][:0], cur)
-		bufs[depth%2] = out
+	// Level 1 is decoded into the buffer, each deeper level over the one
+	// before, in place: decoding never lengthens a text, so one buffer
+	// the size of b is all the memory this takes.
+	cur := unescape((*buf)[:0], b)
+	*buf = cur
+	for depth := 1; ; depth++ {
 		for _, s := range ss {
-			if s.index(out) >= 0 {
+			if s.index(cur) >= 0 {
 				deepest = depth
 				break
 			}
 		}
-		cur = out
+		if depth == MaxDepth || bytes.IndexByte(cur, '\\') < 0 {
+			break
+		}
+		cur = unescape(cur[:0], cur)
 	}
-	if cap(bufs[0]) > maxPooled || cap(bufs[1]) > maxPooled {
-		bufs[0], bufs[1] = nil, nil // a huge frame's buffers are not kept
+	if cap(*buf) > maxPooled {
+		*buf = nil // a huge text's buffer is not kept
 	}
 	return deepest
 }
@@ -73,7 +78,7 @@ const maxTracked = 1 << 20
 // maxPooled bounds the decoding buffers kept for the next call.
 const maxPooled = 1 << 20
 
-var scratch = sync.Pool{New: func() any { return new([2][]byte) }}
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
 
 // appendEscapedSegments runs the precise pass only where it is needed. A
 // match below depth 0 never spans a bare quote (one that is not part of
