@@ -321,7 +321,7 @@ func closeMinted(ctx context.Context, e *Env, hr *probe.HTTPResponse) {
 		return
 	}
 	if id := hr.Header.Get(probe.HeaderSessionID); id != "" {
-		s := &Session{env: e, http: e.httpClient(), sessionID: id, rec: newRecorder()}
+		s := &Session{env: e, http: e.httpClient(), sessionID: id, rec: newRecorder(e.opts.Redact)}
 		s.close()
 	}
 }

@@ -90,13 +90,13 @@ func (r *Result) Test(server string) rpt.Test {
 	return t
 }
 
-// evidence returns the frames the report keeps: those of findings (a
-// failed or warned check) and of checks that could not run, to show why.
-// A passing check keeps none: its tool calls may have answered with what
-// no report should hold, such as a server's whole environment (get-env).
+// evidence returns the frames the report keeps: only those of findings
+// (a failed or warned check). Any other check keeps none: its tool calls
+// may have answered with what no report should hold, such as a server's
+// whole environment (server-everything's get-env), and a check that could
+// not run says why in its error message.
 func (r *Result) evidence() []rpt.Frame {
-	switch r.Status {
-	case Fail, Warn, Errored:
+	if r.Status == Fail || r.Status == Warn {
 		return r.Frames
 	}
 	return nil

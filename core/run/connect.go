@@ -47,6 +47,7 @@ func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.
 			Env:             srv.Env,
 			ProtocolVersion: version,
 			ClientVersion:   s.clientVersion,
+			Secrets:         suite.Secrets,
 			Client:          clientOptions(suite, srv),
 			InitTimeout:     limit,
 			InitTimeoutFrom: from,

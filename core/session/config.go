@@ -55,6 +55,10 @@ type StdioConfig struct {
 	// ClientVersion is sent as clientInfo.version in initialize; empty
 	// means "dev".
 	ClientVersion string
+	// Secrets are masked in the session's frames before they are cut to
+	// FrameLimit (the suite's secrets: a server may have them from its
+	// environment or arguments and echo them back).
+	Secrets []string
 	// StderrLimit is how many bytes of the server's stderr are kept for
 	// StderrTail and error messages; zero means DefaultStderrLimit.
 	StderrLimit int

@@ -51,15 +51,27 @@ func (s *Session) frame(dir Direction, at time.Time, b []byte, event, id string)
 		return f
 	}
 	// Masked before the cut, so a secret straddling FrameLimit is not
-	// left half in the frame; Size stays the length on the wire.
+	// left half in the frame. Only what is kept, and a margin after it in
+	// which a secret could end, is masked: the rest is dropped anyway.
 	b = trimNewline(b)
 	size := len(b)
+	if size > FrameLimit+maskMargin {
+		b = b[:FrameLimit+maskMargin]
+	}
 	b = s.redact.scrubBytes(b)
-	f := newCutFrame(dir, at, b, len(b))
-	f.Size = size
+	var f Frame
+	if size <= FrameLimit {
+		f = Frame{Direction: dir, Time: at, Size: size, Raw: string(b)}
+	} else {
+		f = newCutFrame(dir, at, b, size)
+	}
 	f.Event, f.EventID = event, id
 	return f
 }
+
+// maskMargin is how far past FrameLimit a frame is masked before the cut:
+// room for a secret encoded with escapes, several levels deep.
+const maskMargin = 16 << 10
 
 // newFrame copies at most FrameLimit bytes of b into a Frame.
 func newFrame(dir Direction, at time.Time, b []byte) Frame {

@@ -97,7 +97,7 @@ type Session struct {
 	kind   string // TransportStdio, TransportStreamable or TransportSSE
 	t      wire
 	proc   *stdioTransport // the process, for stdio sessions only
-	redact *redactor       // secrets to scrub from frames; nil for stdio
+	redact *redactor       // secrets to scrub from frames; nil when there are none
 	noise  noiseLog        // non-JSON lines the server wrote
 	strays noiseLog        // responses to ids no request waits for
 

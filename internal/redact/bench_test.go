@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -73,5 +74,39 @@ func BenchmarkShortError(b *testing.B) {
 	msg := `tools/call "echo": server returned an error: connection refused (http://127.0.0.1:8080/mcp)`
 	for b.Loop() {
 		r.String(msg)
+	}
+}
+
+// BenchmarkRunReportOneSecret is a final report of 200 tests with a 1 KiB
+// frame each, one of which echoes a secret: only that frame is decoded
+// with offsets.
+func BenchmarkRunReportOneSecret(b *testing.B) {
+	r := New(benchSecrets...)
+	var tests []any
+	for i := range 200 {
+		frame := frameText(1 << 10)
+		if i == 123 {
+			frame = append(frame[:len(frame)-1:len(frame)-1], []byte(`,"echo":"key-88d1\/quoted"}`)...)
+		}
+		tests = append(tests, map[string]any{"id": i, "frames": []any{map[string]any{"raw": string(frame)}}})
+	}
+	text, _ := json.Marshal(map[string]any{"tests": tests})
+	if got := r.Bytes(text); bytes.Contains(got, []byte("88d1")) || !bytes.Contains(got, []byte(Mask)) {
+		b.Fatal("the secret was not masked")
+	}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r.Bytes(text)
+	}
+}
+
+// BenchmarkFloorJSONValid is the floor the others compare with: checking
+// the same 64 KiB frame is valid JSON, which every frame's reader does
+// anyway.
+func BenchmarkFloorJSONValid(b *testing.B) {
+	text := frameText(64 << 10)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		json.Valid(text)
 	}
 }

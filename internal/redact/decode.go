@@ -17,8 +17,11 @@ const barrier = 0xff
 // surrogate pair its character, a lone surrogate U+FFFD. A backslash that
 // starts no valid escape is kept as it is. Bare quotes are kept too: this
 // is the fast pass, which only tells whether a secret may be present.
+// dst may be src[:0]: the output never runs ahead of the input.
 func unescape(dst, src []byte) []byte {
-	dst = slices.Grow(dst, len(src))
+	if cap(dst) < len(src) {
+		dst = slices.Grow(dst, len(src))
+	}
 	for i := 0; i < len(src); {
 		// Plain runs are copied whole; most JSON has few escapes.
 		k := bytes.IndexByte(src[i:], '\\')

@@ -16,7 +16,20 @@
 // exactly a secret becomes the string "[REDACTED]". Other text is masked
 // wherever a secret occurs.
 //
-// The common cases stay cheap: text with no backslash is searched with
-// bytes.Index alone, and text with escapes is decoded only around its
-// backslashes.
+// How it works, and what it costs:
+//
+//   - Depth 0: each secret is searched for as plain bytes, from its least
+//     common byte (anchor.go). Text without a backslash is done there.
+//   - Fast pass: text with escapes is decoded one level at a time, in
+//     place, into one scratch buffer, and each level is searched the same
+//     way. Nothing is mapped back; this only says whether a secret is
+//     there. A 64 KiB frame of escaped JSON costs about as much as
+//     checking it with json.Valid.
+//   - Precise pass, only when a secret was found: the text is cut at its
+//     bare quotes (no match below depth 0 spans one), and the pieces that
+//     hold a secret are decoded again with, for every byte, where it came
+//     from, so the right bytes of the original are masked. A piece over
+//     1 MiB is masked whole instead.
+//   - When the text is a JSON document, the regions are kept only where
+//     masking leaves it valid (json.go).
 package redact

@@ -23,8 +23,8 @@ func find(b []byte, ss []*secret) []span {
 	for _, s := range ss {
 		spans = appendPlain(spans, b, s, nil)
 	}
-	if deepest := escapedDepth(b, ss); deepest > 0 {
-		spans = appendEscaped(spans, b, ss, deepest)
+	if escapedDepth(b, ss) > 0 {
+		spans = appendEscapedSegments(spans, b, ss)
 	}
 	if len(spans) == 0 {
 		return nil
@@ -46,31 +46,83 @@ func escapedDepth(b []byte, ss []*secret) int {
 	if bytes.IndexByte(b, '\\') < 0 {
 		return 0
 	}
-	bufs := scratch.Get().(*[2][]byte)
-	defer scratch.Put(bufs)
+	buf := scratch.Get().(*[]byte)
+	defer scratch.Put(buf)
 	deepest := 0
-	cur := b
-	for depth := 1; depth <= MaxDepth && bytes.IndexByte(cur, '\\') >= 0; depth++ {
-		out := unescape(bufs[depth%2][:0], cur)
-		bufs[depth%2] = out
+	// Level 1 is decoded into the buffer, each deeper level over the one
+	// before, in place: decoding never lengthens a text, so one buffer
+	// the size of b is all the memory this takes.
+	cur := unescape((*buf)[:0], b)
+	*buf = cur
+	for depth := 1; ; depth++ {
 		for _, s := range ss {
-			if s.index(out) >= 0 {
+			if s.index(cur) >= 0 {
 				deepest = depth
 				break
 			}
 		}
-		cur = out
+		if depth == MaxDepth || bytes.IndexByte(cur, '\\') < 0 {
+			break
+		}
+		cur = unescape(cur[:0], cur)
 	}
-	if cap(bufs[0]) > maxPooled || cap(bufs[1]) > maxPooled {
-		bufs[0], bufs[1] = nil, nil // a huge frame's buffers are not kept
+	if cap(*buf) > maxPooled {
+		*buf = nil // a huge text's buffer is not kept
 	}
 	return deepest
 }
 
+// maxTracked is the longest piece decoded with offsets (appendEscaped).
+const maxTracked = 1 << 20
+
 // maxPooled bounds the decoding buffers kept for the next call.
 const maxPooled = 1 << 20
 
-var scratch = sync.Pool{New: func() any { return new([2][]byte) }}
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// appendEscapedSegments runs the precise pass only where it is needed. A
+// match below depth 0 never spans a bare quote (one that is not part of
+// an escape): that quote opens or closes a string. So b is cut at its bare
+// quotes, and only the pieces the fast pass finds a secret in are decoded
+// again with their offsets, instead of the whole text (a report can be
+// megabytes).
+func appendEscapedSegments(spans []span, b []byte, ss []*secret) []span {
+	piece := func(from, to int) {
+		seg := b[from:to]
+		if depth := escapedDepth(seg, ss); depth > 0 {
+			if len(seg) > maxTracked {
+				// Offsets cost 16 bytes a byte: a huge string holding a
+				// secret is masked whole instead.
+				spans = append(spans, span{start: from, end: to})
+				return
+			}
+			n := len(spans)
+			spans = appendEscaped(spans, seg, ss, depth)
+			for i := n; i < len(spans); i++ {
+				spans[i].start += from
+				spans[i].end += from
+			}
+		}
+	}
+	from := 0
+	for i := 0; i < len(b); {
+		k := bytes.IndexAny(b[i:], `"\`)
+		if k < 0 {
+			break
+		}
+		i += k
+		if b[i] == '\\' {
+			_, n := escape(b[i:])
+			i += n
+			continue
+		}
+		piece(from, i)
+		i++
+		from = i
+	}
+	piece(from, len(b))
+	return spans
+}
 
 // appendEscaped is the precise pass: it decodes b again, up to depth
 // levels, keeping for every decoded byte where it came from, and appends

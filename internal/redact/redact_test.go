@@ -178,3 +178,15 @@ func escapeEvery(s, format string) string {
 	}
 	return b.String()
 }
+
+// TestHugeStringMaskedWhole: an escaped secret inside a string too long to
+// decode with offsets masks the whole string, and the JSON stays valid.
+func TestHugeStringMaskedWhole(t *testing.T) {
+	r := New("tok/secret-huge")
+	body := strings.Repeat(`a\"b `, maxTracked/4) + `tok\/secret-huge` + strings.Repeat("z", 10)
+	in := `{"text":"` + body + `","n":1}`
+	got := r.String(in)
+	if got != `{"text":"`+Mask+`","n":1}` {
+		t.Errorf("got %.80s…", got)
+	}
+}
