@@ -2,7 +2,7 @@ package config
 
 import (
 	"bytes"
-	"errors"
+	"runtime"
 
 	"gopkg.in/yaml.v3"
 )
@@ -35,9 +35,6 @@ var splitMinSize = 1 << 20
 
 // splitKeys are the top-level blocks whose items are read one at a time.
 var splitKeys = map[string]bool{"tools": true}
-
-// errSplit is the cause recorded when a split file has to be parsed whole.
-var errSplit = errors.New("the file cannot be read item by item")
 
 // lazySeq is a top-level block sequence whose items are still text.
 type lazySeq struct {
@@ -201,20 +198,40 @@ func (l *loader) openSplit(data []byte) *yaml.Node {
 	return root
 }
 
-// parseItem parses the text of one item of a cut block into its node, with
-// the lines of the whole file; nil when the text is not exactly one
-// sequence item on its own, and the file must be parsed whole.
-func parseItem(s *lazySeq, c chunk) *yaml.Node {
+// groupItems and groupBytes bound the items parsed by one decoder: one
+// decoder per item would spend more on setting up parsers than on
+// parsing, one for all would hold every node again.
+const (
+	groupItems = 256
+	groupBytes = 256 << 10
+)
+
+// parseGroup parses the text of the items chunks[i:j] into their nodes,
+// with the lines of the whole file; nil when the text is not exactly
+// those items on its own, and the file must be parsed whole.
+func parseGroup(s *lazySeq, i, j int) []*yaml.Node {
+	first, last := s.chunks[i], s.chunks[j-1]
 	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(s.data[c.start:c.end])).Decode(&doc); err != nil {
+	if err := yaml.NewDecoder(bytes.NewReader(s.data[first.start:last.end])).Decode(&doc); err != nil {
 		return nil
 	}
-	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.SequenceNode || len(doc.Content[0].Content) != 1 {
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.SequenceNode || len(doc.Content[0].Content) != j-i {
 		return nil
 	}
-	item := doc.Content[0].Content[0]
-	shiftLines(item, c.line-1)
-	return item
+	items := doc.Content[0].Content
+	for _, item := range items {
+		shiftLines(item, first.line-1)
+	}
+	return items
+}
+
+// groupEnd returns the end of the group of items starting at i.
+func (s *lazySeq) groupEnd(i int) int {
+	j := i + 1
+	for j < len(s.chunks) && j-i < groupItems && s.chunks[j].end-s.chunks[i].start <= groupBytes {
+		j++
+	}
+	return j
 }
 
 // shiftLines moves every node under n down by delta lines. Aliases are
@@ -228,8 +245,12 @@ func shiftLines(n *yaml.Node, delta int) {
 
 // eachItem calls fn with each item of the array n, in order, and reports
 // whether n is an array (otherwise the error is recorded, as seq does).
-// The items of a cut block are parsed and interpolated one at a time, so
-// only one item's nodes exist at once.
+//
+// The items of a cut block are parsed a group at a time, on up to
+// GOMAXPROCS goroutines ahead of the walk (parsing is most of the work;
+// the walk itself is not concurrent), and interpolated as they are walked.
+// The queue of groups in flight is bounded, so only a few groups' nodes
+// exist at once.
 func (l *loader) eachItem(n *yaml.Node, ptr, what string, fn func(i int, item *yaml.Node)) bool {
 	s := l.lazy[n]
 	if s == nil {
@@ -239,17 +260,40 @@ func (l *loader) eachItem(n *yaml.Node, ptr, what string, fn func(i int, item *y
 		}
 		return ok
 	}
-	for i, c := range s.chunks {
-		item := parseItem(s, c)
-		if item == nil {
+	workers := runtime.GOMAXPROCS(0)
+	// futures hold the groups in order; each is filled by its own parser.
+	futures := make(chan chan []*yaml.Node, workers)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(futures)
+		for i := 0; i < len(s.chunks); {
+			j := s.groupEnd(i)
+			fut := make(chan []*yaml.Node, 1) // never blocks its parser
+			select {
+			case futures <- fut:
+			case <-stop:
+				return
+			}
+			go func(i, j int) { fut <- parseGroup(s, i, j) }(i, j)
+			i = j
+		}
+	}()
+	i := 0
+	for fut := range futures {
+		items := <-fut
+		if items == nil {
 			l.splitFailed = true
 			return true
 		}
-		if l.sc != nil {
-			w := &interpolation{l: l, sc: l.sc, steps: []step{{key: s.key, idx: -1}, {idx: i}}}
-			w.walk(nil, item)
+		for _, item := range items {
+			if l.sc != nil {
+				w := &interpolation{l: l, sc: l.sc, steps: []step{{key: s.key, idx: -1}, {idx: i}}}
+				w.walk(nil, item)
+			}
+			fn(i, item)
+			i++
 		}
-		fn(i, item)
 	}
 	return true
 }

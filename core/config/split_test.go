@@ -3,6 +3,7 @@ package config
 import (
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -75,7 +76,9 @@ func TestSplitShapes(t *testing.T) {
 		{"CRLF", "servers:\r\n  s: {command: [x]}\r\ntools:\r\n  - name: a\r\n    server: s\r\n    tool: t\r\n", true},
 		{"unresolved and strict variables", head + "tools:\n  - name: a\n    server: s\n    tool: t\n    args: {m: \"${nobody}\"}\n", true},
 		{"two tools keys", head + "tools:\n  - {name: a, server: s, tool: t}\ntools:\n  - {name: b, server: s, tool: t}\n", true},
-		{"alias across items", head + "tools:\n  - &base {name: a, server: s, tool: t}\n  - <<: *base\n    name: b\n", false},
+		{"alias within a group of items", head + "tools:\n  - &base {name: a, server: s, tool: t}\n  - <<: *base\n    name: b\n", true},
+		{"alias across groups of items", head + "tools:\n  - &base {name: a, server: s, tool: t}\n" +
+			strings.Repeat("  - {name: x, server: s, tool: t}\n", groupItems) + "  - <<: *base\n    name: b\n", false},
 		{"quoted string across items", head + "tools:\n  - name: \"a\n  - b\"\n    server: s\n    tool: t\n", false},
 		{"flow sequence", head + "tools: [{name: a, server: s, tool: t}]\n", false},
 		{"not a sequence", head + "tools:\n  name: a\n", false},
