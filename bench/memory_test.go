@@ -80,8 +80,18 @@ func BenchmarkMemory(b *testing.B) {
 // milliseconds before the exit).
 func peakRSS(b *testing.B, bins binaries, dir, suite string, wantCode int) float64 {
 	b.Helper()
-	cmd := exec.Command(bins.mcptest, "run", suite, "--reporter", "json", "-o", os.DevNull)
+	mb, _ := peakRSSOf(b, bins, dir, wantCode, "run", suite, "--reporter", "json", "-o", os.DevNull)
+	return mb
+}
+
+// peakRSSOf runs mcptest with args, which must exit with wantCode, and
+// returns its peak resident set in MB and its wall time.
+func peakRSSOf(b *testing.B, bins binaries, dir string, wantCode int, args ...string) (float64, time.Duration) {
+	b.Helper()
+	suite := strings.Join(args, " ")
+	cmd := exec.Command(bins.mcptest, args...)
 	cmd.Dir = dir
+	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
@@ -98,12 +108,12 @@ func peakRSS(b *testing.B, bins binaries, dir, suite string, wantCode int) float
 		select {
 		case err := <-done:
 			if code := cmd.ProcessState.ExitCode(); code != wantCode {
-				b.Fatalf("mcptest run %s: exit %d (%v), want %d", suite, code, err, wantCode)
+				b.Fatalf("mcptest %s: exit %d (%v), want %d", suite, code, err, wantCode)
 			}
 			if peak == 0 {
 				b.Skip("no /proc/PID/status readings on this system")
 			}
-			return peak / 1024
+			return peak / 1024, time.Since(start)
 		case <-tick.C:
 		}
 	}
