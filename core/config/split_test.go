@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -93,4 +94,37 @@ func TestSplitShapes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzSplitMatchesWhole feeds arbitrary bytes to both ways of loading:
+// the text split must never panic, and whatever it accepts must load to
+// the suite and errors of the whole parse. Seeds are the testdata suites.
+func FuzzSplitMatchesWhole(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.yml"))
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	path := filepath.Join(f.TempDir(), "fuzz.yml")
+	opts := testOptions()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		old := splitMinSize
+		defer func() { splitMinSize = old }()
+		splitMinSize = 1 << 62
+		whole, werr := loadBytesWith(path, data, opts)
+		splitMinSize = 0
+		lean, lerr := loadBytesWith(path, data, opts)
+		if (werr == nil) != (lerr == nil) || werr != nil && werr.Error() != lerr.Error() {
+			t.Fatalf("errors differ\nwhole: %v\nsplit: %v", werr, lerr)
+		}
+		if whole != nil {
+			whole.lookupEnv, lean.lookupEnv = nil, nil
+			if !reflect.DeepEqual(whole, lean) {
+				t.Fatalf("suites differ:\n%s", diffFields(reflect.ValueOf(whole).Elem(), reflect.ValueOf(lean).Elem(), "Suite"))
+			}
+		}
+	})
 }
