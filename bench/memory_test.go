@@ -46,27 +46,52 @@ func BenchmarkMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 
-	var floor, tenK, huge float64
+	// The same response with failing assertions: an exact comparison (its
+	// failure carries the actual value and a diff) and a substring search.
+	// A failure must not multiply the response either.
+	bigFail := filepath.Join(dir, "big-fail.yml")
+	failing := fmt.Sprintf("servers:\n  chaos:\n    command: [%q]\ntools:\n  - name: big\n    server: chaos\n    tool: big\n    expect:\n"+
+		"      - target: result.content[0].text\n        matcher: {exact: nope}\n"+
+		"      - target: result.content[0].text\n        matcher: {contains: NOT-THERE}\n", chaos)
+	if err := os.WriteFile(bigFail, []byte(failing), 0o644); err != nil {
+		b.Fatal(err)
+	}
+
+	var floor, tenK, huge, hugeFail float64
 	for range b.N {
-		floor += peakRSS(b, bins, dir, one)
-		tenK += peakRSS(b, bins, dir, many)
-		huge += peakRSS(b, bins, dir, big)
+		floor += peakRSS(b, bins, dir, one, 0)
+		tenK += peakRSS(b, bins, dir, many, 0)
+		huge += peakRSS(b, bins, dir, big, 0)
+		hugeFail += peakRSS(b, bins, dir, bigFail, 1)
 	}
 	n := float64(b.N)
-	floor, tenK, huge = floor/n, tenK/n, huge/n
+	floor, tenK, huge, hugeFail = floor/n, tenK/n, huge/n, hugeFail/n
 	b.ReportMetric(floor, "MB-floor")
 	b.ReportMetric(tenK, "MB-10k-tests")
 	b.ReportMetric(huge, "MB-50MB-response")
 	b.ReportMetric((huge-floor)/float64(hugeResponse>>20), "x-response")
+	b.ReportMetric(hugeFail, "MB-50MB-failing")
+	b.ReportMetric((hugeFail-floor)/float64(hugeResponse>>20), "x-failing")
 }
 
-// peakRSS runs `mcptest run suite` and returns its peak resident set in
-// MB, read from /proc while it runs (VmHWM only grows, so the last reading
-// is the peak up to a few milliseconds before the exit).
-func peakRSS(b *testing.B, bins binaries, dir, suite string) float64 {
+// peakRSS runs `mcptest run suite`, which must exit with wantCode, and
+// returns its peak resident set in MB, read from /proc while it runs
+// (VmHWM only grows, so the last reading is the peak up to a few
+// milliseconds before the exit).
+func peakRSS(b *testing.B, bins binaries, dir, suite string, wantCode int) float64 {
 	b.Helper()
-	cmd := exec.Command(bins.mcptest, "run", suite, "--reporter", "json", "-o", os.DevNull)
+	mb, _ := peakRSSOf(b, bins, dir, wantCode, "run", suite, "--reporter", "json", "-o", os.DevNull)
+	return mb
+}
+
+// peakRSSOf runs mcptest with args, which must exit with wantCode, and
+// returns its peak resident set in MB and its wall time.
+func peakRSSOf(b *testing.B, bins binaries, dir string, wantCode int, args ...string) (float64, time.Duration) {
+	b.Helper()
+	suite := strings.Join(args, " ")
+	cmd := exec.Command(bins.mcptest, args...)
 	cmd.Dir = dir
+	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
@@ -82,13 +107,13 @@ func peakRSS(b *testing.B, bins binaries, dir, suite string) float64 {
 		}
 		select {
 		case err := <-done:
-			if err != nil {
-				b.Fatalf("mcptest run %s: %v", suite, err)
+			if code := cmd.ProcessState.ExitCode(); code != wantCode {
+				b.Fatalf("mcptest %s: exit %d (%v), want %d", suite, code, err, wantCode)
 			}
 			if peak == 0 {
 				b.Skip("no /proc/PID/status readings on this system")
 			}
-			return peak / 1024
+			return peak / 1024, time.Since(start)
 		case <-tick.C:
 		}
 	}

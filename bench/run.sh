@@ -20,7 +20,7 @@ trap 'rm -f "$RAW"' EXIT
 
 # run_bench PATTERN BENCHTIME PACKAGE runs one benchmark, streaming its
 # output and keeping it for the table. The benchtimes keep the whole script
-# under a minute and a half on a 2-vCPU machine.
+# under two minutes on a 2-vCPU machine.
 run_bench() {
 	echo "== $3: $1 (-benchtime $2 -count $COUNT)"
 	if ! "$GO" test -run '^$' -bench "$1" -benchtime "$2" -count "$COUNT" "$3" 2>&1 | tee -a "$RAW"; then
@@ -39,6 +39,7 @@ run_bench '^BenchmarkColdStart$' 50x ./bench/
 run_bench '^BenchmarkThroughput$' 8x ./bench/
 run_bench '^BenchmarkMemory$' 1x ./bench/
 run_bench '^BenchmarkValidate10k$' 3x ./cmd/mcptest/
+run_bench '^BenchmarkValidateHuge$' 1x ./bench/
 
 # metric NAME UNIT prints the median of UNIT over the runs of benchmark
 # NAME (without the -GOMAXPROCS suffix); it fails when there is none, e.g.
@@ -69,7 +70,12 @@ mem_floor=$(metric BenchmarkMemory MB-floor)
 mem_10k=$(metric BenchmarkMemory MB-10k-tests)
 mem_huge=$(metric BenchmarkMemory MB-50MB-response)
 mem_x=$(metric BenchmarkMemory x-response)
+mem_fail=$(metric BenchmarkMemory MB-50MB-failing)
+mem_fail_x=$(metric BenchmarkMemory x-failing)
 validate_ns=$(metric BenchmarkValidate10k ns/op)
+vh_mb=$(metric BenchmarkValidateHuge MB-validate-50MB)
+vh_s=$(metric BenchmarkValidateHuge s-validate-50MB)
+vh_tests=$(metric BenchmarkValidateHuge tests)
 k100_pipeline=$(metric BenchmarkJudge100k ns/assert)
 k100_direct=$(metric BenchmarkDirect100k ns/assert)
 k100_over=$(awk -v p="$k100_pipeline" -v d="$k100_direct" 'BEGIN { print p - d }')
@@ -114,12 +120,20 @@ awk -v run="$tp_run" -v bare="$tp_bare" -v v="$validate_ns" \
 	printf "  %-44s %13.1f us  %s\n", "per test over the bare loop (budget 50 us)", run - bare, vo
 	printf "  %-44s %13.2f s   %s\n", "validate, 10,000 tests (budget 1 s)", v / 1e9, vv
 }'
-awk -v f="$mem_floor" -v t="$mem_10k" -v h="$mem_huge" -v x="$mem_x" -v vt="$(verdict "$mem_10k" 200)" -v vx="$(verdict "$mem_x" 4)" 'BEGIN {
+awk -v mb="$vh_mb" -v s="$vh_s" -v n="$vh_tests" -v vm="$(verdict "$vh_mb" 600)" -v vs="$(verdict "$vh_s" 10)" 'BEGIN {
+	printf "validate, 50 MB suite of %d tests\n", n
+	printf "  %-44s %13.1f MB  %s\n", "peak resident set (budget 600 MB)", mb, vm
+	printf "  %-44s %13.2f s   %s\n", "wall time (budget 10 s)", s, vs
+}'
+awk -v f="$mem_floor" -v t="$mem_10k" -v h="$mem_huge" -v x="$mem_x" -v vt="$(verdict "$mem_10k" 200)" -v vx="$(verdict "$mem_x" 4)" \
+	-v hf="$mem_fail" -v xf="$mem_fail_x" -v vxf="$(verdict "$mem_fail_x" 4)" 'BEGIN {
 	print "memory, peak resident set of mcptest"
 	printf "  %-44s %13.1f MB\n", "one-test suite (floor)", f
 	printf "  %-44s %13.1f MB  %s\n", "10,000 tests (budget 200 MB)", t, vt
-	printf "  %-44s %13.1f MB\n", "one 50 MB response", h
+	printf "  %-44s %13.1f MB\n", "one 50 MB response, passing", h
 	printf "  %-44s %15.2fx  %s\n", "above the floor, in responses (budget 4x)", x, vx
+	printf "  %-44s %13.1f MB\n", "one 50 MB response, failing", hf
+	printf "  %-44s %15.2fx  %s\n", "above the floor, in responses (budget 4x)", xf, vxf
 }'
 awk -v p="$k100_pipeline" -v d="$k100_direct" -v o="$k100_over" -v v="$(verdict "$k100_over" 2000)" 'BEGIN {
 	printf "100,000 assertions through the text plugin: pipeline %.0f ns/assert, direct %.0f ns/assert, overhead %.0f ns/assert (budget 2,000) %s\n", p, d, o, v

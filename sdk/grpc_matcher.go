@@ -146,7 +146,7 @@ func (s *matcherServer) evaluate(ctx context.Context, in MatchInput) (res MatchI
 	}
 	res = MatchItemResult{Pass: r.Pass, Score: r.Score}
 	if !r.Pass && r.Failure != nil {
-		b, err := appendFailure(nil, r.Failure)
+		b, err := appendFailure(nil, boundFailure(r.Failure))
 		if err != nil {
 			return MatchItemResult{Error: fmt.Sprintf("encode failure: %v", err), ErrorKind: ErrorKindInternal}
 		}

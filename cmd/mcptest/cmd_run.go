@@ -118,6 +118,7 @@ func suiteSecrets(p *plan.Plan) []string {
 // errors and returns the exit code. sel is the run's selection; nil plans
 // every test for validate, where gaps are notes rather than errors.
 func loadAndPlan(files []string, pf pluginFlags, sf suiteFlags, sel *plan.Selection, stderr io.Writer) (*plan.Plan, *plugin.Registry, int, bool) {
+	fitMemoryLimit(files)
 	suites, err := config.LoadFilesWith(files, sf.options())
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -26,6 +26,21 @@ type build struct {
 
 	extra Errors // errors found after the walk, located by Pos
 	warns Errors // warnings found after the walk
+
+	// noSplit parses every file whole (split.go), after an attempt to
+	// read one item by item failed.
+	noSplit bool
+}
+
+// splitFailed reports whether a file read item by item had an item that
+// could not be read on its own; the build's result is then void.
+func (b *build) splitFailed() bool {
+	for _, d := range b.order {
+		if d.l.splitFailed {
+			return true
+		}
+	}
+	return false
 }
 
 // doc is one file of the suite.
@@ -68,6 +83,7 @@ func (b *build) runData(path string, data []byte) *Suite {
 	sc := b.scope()
 	for _, d := range b.merge {
 		if d.root != nil {
+			d.l.sc = sc // for the items of cut blocks, interpolated as they are read
 			d.l.interpolate(d.root, sc)
 		}
 	}
@@ -95,7 +111,12 @@ func (b *build) runData(path string, data []byte) *Suite {
 // open parses one file and registers it.
 func (b *build) open(file, abs string, data []byte) *doc {
 	d := &doc{file: file, abs: abs, l: newLoader(file)}
-	d.root = d.l.parse(data)
+	if !b.noSplit && len(data) >= splitMinSize {
+		d.root = d.l.openSplit(data)
+	}
+	if d.root == nil {
+		d.root = d.l.parse(data)
+	}
 	b.loaded[abs] = d
 	b.order = append(b.order, d)
 	return d

@@ -29,6 +29,11 @@ func Load(path string) (*Suite, error) { return LoadWith(path, Options{}) }
 func LoadWith(path string, opts Options) (*Suite, error) {
 	b := newBuild(opts)
 	s := b.run(path)
+	if b.splitFailed() {
+		b = newBuild(opts)
+		b.noSplit = true
+		s = b.run(path)
+	}
 	if errs := b.errors(); len(errs) > 0 {
 		return nil, errs
 	}
@@ -128,6 +133,14 @@ type loader struct {
 	// fixtureUses locates the strings of the file that refer to
 	// ${fixture} (validate_fixture.go).
 	fixtureUses []Pos
+
+	// Item-by-item reading of a large file (split.go): the cut blocks by
+	// their stub node, the scope their items are interpolated with, and
+	// whether an item could not be read on its own (the file is then
+	// loaded again, parsed whole).
+	lazy        map[*yaml.Node]*lazySeq
+	sc          *scope
+	splitFailed bool
 }
 
 func newLoader(file string) *loader {
@@ -188,6 +201,11 @@ func loadBytes(file string, data []byte) (*Suite, error) {
 func loadBytesWith(file string, data []byte, opts Options) (*Suite, error) {
 	b := newBuild(opts)
 	s := b.runData(file, data)
+	if b.splitFailed() {
+		b = newBuild(opts)
+		b.noSplit = true
+		s = b.runData(file, data)
+	}
 	if errs := b.errors(); len(errs) > 0 {
 		return nil, errs
 	}

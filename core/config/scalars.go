@@ -136,6 +136,12 @@ func (l *loader) enum(n *yaml.Node, ptr, what string, values ...string) (string,
 
 // seq returns the items of an array; what names it for the message.
 func (l *loader) seq(n *yaml.Node, ptr, what string) ([]*yaml.Node, bool) {
+	if l.lazy[n] != nil {
+		// A cut block is read with eachItem only; any other reader makes
+		// the file load again, parsed whole (split.go).
+		l.splitFailed = true
+		return nil, true
+	}
 	d := deref(n)
 	if d.Kind != yaml.SequenceNode {
 		l.c.add(n, ptr, fmt.Sprintf("expected %s (an array), found %s", what, describe(d)), "")

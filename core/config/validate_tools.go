@@ -33,15 +33,14 @@ var toolKeys = newObjectSpec("a tool test",
 
 // tools reads the tools block into s.
 func (l *loader) tools(s *Suite, n *yaml.Node, ptr string) {
-	items, ok := l.seq(n, ptr, "the tools block (an array of tool tests)")
-	if !ok {
-		return
-	}
-	s.Tools = make([]*ToolTest, 0, len(items))
-	for i, item := range items {
+	// eachItem, not seq: a large file's tests are read one at a time.
+	tools := []*ToolTest{}
+	if l.eachItem(n, ptr, "the tools block (an array of tool tests)", func(i int, item *yaml.Node) {
 		if t := l.tool(i, item, index(ptr, i)); t != nil {
-			s.Tools = append(s.Tools, t)
+			tools = append(tools, t)
 		}
+	}) {
+		s.Tools = tools
 	}
 }
 

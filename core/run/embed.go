@@ -52,13 +52,17 @@ func embeddable(b []byte) bool {
 // embedText returns b as a JSON string, cut to limit bytes (at a UTF-8
 // boundary) with a marker saying how long it was.
 func embedText(b []byte, limit int) json.RawMessage {
-	s := string(b)
+	// Cut before converting: b may be a 50 MB response, and string(b)
+	// would copy all of it only to keep the first limit bytes.
+	var s string
 	if len(b) > limit {
 		cut := limit
 		for cut > 0 && !utf8.RuneStart(b[cut]) {
 			cut--
 		}
 		s = fmt.Sprintf("%s…[truncated: %d bytes in total]", b[:cut], len(b))
+	} else {
+		s = string(b)
 	}
 	out, _ := json.Marshal(s)
 	return out

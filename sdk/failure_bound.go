@@ -1,0 +1,85 @@
+package sdk
+
+import (
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+)
+
+// FailureValueLimit bounds each of Failure.Expected, Failure.Actual and
+// Failure.Diff as a plugin sends them: a longer one is cut to its first
+// FailureValueLimit bytes, as a JSON string ending in a marker that gives
+// the full length. A failure explains a verdict to a person; a 50 MB
+// response echoed in full (twice, with a diff) would only multiply the
+// memory of the plugin, the wire and the host, and the report keeps the
+// response itself in its frames when asked to.
+const FailureValueLimit = 64 << 10
+
+// boundFailure returns f with its long fields cut to FailureValueLimit;
+// f itself is not modified, and a failure within bounds is returned as is.
+func boundFailure(f *Failure) *Failure {
+	if len(f.Expected) <= FailureValueLimit && len(f.Actual) <= FailureValueLimit && len(f.Diff) <= FailureValueLimit {
+		return f
+	}
+	g := *f
+	g.Expected = cutJSON(f.Expected, FailureValueLimit)
+	g.Actual = cutJSON(f.Actual, FailureValueLimit)
+	if len(f.Diff) > FailureValueLimit {
+		g.Diff = cutText(f.Diff, FailureValueLimit) + truncationMarker(len(f.Diff))
+	}
+	return &g
+}
+
+// truncationMarker ends a cut value.
+func truncationMarker(total int) string {
+	return fmt.Sprintf("…[truncated: %d bytes in total]", total)
+}
+
+// cutText returns the longest prefix of s of at most limit bytes that ends
+// at a UTF-8 boundary.
+func cutText(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}
+
+// cutJSON returns raw unchanged when it is at most limit bytes; otherwise
+// a JSON string holding the start of its text (for a JSON string, the
+// start of the string itself, unescaped) and the marker. Only the prefix
+// is decoded, so a huge value is never copied whole.
+func cutJSON(raw json.RawMessage, limit int) json.RawMessage {
+	if len(raw) <= limit {
+		return raw
+	}
+	text := cutText(string(raw[:limit]), limit)
+	if raw[0] == '"' {
+		// Cut the quoted text before an escape sequence that would not
+		// fit, then decode just that prefix.
+		end, i := 1, 1
+		for i < limit && raw[i] != '"' {
+			n := 1
+			if raw[i] == '\\' {
+				n = 2
+				if i+1 < len(raw) && raw[i+1] == 'u' {
+					n = 6
+				}
+			}
+			if i+n > limit {
+				break
+			}
+			i += n
+			end = i
+		}
+		var s string
+		if json.Unmarshal(append(append([]byte(nil), raw[:end]...), '"'), &s) == nil {
+			text = cutText(s, limit)
+		}
+	}
+	out, _ := json.Marshal(text + truncationMarker(len(raw)))
+	return out
+}
