@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/report"
 )
 
@@ -117,10 +118,37 @@ func (in *interrupts) run(ctx context.Context, stderr io.Writer, cmd func(contex
 	return in.abandon()
 }
 
+// abandoned is set when mcptest gives up on a command that is still
+// running; main then bounds its wait for the plugins to stop.
+var abandoned atomic.Bool
+
 // abandon gives up on the command, which may still be running: main exits
 // right after, killing the plugins; servers die with mcptest (their
-// parent-death signal) or with their stdin.
+// parent-death signal, the orphan sweep) or with their stdin.
 func (in *interrupts) abandon() int {
+	abandoned.Store(true)
 	report.DiscardPending()
 	return exitInterrupted
+}
+
+// stopPlugins kills the plugin processes still running. After an abandoned
+// command it waits at most a second: go-plugin holds a client's lock for
+// the whole of its start, so killing a plugin that never completes its
+// handshake would wait out the start timeout. What it leaves is killed by
+// the orphan sweep that follows (Linux) and the plugins' parent-death
+// signal.
+func stopPlugins() {
+	done := make(chan struct{})
+	go func() {
+		plugin.CleanupClients()
+		close(done)
+	}()
+	if !abandoned.Load() {
+		<-done
+		return
+	}
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+	}
 }
