@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/report"
+	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
 // Interrupts. SIGINT and SIGTERM are caught from the start of mainCode and
@@ -30,7 +31,7 @@ import (
 //     reports not yet complete are then dropped and earlier ones kept.
 
 // exitInterrupted is the exit code of a run stopped by Ctrl-C or SIGTERM.
-const exitInterrupted = 130
+const exitInterrupted = rpt.ExitInterrupted
 
 // errInterrupted is the cancellation cause of a command stopped by a
 // signal; context.Cause(ctx) wraps it with the signal's name.
