@@ -129,7 +129,7 @@ func complianceRun(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	reg := plugin.NewRegistry(f.sources())
 	warnProblems(reg, stderr)
-	outputs, err := resolveOutputs(reg, f.reporters, f.output)
+	outputs, err := resolveOutputs(reg, "--reporter", f.reporters, f.output)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
 		return 2

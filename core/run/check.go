@@ -59,7 +59,7 @@ func CheckArguments(ctx context.Context, host *plugin.Host, p *plan.Plan) error 
 		m := specs[i]
 		errs = append(errs, &config.Error{
 			File: m.Pos.File, Line: m.Pos.Line, Col: m.Pos.Col, Pointer: m.Pos.Pointer + "/" + m.Key,
-			Msg: "invalid " + m.Key + " argument: " + err.Error(),
+			Msg: invalidArgumentText(err.Error()),
 		})
 	}
 	if len(pluginErrs) > 0 {

@@ -158,11 +158,7 @@ func planText100k(b *testing.B, dir string, gen []textbench.Test) *plan.Plan {
 func checkText100kRequests(b *testing.B, r *runner, p *plan.Plan, gen []textbench.Test) {
 	b.Helper()
 	for i, t := range p.Tests {
-		root, err := decode(gen[i].Envelope)
-		if err != nil {
-			b.Fatal(err)
-		}
-		j := r.newJudging(context.Background(), t, root, nil)
+		j := r.newJudging(context.Background(), t, gen[i].Envelope)
 		for k, a := range t.Assertions {
 			j.prepare(k, a, false)
 		}

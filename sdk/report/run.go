@@ -32,6 +32,11 @@ type Run struct {
 	// latencies; absent unless a suite sets performance.p95_latency_ms.
 	// Summarize computes it.
 	Latency []LatencySummary `json:"latency,omitempty"`
+	// ModelCompatibility lists the model identifiers the run's suites say
+	// they target (their model_compatibility), in first-seen order without
+	// repeats: metadata reporters label the run with. Absent when no suite
+	// lists any.
+	ModelCompatibility []string `json:"model_compatibility,omitempty"`
 	// Errors lists problems of the run itself (a plugin that crashed, a
 	// server that never started) that are not any single test's fault.
 	Errors []RunError `json:"errors,omitempty"`
