@@ -79,9 +79,12 @@ type Server struct {
 
 // Summary counts tests by status.
 type Summary struct {
-	Total      int     `json:"total"`
-	Passed     int     `json:"passed"`
-	Failed     int     `json:"failed"`
+	Total  int `json:"total"`
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+	// Warned counts compliance tests that broke only SHOULD requirements;
+	// they do not fail the run.
+	Warned     int     `json:"warned"`
 	Errored    int     `json:"errored"`
 	Skipped    int     `json:"skipped"`
 	DurationMS float64 `json:"duration_ms"`
@@ -113,6 +116,8 @@ func (s *Summary) Add(st Status) {
 		s.Passed++
 	case StatusFailed:
 		s.Failed++
+	case StatusWarned:
+		s.Warned++
 	case StatusErrored:
 		s.Errored++
 	case StatusSkipped:

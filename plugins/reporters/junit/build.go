@@ -91,7 +91,7 @@ func buildSuite(run *report.Run, g *group, id int) *suiteXML {
 	s.Properties.add("suite.protocol_version", version)
 	addServerProperties(&s.Properties, run.Servers, g.tests)
 
-	var stderr strings.Builder
+	var stdout, stderr strings.Builder
 	var total float64
 	for _, t := range g.tests {
 		s.Cases = append(s.Cases, buildCase(t, file, block))
@@ -102,6 +102,8 @@ func buildSuite(run *report.Run, g *group, id int) *suiteXML {
 			s.Failures++
 		case report.StatusSkipped:
 			s.Skipped++
+		case report.StatusWarned:
+			stdout.WriteString(warningText(t))
 		case report.StatusPassed:
 		default:
 			s.Errors++
@@ -112,6 +114,7 @@ func buildSuite(run *report.Run, g *group, id int) *suiteXML {
 	}
 	s.Tests = len(s.Cases)
 	s.Time = seconds(total)
+	s.SystemOut = textXML(stdout.String())
 	s.SystemErr = textXML(stderr.String())
 	return s
 }
@@ -185,6 +188,16 @@ func addTestProperties(p *propertiesXML, t *report.Test) {
 	}
 	p.add(prefix+"tags", strings.Join(tags, ","))
 	p.add(prefix+"protocol_version", textsafe.CleanLineTrim(t.ProtocolVersion))
+	if t.Status == report.StatusWarned {
+		p.add(prefix+"warning", warningSummary(t))
+	}
+	var findings []string
+	for i := range t.Assertions {
+		if a := &t.Assertions[i]; a.Check != nil && a.Status == report.StatusFailed {
+			findings = append(findings, failtext.JoinWords(a.Check.ID, a.Check.Severity))
+		}
+	}
+	p.add(prefix+"findings", strings.Join(findings, ", "))
 	if c := t.Check; c != nil {
 		p.add(prefix+"check.id", textsafe.CleanLineTrim(c.ID))
 		p.add(prefix+"check.severity", textsafe.CleanLineTrim(c.Severity))

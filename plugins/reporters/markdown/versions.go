@@ -15,11 +15,11 @@ func writeVersions(b *strings.Builder, run *report.Run) {
 		return
 	}
 	b.WriteString("### Protocol revisions\n\n")
-	b.WriteString("| Revision | Passed | Failed | Errored | Skipped | Total | Servers |\n")
-	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	b.WriteString("| Revision | Passed | Failed | Warned | Errored | Skipped | Total | Servers |\n")
+	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, v := range run.VersionSummaries {
-		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %s |\n", code(v.ProtocolVersion, maxShortRunes, true),
-			v.Passed, v.Failed, v.Errored, v.Skipped, v.Total, spokeAt(run.Servers, v.ProtocolVersion))
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %d | %s |\n", code(v.ProtocolVersion, maxShortRunes, true),
+			v.Passed, v.Failed, v.Warned, v.Errored, v.Skipped, v.Total, spokeAt(run.Servers, v.ProtocolVersion))
 	}
 	b.WriteString("\n")
 }

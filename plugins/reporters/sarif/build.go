@@ -43,7 +43,7 @@ type builder struct {
 func buildLog(run *report.Run) *sarifLog {
 	b := &builder{ruleIndex: map[string]int{}, notifIndex: map[string]int{}}
 	for i := range run.Tests {
-		if c := run.Tests[i].Check; c != nil && textsafe.CleanLineTrim(c.ID) != "" {
+		for _, c := range checksOf(&run.Tests[i]) {
 			b.checkRule(c)
 		}
 	}
@@ -110,6 +110,21 @@ func (b *builder) checkRule(c *report.Check) int {
 	})
 }
 
+// checksOf lists the compliance checks a test reports: one per assertion
+// for an entry running several (a prefix such as "*"), else the test's own.
+func checksOf(t *report.Test) []*report.Check {
+	var out []*report.Check
+	for i := range t.Assertions {
+		if c := t.Assertions[i].Check; c != nil && textsafe.CleanLineTrim(c.ID) != "" {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 && t.Check != nil && textsafe.CleanLineTrim(t.Check.ID) != "" {
+		out = append(out, t.Check)
+	}
+	return out
+}
+
 // genericRule declares one of mcptest's own rules once.
 func (b *builder) genericRule(id string) int {
 	if i, ok := b.ruleIndex[id]; ok {
@@ -144,13 +159,13 @@ func (b *builder) result(f *findings.Finding) result {
 	t := f.Test
 	id := f.RuleID()
 	var idx int
-	if t.Check != nil && textsafe.CleanLineTrim(t.Check.ID) != "" {
-		idx = b.checkRule(t.Check)
+	if c := f.Check(); c != nil && textsafe.CleanLineTrim(c.ID) != "" {
+		idx = b.checkRule(c)
 	} else {
 		idx = b.genericRule(id)
 	}
 	level := "error"
-	if !f.Errored() && t.Check != nil {
+	if !f.Errored() && f.Check() != nil {
 		level = severityLevel(f.CheckSeverity())
 	}
 	text := f.Summary()
