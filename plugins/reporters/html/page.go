@@ -137,7 +137,7 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 		p.Suites = append(p.Suites, textsafe.Clean(s))
 	}
 	for _, s := range run.Servers {
-		p.Servers = append(p.Servers, report.Server{Name: textsafe.Clean(s.Name), Transport: textsafe.Clean(s.Transport),
+		p.Servers = append(p.Servers, report.Server{Name: textsafe.Clean(s.Name), Suite: textsafe.Clean(s.Suite), Transport: textsafe.Clean(s.Transport),
 			TargetVersion: textsafe.Clean(s.TargetVersion), ProtocolVersion: textsafe.Clean(s.ProtocolVersion),
 			ServerName: textsafe.Clean(s.ServerName), ServerVersion: textsafe.Clean(s.ServerVersion), Error: textsafe.Clean(s.Error)})
 	}

@@ -163,7 +163,8 @@ func addServerProperties(p *propertiesXML, servers []report.Server, tests []*rep
 		}
 		seen[t.Server] = true
 		for _, s := range servers {
-			if s.Name == t.Server && s.TargetVersion == t.ProtocolVersion {
+			// A server of another suite may share the name.
+			if s.Name == t.Server && s.TargetVersion == t.ProtocolVersion && (s.Suite == "" || s.Suite == t.File) {
 				p.add("server["+textsafe.CleanLineTrim(s.Name)+"].protocol_version", textsafe.CleanLineTrim(s.ProtocolVersion))
 			}
 		}

@@ -206,10 +206,10 @@ func writeRollups(b *strings.Builder, run *report.Run) {
 // writeRunErrors writes the problems of the run itself: run-level errors
 // and servers that could not be started.
 func writeRunErrors(b *strings.Builder, run *report.Run) {
-	var failedServers []report.Server
-	for _, s := range run.Servers {
+	var failedServers []int
+	for i, s := range run.Servers {
 		if s.Error != "" {
-			failedServers = append(failedServers, s)
+			failedServers = append(failedServers, i)
 		}
 	}
 	if len(run.Errors)+len(failedServers) == 0 {
@@ -226,7 +226,8 @@ func writeRunErrors(b *strings.Builder, run *report.Run) {
 			b.WriteString(codeBlock("text", lastLines(truncateLines(e.StderrTail), stderrLines)) + "\n")
 		}
 	}
-	for _, s := range failedServers {
-		b.WriteString("⚠️ **server** " + code(s.Name, maxShortRunes, false) + ": " + inline(s.Error, maxReasonRunes*2) + "\n\n")
+	for _, i := range failedServers {
+		s := run.Servers[i]
+		b.WriteString("⚠️ **server** " + code(report.ServerLabel(run.Servers, i), maxShortRunes, false) + ": " + inline(s.Error, maxReasonRunes*2) + "\n\n")
 	}
 }

@@ -27,13 +27,13 @@ func writeVersions(b *strings.Builder, run *report.Run) {
 // spokeAt says what the servers started for revision v spoke.
 func spokeAt(servers []report.Server, v string) string {
 	var parts []string
-	for _, s := range servers {
+	for i, s := range servers {
 		switch {
 		case s.TargetVersion != v:
 		case s.Error != "":
-			parts = append(parts, inline(s.Name, maxShortRunes)+" did not start")
+			parts = append(parts, inline(report.ServerLabel(servers, i), maxShortRunes)+" did not start")
 		case s.ProtocolVersion != "":
-			parts = append(parts, inline(s.Name, maxShortRunes)+" spoke "+code(s.ProtocolVersion, maxShortRunes, true))
+			parts = append(parts, inline(report.ServerLabel(servers, i), maxShortRunes)+" spoke "+code(s.ProtocolVersion, maxShortRunes, true))
 		}
 	}
 	return strings.Join(parts, ", ")
