@@ -128,7 +128,60 @@ func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
 		t.Fatalf("merged shards differ from the unsharded run\nwant:\n%s\ngot:\n%s", wb, gb)
 	}
 	// Merging a shard with itself is refused.
-	if r := mcptest(t, "report", "merge", shards[0], shards[0]); r.code != 2 || !strings.Contains(r.stderr, "appears in both") {
+	if r := mcptest(t, "report", "merge", shards[0], shards[0]); r.code != 2 || !strings.Contains(r.stderr, "shard 1/4 is given twice") {
 		t.Errorf("duplicate merge:\n%s", r)
 	}
+	checkShardIntegrity(t, suite, dir, shards)
+}
+
+// checkShardIntegrity merges shards that do not make one run: a missing
+// shard, a shard of another run, a shard of another split. Each exits 2
+// naming the problem; --allow-partial merges the missing-shard case into a
+// report marked partial, which the markdown and badge reporters show.
+func checkShardIntegrity(t *testing.T, suite, dir string, shards []string) {
+	t.Helper()
+	r := mcptest(t, "report", "merge", shards[0], shards[2], shards[3])
+	if r.code != 2 {
+		t.Fatalf("merge without shard 2:\n%s", r)
+	}
+	mustContain(t, "missing shard", r.stderr, `shard 2 of 4 is missing`, `run "ci-42"`, "--allow-partial")
+
+	partial := filepath.Join(dir, "partial.json")
+	r = mcptest(t, "report", "merge", "--allow-partial", "-o", partial, shards[0], shards[2], shards[3])
+	if r.code != 0 {
+		t.Fatalf("merge --allow-partial:\n%s", r)
+	}
+	mustContain(t, "merge --allow-partial", r.stderr, "partial: shard 2 of 4 missing")
+	m := normalize(t, partial)
+	if p, ok := m["partial"].(map[string]any); !ok || !reflect.DeepEqual(p["missing_shards"], []any{float64(2)}) || p["shard_total"] != float64(4) {
+		t.Errorf("partial = %#v", m["partial"])
+	}
+	// The saved partial report passes the schema check of `report` and
+	// says what it lacks.
+	r = mcptest(t, "report", "--format", "markdown", "--format", "badge="+filepath.Join(dir, "badge.json"), partial)
+	if r.code != 0 {
+		t.Fatalf("report of the partial merge:\n%s", r)
+	}
+	mustContain(t, "markdown", r.stdout, "partial: shard 2 of 4 missing")
+	mustContain(t, "badge", readFile(t, filepath.Join(dir, "badge.json")), "partial: shard 2 of 4 missing")
+
+	other := filepath.Join(dir, "other-run.json")
+	if r := mcptest(t, "run", "--run-id", "ci-43", "--shard", "2/4", "--reporter", "json="+other, suite); r.code > 1 {
+		t.Fatalf("shard of another run:\n%s", r)
+	}
+	r = mcptest(t, "report", "merge", shards[0], other, shards[2], shards[3])
+	if r.code != 2 {
+		t.Fatalf("merge of two runs:\n%s", r)
+	}
+	mustContain(t, "two run ids", r.stderr, `"ci-42" (`+shards[0], `"ci-43" (`+other, "--run-id")
+
+	split := filepath.Join(dir, "of-three.json")
+	if r := mcptest(t, "run", "--run-id", "ci-42", "--shard", "2/3", "--reporter", "json="+split, suite); r.code > 1 {
+		t.Fatalf("shard of another split:\n%s", r)
+	}
+	r = mcptest(t, "report", "merge", "--allow-partial", shards[0], split, shards[2], shards[3])
+	if r.code != 2 {
+		t.Fatalf("merge of two shard counts:\n%s", r)
+	}
+	mustContain(t, "two counts", r.stderr, "different shard count values: 4 (", "3 ("+split)
 }

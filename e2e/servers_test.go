@@ -77,7 +77,8 @@ func TestServersOfTwoSuitesAndTheirShards(t *testing.T) {
 func TestReportExitCodeFlags(t *testing.T) {
 	dir := t.TempDir()
 	saved := filepath.Join(dir, "run.json")
-	if r := mcptest(t, "run", "--reporter", "json="+saved, writeSuite(t, mixedSuite)); r.code != 1 {
+	// A one-shard run: report merge takes only the reports of --shard runs.
+	if r := mcptest(t, "run", "--shard", "1/1", "--run-id", "x", "--reporter", "json="+saved, writeSuite(t, mixedSuite)); r.code != 1 {
 		t.Fatalf("run:\n%s", r)
 	}
 	if r := mcptest(t, "report", "--format", "tap", saved); r.code != 0 {

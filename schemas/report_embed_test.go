@@ -28,6 +28,7 @@ var reportDefs = map[reflect.Type]string{
 	reflect.TypeFor[report.Frame]():          "frame",
 	reflect.TypeFor[report.Check]():          "check",
 	reflect.TypeFor[report.Shard]():          "shard",
+	reflect.TypeFor[report.Partial]():        "partial",
 	reflect.TypeFor[report.Hook]():           "hook",
 	reflect.TypeFor[report.DerivedMetric]():  "derived_metric",
 	reflect.TypeFor[report.MetricRollup]():   "metric_rollup",

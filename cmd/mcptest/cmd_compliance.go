@@ -16,6 +16,7 @@ import (
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/probe"
 	"github.com/mcptest/mcptest/core/report"
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -143,8 +144,8 @@ func complianceRun(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
 		return 2
 	}
-	redact := report.NewRedactor(secrets)
-	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, f.noColor), redact)
+	redactor := redact.New(secrets...)
+	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, f.noColor), redactor)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
 		return 2

@@ -12,9 +12,9 @@ import (
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
-	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/run"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // defaultCassetteDir is where `mcptest record` writes cassettes unless
@@ -79,7 +79,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	// replayed, not recorded again.
 	recs := map[string]*recording{}
 	for _, s := range p.Suites {
-		scrub := report.NewRedactor(s.Secrets).Bytes
+		scrub := redact.New(s.Secrets...).Bytes
 		for name, srv := range s.Servers {
 			if srv.Kind == config.CassetteServer {
 				continue

@@ -24,7 +24,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := newFlagSet("report", stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcptest report [flags] RUN.json            re-render a saved run, running nothing")
-		fmt.Fprintln(stderr, "       mcptest report merge -o ALL.json A.json B.json...   join shard reports")
+		fmt.Fprintln(stderr, "       mcptest report merge [--allow-partial] -o ALL.json A.json B.json...   join shard reports")
 		fs.PrintDefaults()
 	}
 	fs.StringArrayVarP(&formats, "format", "f", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")
@@ -76,6 +76,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 func reportMerge(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("report merge", stderr)
 	output := fs.StringP("output", "o", "", "file to write the merged report to (default stdout)")
+	allowPartial := fs.Bool("allow-partial", false, "merge even when shards of the run are missing, marking the report partial")
 	exitCode := fs.Bool("exit-code", false, "exit with the merged run's exit code (0 passed, 1 failed, 2 errored) once it is written")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -93,7 +94,7 @@ func reportMerge(args []string, stdout, stderr io.Writer) int {
 		}
 		runs = append(runs, r)
 	}
-	merged, err := report.Merge(runs)
+	merged, err := report.Merge(runs, report.MergeOptions{Names: fs.Args(), AllowPartial: *allowPartial})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest report merge: %v\n", err)
 		return 2
@@ -111,6 +112,9 @@ func reportMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	if *output == "" {
 		_, _ = stdout.Write(b)
+		if merged.Partial != nil {
+			fmt.Fprintf(stderr, "mcptest report merge: the merged report is %s\n", merged.Partial.Text())
+		}
 		return done
 	}
 	if err := os.MkdirAll(filepath.Dir(*output), 0o755); err != nil {
@@ -121,6 +125,10 @@ func reportMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcptest report merge: %v\n", err)
 		return 2
 	}
-	fmt.Fprintf(stderr, "merged %d reports (%d tests) into %s\n", len(runs), len(merged.Tests), *output)
+	note := ""
+	if merged.Partial != nil {
+		note = " (" + merged.Partial.Text() + ")"
+	}
+	fmt.Fprintf(stderr, "merged %d reports (%d tests) into %s%s\n", len(runs), len(merged.Tests), *output, note)
 	return done
 }

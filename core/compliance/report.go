@@ -51,7 +51,7 @@ func (r *Result) Test(server string) rpt.Test {
 	t := rpt.Test{
 		ID: TestID(c.ID), Name: c.ID + " " + c.Title, Block: "compliance", Server: server,
 		DurationMS: float64(r.Duration.Microseconds()) / 1000,
-		Frames:     r.Frames,
+		Frames:     r.evidence(),
 		Check:      &rpt.Check{ID: c.ID, Title: c.Title, Severity: string(sev), Revision: r.Revision, Section: c.Section},
 	}
 	for i, f := range r.Findings {
@@ -102,6 +102,18 @@ func Strict(t *rpt.Test) {
 	if t.Status == rpt.StatusWarned {
 		t.Status = rpt.StatusFailed
 	}
+}
+
+// evidence returns the frames the report keeps: those of findings (a
+// failed or warned check) and of checks that could not run, to show why.
+// A passing check keeps none: its tool calls may have answered with what
+// no report should hold, such as a server's whole environment (get-env).
+func (r *Result) evidence() []rpt.Frame {
+	switch r.Status {
+	case Fail, Warn, Errored:
+		return r.Frames
+	}
+	return nil
 }
 
 func prepend(as []rpt.Assertion, a rpt.Assertion) []rpt.Assertion {

@@ -108,3 +108,17 @@ func TestRunReportMatchesSchema(t *testing.T) {
 		t.Fatalf("report does not match the schema: %v", err)
 	}
 }
+
+// TestEvidenceOnlyForFindings: a passing or not applicable check reports
+// no frames (a tool it called may have answered with secrets); failed,
+// warned and errored checks keep theirs.
+func TestEvidenceOnlyForFindings(t *testing.T) {
+	frames := []rpt.Frame{{Direction: "recv", Data: json.RawMessage(`{"result":{"content":[{"type":"text","text":"HOME=/root"}]}}`)}}
+	c := &Check{ID: "T01", Title: "tool calls", Severity: Must}
+	for status, keep := range map[Status]bool{Pass: false, NotApplicable: false, Fail: true, Warn: true, Errored: true} {
+		got := (&Result{Check: c, Status: status, Frames: frames}).Test("s").Frames
+		if (len(got) > 0) != keep {
+			t.Errorf("%s: %d frames reported, want kept=%v", status, len(got), keep)
+		}
+	}
+}

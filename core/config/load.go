@@ -6,12 +6,13 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/internal/safefile"
 )
 
 // Load reads the suite file at path, with its imports, dotenv files and
@@ -69,32 +70,15 @@ func LoadFilesWith(paths []string, opts Options) ([]*Suite, error) {
 	return suites, nil
 }
 
-// maxFileSize bounds a suite or imported file, so that a path naming a
-// device or a huge file fails instead of exhausting memory.
+// maxFileSize bounds a suite, imported or dotenv file, so that a huge
+// file fails instead of exhausting memory.
 const maxFileSize = 256 << 20
 
 // readFile reads a suite file: a regular file of at most maxFileSize.
+// FIFOs, sockets and devices are refused before anything blocks on them,
+// and the size is checked before the first read (internal/safefile).
 func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFileSize {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("file larger than 256 MiB")}
-	}
-	return data, nil
+	return safefile.ReadFile(path, maxFileSize)
 }
 
 // readError describes a suite file that cannot be read.

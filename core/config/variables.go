@@ -108,8 +108,11 @@ func (sc *scope) get(name string) (string, bool) {
 func (b *build) dotenv() map[string]string {
 	out := map[string]string{}
 	var files []string
+	// A .env beside the suite is optional, but one that exists and is not
+	// a regular file (a FIFO, a device) is refused by readFile rather than
+	// skipped: silently ignoring it would hide the variables it should set.
 	beside := filepath.Join(filepath.Dir(b.root.abs), ".env")
-	if info, err := os.Stat(beside); err == nil && info.Mode().IsRegular() {
+	if _, err := os.Stat(beside); err == nil {
 		files = append(files, beside)
 	}
 	files = append(files, b.opts.EnvFiles...)

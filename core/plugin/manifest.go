@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcptest/mcptest/internal/safefile"
 	"github.com/mcptest/mcptest/schemas"
 	"github.com/mcptest/mcptest/sdk"
 )
@@ -49,9 +49,14 @@ var manifestSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	return c.Compile("plugin-manifest.v1.json")
 })
 
+// maxManifestSize bounds a manifest file; real ones are a few hundred bytes.
+const maxManifestSize = 1 << 20
+
 // ReadManifest reads and validates the manifest at path.
 func ReadManifest(path string) (*Manifest, error) {
-	raw, err := os.ReadFile(path)
+	// Bounded and non-blocking: a manifest is a small regular file, never
+	// a FIFO or a device to wait on (internal/safefile).
+	raw, err := safefile.ReadFile(path, maxManifestSize)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidManifest, err)
 	}

@@ -15,12 +15,28 @@ var ErrMergeConflict = errors.New("reports cannot be merged")
 // Merge joins the reports of the shards of one run into the report an
 // unsharded run would have written: tests in suite and file order, servers
 // and run errors de-duplicated, the summary, metric rollups and exit code
-// recomputed. The run id is kept when all shards share it.
-func Merge(runs []*rpt.Run) (*rpt.Run, error) {
+// recomputed.
+//
+// The reports must be the shards of one run: each carries shard metadata,
+// all share one run id, one shard count and one list of suites, and each
+// shard appears exactly once. A violation wraps ErrMergeConflict; missing
+// shards wrap ErrMissingShards unless opts.AllowPartial is set, in which
+// case the merged report's Partial names them.
+func Merge(runs []*rpt.Run, opts MergeOptions) (*rpt.Run, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%w: nothing to merge", ErrMergeConflict)
 	}
+	for i, r := range runs {
+		if r.SchemaVersion != rpt.SchemaVersion {
+			return nil, fmt.Errorf("%w: %s has schema_version %q, want %q", ErrMergeConflict, opts.name(i), r.SchemaVersion, rpt.SchemaVersion)
+		}
+	}
+	partial, err := checkShards(runs, opts)
+	if err != nil {
+		return nil, err
+	}
 	out := &rpt.Run{
+		Partial:       partial,
 		SchemaVersion: rpt.SchemaVersion,
 		RunID:         runs[0].RunID,
 		Tool:          runs[0].Tool,
@@ -34,12 +50,6 @@ func Merge(runs []*rpt.Run) (*rpt.Run, error) {
 	seenError := map[string]bool{}
 	seenTest := map[string]string{}
 	for i, r := range runs {
-		if r.SchemaVersion != rpt.SchemaVersion {
-			return nil, fmt.Errorf("%w: report %d has schema_version %q, want %q", ErrMergeConflict, i+1, r.SchemaVersion, rpt.SchemaVersion)
-		}
-		if r.RunID != out.RunID {
-			out.RunID = ""
-		}
 		if r.StartedAt.Before(out.StartedAt) {
 			out.StartedAt = r.StartedAt
 		}
@@ -70,14 +80,11 @@ func Merge(runs []*rpt.Run) (*rpt.Run, error) {
 		out.Hooks = append(out.Hooks, r.Hooks...)
 		for _, t := range r.Tests {
 			if prev, ok := seenTest[t.ID]; ok {
-				return nil, fmt.Errorf("%w: test %q appears in both %s and report %d; were the shards taken from different runs?", ErrMergeConflict, t.ID, prev, i+1)
+				return nil, fmt.Errorf("%w: test %q appears in both %s and %s; were the shards taken from different runs?", ErrMergeConflict, t.ID, prev, opts.name(i))
 			}
-			seenTest[t.ID] = fmt.Sprintf("report %d", i+1)
+			seenTest[t.ID] = opts.name(i)
 			out.Tests = append(out.Tests, t)
 		}
-	}
-	if out.RunID == "" {
-		out.RunID = "merged-" + runs[0].RunID
 	}
 	sort.SliceStable(out.Tests, func(i, j int) bool {
 		a, b := out.Tests[i], out.Tests[j]

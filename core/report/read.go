@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcptest/mcptest/internal/safefile"
 	"github.com/mcptest/mcptest/schemas"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -29,11 +29,20 @@ var reportSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	return c.Compile("report.v1.json")
 })
 
+// MaxReportSize bounds a saved report that ReadRun accepts. Checking a
+// report against its schema holds the whole document in memory several
+// times over, so the size is checked (from fstat, before any read) rather
+// than discovered by running out of memory: a sparse 3 GB file is refused
+// at once.
+const MaxReportSize = 256 << 20
+
 // ReadRun reads a saved JSON report (mcptest run --reporter json) and checks
 // it against schemas/report.v1.json, so a re-render never works from a
-// truncated or foreign file.
+// truncated or foreign file. Like a suite, the file must be a regular
+// file (a FIFO or device is refused before anything blocks on it) of at
+// most MaxReportSize bytes.
 func ReadRun(path string) (*rpt.Run, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := safefile.ReadFile(path, MaxReportSize)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidReport, err)
 	}

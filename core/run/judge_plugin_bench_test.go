@@ -15,7 +15,7 @@ import (
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
-	"github.com/mcptest/mcptest/core/report"
+	"github.com/mcptest/mcptest/internal/redact"
 	"github.com/mcptest/mcptest/internal/textbench"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -66,7 +66,7 @@ func BenchmarkJudge100k(b *testing.B) {
 	// The runner as Execute sets it up, with the options `mcptest run`
 	// passes that judging reads.
 	r := &runner{
-		opts:       Options{Host: host, Concurrency: 4 * runtime.GOMAXPROCS(0), Redact: report.NewRedactor(secrets)},
+		opts:       Options{Host: host, Concurrency: 4 * runtime.GOMAXPROCS(0), Redact: redact.New(secrets...)},
 		plan:       p,
 		pluginErrs: map[string]*plugin.PluginError{},
 	}

@@ -14,8 +14,8 @@ import (
 
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
-	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -42,7 +42,7 @@ type Options struct {
 	// ToolVersion is mcptest's version, recorded in the report.
 	ToolVersion string
 	// Redact scrubs secrets from errors and captured text.
-	Redact *report.Redactor
+	Redact *redact.Redactor
 	// RunID identifies the run; "" generates one.
 	RunID string
 	// HookTimeout bounds each lifecycle hook step; 0 means the suite's
@@ -155,12 +155,18 @@ func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 			for i := range next {
 				t := r.plan.Tests[i]
 				if ctx.Err() != nil {
-					run.Tests[i] = skipped(t, "run interrupted before the test started")
+					// Announced like any finished test, so a streaming
+					// consumer (ndjson) sees every test of the plan.
+					run.Tests[i] = notStarted(t)
+					r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &run.Tests[i]})
 					continue
 				}
 				start := testHeader(t)
 				r.emit(ctx, rpt.Event{Type: rpt.EventTestStarted, Test: &start})
 				res := r.eachTest(ctx, b, t)
+				if ctx.Err() != nil {
+					res = cutShort(res)
+				}
 				r.caps.finish(t, &res)
 				run.Tests[i] = res
 				r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &res})

@@ -45,11 +45,19 @@ type Frame struct {
 // frame makes a Frame of b, scrubbed of the session's known secrets, with
 // the SSE event type and id it came with (both "" otherwise).
 func (s *Session) frame(dir Direction, at time.Time, b []byte, event, id string) Frame {
-	f := newFrame(dir, at, b)
-	f.Event, f.EventID = event, id
-	if s.redact != nil {
-		f.Raw = s.redact.scrub(f.Raw)
+	if s.redact == nil {
+		f := newFrame(dir, at, b)
+		f.Event, f.EventID = event, id
+		return f
 	}
+	// Masked before the cut, so a secret straddling FrameLimit is not
+	// left half in the frame; Size stays the length on the wire.
+	b = trimNewline(b)
+	size := len(b)
+	b = s.redact.scrubBytes(b)
+	f := newCutFrame(dir, at, b, len(b))
+	f.Size = size
+	f.Event, f.EventID = event, id
 	return f
 }
 

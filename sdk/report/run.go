@@ -44,6 +44,10 @@ type Run struct {
 	ExitCode int    `json:"exit_code"`
 	// Shard is set on the report of one shard of a sharded run.
 	Shard *Shard `json:"shard,omitempty"`
+	// Partial is set on a merged report that lacks some shards of its run
+	// (mcptest report merge --allow-partial): its tests are not the whole
+	// run, whatever its summary says.
+	Partial *Partial `json:"partial,omitempty"`
 }
 
 // SortServers orders server records the way every report lists them: by

@@ -96,6 +96,10 @@ func badgeFor(run *report.Run) badge {
 		b.Color = colorNoTests
 		b.Message = "no tests"
 	}
+	// A merged report missing shards must not look like the whole run.
+	if run.Partial != nil {
+		b.Message += " (" + run.Partial.Text() + ")"
+	}
 	return b
 }
 

@@ -110,6 +110,9 @@ func writeHeader(b *strings.Builder, run *report.Run) {
 	if run.Shard != nil {
 		line += fmt.Sprintf(" · shard %d/%d", run.Shard.Index, run.Shard.Total)
 	}
+	if run.Partial != nil {
+		line += " · ⚠️ " + run.Partial.Text()
+	}
 	if run.RunID != "" {
 		line += " · run " + code(run.RunID, maxShortRunes, false)
 	}
