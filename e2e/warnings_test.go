@@ -70,16 +70,6 @@ func parseTAP(t *testing.T, path string) tapResult {
 	return res
 }
 
-// readFile returns a rendered file's text.
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // chromiumText is the DOM chromium builds for an HTML file.
 func chromiumText(t *testing.T, path string) string {
 	t.Helper()
