@@ -280,3 +280,45 @@ func TestStrictWarningsFailEverywhere(t *testing.T) {
 		t.Errorf("without --strict: exit %d, badge %s", r.code, b)
 	}
 }
+
+// TestOldReportsReRenderWarningsAsWarnings: a report saved before the
+// warned status (a SHOULD failure recorded as failed, exit 0) re-renders
+// as the passing run its exit code said it was.
+func TestOldReportsReRenderWarningsAsWarnings(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.json")
+	doc := `{"schema_version":"1","run_id":"old","tool":{"name":"mcptest","version":"0.1.0"},
+"started_at":"2026-01-01T00:00:00Z","finished_at":"2026-01-01T00:00:01Z","duration_ms":1000,"suites":["s.yml"],
+"tests":[
+ {"id":"s.yml::tools::echo","name":"echo","file":"s.yml","line":3,"block":"tools","status":"passed","duration_ms":1},
+ {"id":"s.yml::compliance::prompt errors","name":"prompt errors","file":"s.yml","line":9,"block":"compliance","status":"failed","duration_ms":1,
+  "check":{"id":"P01","title":"prompt errors","severity":"SHOULD"},
+  "assertions":[{"index":0,"target":"prompts/get","matcher":"SHOULD","status":"failed","failure":{"expected":"-32602","actual":"-32603"}}]}
+],
+"summary":{"total":2,"passed":1,"failed":1,"errored":0,"skipped":0,"duration_ms":1000},
+"exit_code":0}`
+	if err := os.WriteFile(old, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := func(f string) string { return filepath.Join(dir, "out."+f) }
+	r := mcptest(t, "report", "--exit-code", "--format", "junit="+out("xml"), "--format", "tap="+out("tap"),
+		"--format", "badge="+out("badge"), "--format", "md="+out("md"), "--format", "pretty="+out("txt"), old)
+	if r.code != 0 {
+		t.Fatalf("report --exit-code of an old passing run:\n%s", r)
+	}
+	if x := readFile(t, out("xml")); strings.Contains(x, "<failure") || !strings.Contains(x, "warning: P01 (SHOULD)") {
+		t.Errorf("junit:\n%s", x)
+	}
+	if b := readFile(t, out("badge")); !strings.Contains(b, `"1 passed, 1 warning"`) {
+		t.Errorf("badge %s", b)
+	}
+	if md := readFile(t, out("md")); !strings.HasPrefix(md, "## ✅ mcptest: passed with warnings") {
+		t.Errorf("markdown heading %q", strings.SplitN(md, "\n", 2)[0])
+	}
+	mustContain(t, "pretty", readFile(t, out("txt")), "WARN  prompt errors", "1 passed, 0 failed, 1 warned")
+	t.Run("tap", func(t *testing.T) {
+		if tap := parseTAP(t, out("tap")); !tap.Complete.OK || tap.Complete.Fail != 0 {
+			t.Errorf("tap-parser: %+v", tap.Complete)
+		}
+	})
+}
