@@ -116,6 +116,12 @@ func TestYAMLValuesReadBack(t *testing.T) {
 	if !strings.Contains(block, "  v13: |-\n    {\"key\"") || !strings.Contains(block, "  v14: |-\n    two\n    lines\n") {
 		t.Errorf("long and multi-line values are not block scalars:\n%s", block)
 	}
+	// Keys a plugin chose stay inline, however long or broken.
+	longKey := strings.Repeat("k", 100)
+	keys := yamlBlock([]kv{{longKey, 1}, {"two\nlines", 2}})
+	if !strings.Contains(keys, "  "+longKey+": 1\n") || !strings.Contains(keys, "  two lines: 2\n") {
+		t.Errorf("keys:\n%s", keys)
+	}
 }
 
 // TestOversizedValueIsText: a JSON value too large to decode is shown as

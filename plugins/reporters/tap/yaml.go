@@ -74,7 +74,7 @@ func yamlBlock(pairs []kv) string {
 func mappingNode(pairs []kv, depth int) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.MappingNode}
 	for _, p := range pairs {
-		n.Content = append(n.Content, stringNode(cleanText(p.key), false), valueNode(p.val, depth+1))
+		n.Content = append(n.Content, keyNode(p.key), valueNode(p.val, depth+1))
 	}
 	return n
 }
@@ -140,6 +140,13 @@ func stringNode(s string, text bool) *yaml.Node {
 		n.Style = yaml.LiteralStyle
 	}
 	return n
+}
+
+// keyNode is a mapping key, always one inline line: failure fields come
+// from plugins, so a key may be anything, and a key spanning lines would
+// need YAML's complex-key syntax, which few readers expect.
+func keyNode(k string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: textsafe.Truncate(textsafe.CleanLine(k), maxStringRunes)}
 }
 
 // numberNode writes a number as written: an integer as one, anything
