@@ -168,24 +168,40 @@ func TestSecondInterruptStopsAtOnce(t *testing.T) {
 	assertNoOrphans(t)
 }
 
-// SIGTERM ends mcptest whatever it is blocked on: here opening a suite
-// that is a FIFO nobody writes. (mcptest may also refuse such a suite
-// outright, before anything blocks: that is an exit 2 naming the FIFO.)
+// SIGTERM ends mcptest whatever it is blocked on: here reading a suite
+// that is a FIFO whose writer never writes. (mcptest may also refuse such
+// a suite outright, before anything blocks: that is an exit 2 naming the
+// FIFO.)
 func TestSignalEndsRunBlockedOnFIFO(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "suite.yml")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("mkfifo:", err)
 	}
 	r := startMcptest(t, nil, "run", fifo)
-	time.Sleep(300 * time.Millisecond)
-	select {
-	case <-r.done:
+	// Opening the FIFO for writing without blocking succeeds once mcptest
+	// has it open for reading; mcptest then waits on a read that never
+	// gets data.
+	var w *os.File
+	waitFor(t, "mcptest to open the suite", 30*time.Second, func() bool {
+		select {
+		case <-r.done:
+			return true
+		default:
+		}
+		f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return false
+		}
+		w = f
+		return true
+	})
+	if w == nil {
 		if code := r.cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(strings.ToLower(r.stderr.String()), "fifo") {
 			t.Fatalf("exit %d before any signal:\n%s", code, r.stderr)
 		}
 		return
-	default:
 	}
+	defer w.Close()
 	r.signal(t, syscall.SIGTERM)
 	if code := r.wait(t, 10*time.Second); code != 130 {
 		t.Fatalf("exit %d, want 130\n%s", code, r.stderr)

@@ -15,8 +15,11 @@ import (
 // stopped and reported as hung, so it cannot hold up the run or the other
 // reporters.
 type RenderStream struct {
-	h      *Host
-	p      *proc
+	h *Host
+	p *proc
+	// inc is the process the stream runs in; a restart of the plugin does
+	// not move a stream.
+	inc    *incarnation
 	key    string
 	rs     *sdk.RenderStream
 	cancel context.CancelFunc
@@ -29,18 +32,22 @@ type RenderStream struct {
 // sends its final report, so the stream lives until Close (or a deadline)
 // ends it.
 func (h *Host) Render(ctx context.Context, f *Found, start sdk.RenderStart, onOutput func(sdk.Sink, []byte)) (*RenderStream, error) {
-	p, err := h.get(context.WithoutCancel(ctx), f)
+	inc, err := h.get(context.WithoutCancel(ctx), f)
 	if err != nil {
 		return nil, err
 	}
-	if p.reporter == nil {
+	if inc.reporter == nil {
 		return nil, newPluginError(f, errors.New("serves no reporters"), "")
 	}
+	p, err := h.proc(f)
+	if err != nil {
+		return nil, err
+	}
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &RenderStream{h: h, p: p, key: start.Key, cancel: cancel}
+	s := &RenderStream{h: h, p: p, inc: inc, key: start.Key, cancel: cancel}
 	var rs *sdk.RenderStream
 	finished, err := s.bounded(func() (err error) {
-		rs, err = p.reporter.Render(sctx, start, onOutput)
+		rs, err = inc.reporter.Render(sctx, start, onOutput)
 		return err
 	})
 	switch {
@@ -48,7 +55,7 @@ func (h *Host) Render(ctx context.Context, f *Found, start sdk.RenderStart, onOu
 		return nil, s.hung("did not accept the start of the render")
 	case err != nil:
 		cancel()
-		return nil, h.callFailed(p, sctx, err)
+		return nil, s.failed(sctx, err)
 	}
 	s.rs = rs
 	return s, nil
@@ -67,7 +74,7 @@ func (s *RenderStream) Send(eventJSON []byte) error {
 		return s.hung("stopped taking events")
 	}
 	if err != nil {
-		return s.h.callFailed(s.p, context.Background(), err)
+		return s.failed(context.Background(), err)
 	}
 	return nil
 }
@@ -84,7 +91,7 @@ func (s *RenderStream) Close() error {
 		return s.hung("did not finish its report")
 	}
 	if err != nil {
-		return s.h.callFailed(s.p, context.Background(), err)
+		return s.failed(context.Background(), err)
 	}
 	return nil
 }
@@ -108,23 +115,42 @@ func (s *RenderStream) bounded(fn func() error) (finished bool, err error) {
 	}
 }
 
+// failed classifies an error of the stream like any call into the plugin.
+// A stream cut short because another call hung is not sent again (its
+// events are gone), so that is a plugin error of its own.
+func (s *RenderStream) failed(ctx context.Context, err error) error {
+	err = s.h.callFailed(s.p, s.inc, ctx, err, fmt.Sprintf("reporter %q", s.key))
+	if errors.Is(err, errCollateral) {
+		return newPluginError(s.p.found, err, s.inc.inst.StderrTail(10))
+	}
+	return err
+}
+
 // hung stops a reporter that missed a deadline and marks its plugin dead,
-// so every other stream and call into it fails fast with the same error.
+// so every other stream and call into it fails fast with the same error: a
+// render cannot be resumed in a new process, so there is no restart.
 func (s *RenderStream) hung(what string) error {
 	s.cancel()
-	reason := fmt.Errorf("%w: reporter %q %s within %s (--plugin-timeout); the plugin was stopped",
-		ErrPluginHung, s.key, what, s.h.opts.CallTimeout)
+	reason := fmt.Errorf("%w: reporter %q %s within %s (%s); the plugin was stopped",
+		ErrPluginHung, s.key, what, s.h.opts.CallTimeout, TimeoutFlag)
 	if d := s.p.deadErr(); d != nil {
 		return d
 	}
 	// The tail is read before the kill: it holds what the plugin was doing.
-	tail := s.p.inst.StderrTail(10)
-	s.p.inst.Kill()
-	pe := newPluginError(s.p.found, reason, tail)
-	s.p.deadMu.Lock()
-	defer s.p.deadMu.Unlock()
+	pe := newPluginError(s.p.found, reason, s.inc.inst.StderrTail(10))
+	pe.Final = true
+	s.p.mu.Lock()
+	first := s.inc.stopped.CompareAndSwap(false, true)
+	if s.p.cur == s.inc {
+		s.p.cur = nil
+	}
 	if s.p.dead == nil {
 		s.p.dead = pe
 	}
-	return s.p.dead
+	dead := s.p.dead
+	s.p.mu.Unlock()
+	if first {
+		s.inc.inst.Kill()
+	}
+	return dead
 }

@@ -129,7 +129,7 @@ func TestRenderSendToDeafReporterHitsTheDeadline(t *testing.T) {
 // hold Close forever.
 func TestRenderCloseOfStuckReporterHitsTheDeadline(t *testing.T) {
 	p := renderPlugin()
-	h, _ := newTestHost(t, plugin.HostOptions{CallTimeout: 300 * time.Millisecond}, p)
+	h, _ := newTestHost(t, plugin.HostOptions{CallTimeout: time.Second}, p)
 	var out collector
 	rs, err := h.Render(context.Background(), foundFor(p), sdk.RenderStart{Key: "stuck"}, out.write)
 	if err != nil {

@@ -69,7 +69,7 @@ func Open(ctx context.Context, host *plugin.Host, outputs []Output, term Termina
 		e.streams = append(e.streams, s)
 	}
 	for _, s := range e.streams {
-		go s.send(e.fail)
+		go s.send(e.record)
 	}
 	return e, nil
 }
@@ -190,11 +190,9 @@ func (e *Emitter) Errors() []rpt.RunError {
 	return append([]rpt.RunError(nil), e.errs...)
 }
 
-// fail records a failure of a stream's reporter or output.
-func (e *Emitter) fail(s *stream, err error) { e.record(s, err) }
-
-// record turns a failure into a run error, naming the plugin and keeping
-// its last stderr lines when the plugin is at fault.
+// record turns a failure of a stream's reporter or output (s is nil for
+// neither) into a run error, naming the plugin and keeping its last stderr
+// lines when the plugin is at fault.
 func (e *Emitter) record(s *stream, err error) {
 	re := rpt.RunError{Source: "reporter", Message: err.Error()}
 	if s != nil {

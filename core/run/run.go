@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"runtime"
+	"sort"
 	"sync"
 	"time"
 
@@ -203,7 +204,13 @@ func (r *runner) notePluginError(err error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// The first failure of each plugin, and the one that ended it if that
+	// came later (a plugin restarted after a hang that hung again): the
+	// first alone would say it was started again and stop there.
 	key := pe.Plugin + "@" + pe.Version
+	if pe.Final {
+		key += "#final"
+	}
 	if _, ok := r.pluginErrs[key]; !ok {
 		r.pluginErrs[key] = pe
 	}
@@ -212,8 +219,16 @@ func (r *runner) notePluginError(err error) {
 func (r *runner) runErrors() []rpt.RunError {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// The map's order is random and tests finish in any order; sort by
+	// plugin so the report lists its errors the same way every run.
+	keys := make([]string, 0, len(r.pluginErrs))
+	for k := range r.pluginErrs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
 	var out []rpt.RunError
-	for _, pe := range r.pluginErrs {
+	for _, k := range keys {
+		pe := r.pluginErrs[k]
 		out = append(out, rpt.RunError{
 			Source:     "plugin",
 			Name:       pe.Plugin + "@" + pe.Version,

@@ -46,9 +46,8 @@ func (r *rawRef) UnmarshalJSON(b []byte) error {
 // recorded on the call whose stream carried it, and notifications and
 // requests on the running capture. A response whose id no request waits
 // for (ours or mcp-go's) is a stray answer: it is kept in the stray log
-// and not passed on. A
-// message that cannot be decoded but names a waiting call's id fails that
-// call; other non-JSON text goes to the noise log.
+// and not passed on. A message that cannot be decoded but names a waiting
+// call's id fails that call; other non-JSON text goes to the noise log.
 func (s *Session) route(msg []byte, src source) {
 	at := time.Now()
 	var env envelope

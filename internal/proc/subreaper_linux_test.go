@@ -5,6 +5,7 @@ package proc
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -83,4 +84,33 @@ func isChild(pid int) bool {
 	}
 	ppid, ok := statPPID(string(b))
 	return ok && ppid == os.Getpid()
+}
+
+// BenchmarkKillOrphansNone is the cost a clean run pays at exit: one look
+// at the process table, no wait.
+func BenchmarkKillOrphansNone(b *testing.B) {
+	for b.Loop() {
+		if n := KillOrphans(time.Second); n != 0 {
+			b.Fatalf("killed %d", n)
+		}
+	}
+}
+
+// Both ways of listing children agree.
+func TestChildrenListings(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	kids, ok := taskChildren()
+	if !ok {
+		t.Skip("no /proc/self/task/*/children on this kernel")
+	}
+	if !slices.Contains(kids, cmd.Process.Pid) {
+		t.Errorf("taskChildren = %v, want %d among them", kids, cmd.Process.Pid)
+	}
+	if scanned := scanChildren(os.Getpid()); !slices.Contains(scanned, cmd.Process.Pid) {
+		t.Errorf("scanChildren = %v, want %d among them", scanned, cmd.Process.Pid)
+	}
 }

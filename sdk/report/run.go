@@ -141,7 +141,8 @@ type MetricRollup struct {
 
 // RunError is a run-level problem.
 type RunError struct {
-	// Source names what went wrong: "plugin", "server", "reporter", "hook".
+	// Source names what went wrong: "plugin", "server", "reporter", "hook",
+	// or "interrupt" (the run was stopped by a signal).
 	Source  string `json:"source"`
 	Name    string `json:"name,omitempty"`
 	Message string `json:"message"`
