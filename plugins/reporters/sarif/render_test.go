@@ -337,3 +337,21 @@ func TestAzurePipelineDetection(t *testing.T) {
 		}
 	}
 }
+
+// An interrupted run is an unsuccessful invocation whose notification
+// says the run was interrupted, not that an "interrupt" failed.
+func TestInterruptedRun(t *testing.T) {
+	setEnv(t, nil)
+	run := spanstest.OnlyWarning()
+	run.ExitCode = report.ExitInterrupted
+	run.Errors = []report.RunError{{Source: report.ErrorSourceInterrupt, Message: "interrupted by SIGINT"}}
+	got := decode(t, render(t, finished(run)))
+	inv := got.Invocations[0]
+	if inv.ExecutionSuccessful || inv.ExitCode != 130 || len(inv.ToolExecutionNotifications) != 1 {
+		t.Fatalf("invocation = %+v", inv)
+	}
+	d := got.Tool.Driver.Notifications[0]
+	if d.ShortDescription.Text != "The run was interrupted" || d.Name != "RunErrorInterrupt" || d.Help == nil {
+		t.Errorf("notification descriptor = %+v", d)
+	}
+}

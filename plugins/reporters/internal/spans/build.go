@@ -74,6 +74,11 @@ func runSpan(run *report.Run, trace, id string) Span {
 		a["mcptest.run.shard.index"] = run.Shard.Index
 		a["mcptest.run.shard.total"] = run.Shard.Total
 	}
+	// A run stopped by a signal is complete but cut short: its unreached
+	// tests are skipped, and this says why.
+	if run.Interrupted() {
+		a["mcptest.run.interrupted"] = true
+	}
 	// A merged report that lacks shards is not the whole run: say so, and
 	// which shards are missing, so a dashboard does not read it as one.
 	if p := run.Partial; p != nil {

@@ -215,3 +215,17 @@ func TestPartialRun(t *testing.T) {
 		t.Error("a whole run is marked partial")
 	}
 }
+
+// A run stopped by a signal says so on the run span, which is not OK.
+func TestInterruptedRun(t *testing.T) {
+	run := spanstest.OnlyWarning()
+	run.ExitCode = report.ExitInterrupted
+	run.Errors = []report.RunError{{Source: report.ErrorSourceInterrupt, Message: "interrupted by SIGINT"}}
+	root := spans.Build(run)[0]
+	if root.Attributes["mcptest.run.interrupted"] != true || root.StatusCode == spans.StatusOK {
+		t.Errorf("interrupted run: %s %v", root.StatusCode, root.Attributes)
+	}
+	if _, ok := spans.Build(spanstest.OnlyWarning())[0].Attributes["mcptest.run.interrupted"]; ok {
+		t.Error("a finished run is marked interrupted")
+	}
+}
