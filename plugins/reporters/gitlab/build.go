@@ -66,7 +66,7 @@ func buildIssues(run *report.Run) []issue {
 // findingIssue renders one finding of a test.
 func findingIssue(run *report.Run, f *findings.Finding) issue {
 	category := "Bug Risk"
-	if f.Test.Check != nil {
+	if f.Check() != nil {
 		category = "Compatibility"
 	}
 	return issue{

@@ -118,10 +118,17 @@ func Collect(tests []report.Test) []Finding {
 	return out
 }
 
+// Check is the compliance check the finding is about: the assertion's own
+// check (an entry running several checks names one per assertion), else
+// the test's; nil for tests that are not checks.
+func (f *Finding) Check() *report.Check {
+	return f.Test.FindingCheck(f.Assertion)
+}
+
 // RuleID names what the finding violates: the compliance check's ID, the
 // failed assertion's matcher, or a test-level rule.
 func (f *Finding) RuleID() string {
-	if c := f.Test.Check; c != nil && textsafe.CleanLineTrim(c.ID) != "" {
+	if c := f.Check(); c != nil && textsafe.CleanLineTrim(c.ID) != "" {
 		return textsafe.CleanLineTrim(c.ID)
 	}
 	switch f.Kind {
@@ -149,10 +156,10 @@ func (f *Finding) Warning() bool {
 // CheckSeverity returns the compliance check's severity in capitals ("MUST",
 // "SHOULD"), or "" for tests that are not checks.
 func (f *Finding) CheckSeverity() string {
-	if f.Test.Check == nil {
-		return ""
+	if c := f.Check(); c != nil {
+		return strings.ToUpper(textsafe.CleanLineTrim(c.Severity))
 	}
-	return strings.ToUpper(textsafe.CleanLineTrim(f.Test.Check.Severity))
+	return ""
 }
 
 // Subject names the test: a check by its ID, title and severity, any
@@ -160,7 +167,7 @@ func (f *Finding) CheckSeverity() string {
 func (f *Finding) Subject() string {
 	t := f.Test
 	name := cmp.Or(textsafe.CleanLineTrim(t.Name), textsafe.CleanLineTrim(t.ID), "(unnamed test)")
-	if c := t.Check; c != nil {
+	if c := f.Check(); c != nil {
 		s := failtext.JoinWords(c.ID, cmp.Or(textsafe.CleanLineTrim(c.Title), name))
 		if sev := f.CheckSeverity(); sev != "" {
 			s += " (" + sev + ")"
@@ -179,6 +186,9 @@ func (f *Finding) Summary() string {
 	switch f.Kind {
 	case AssertionFailed:
 		what = failtext.JoinWords(a.Target, a.Matcher, "failed")
+		if a.Check != nil {
+			what = "failed" // the subject already names the check and its level
+		}
 		if m := textsafe.CleanLineTrim(a.Message); m != "" {
 			what += ": " + m
 		}
@@ -244,7 +254,7 @@ func (f *Finding) Details() []string {
 	if t.Score != nil && t.Threshold != nil {
 		out = append(out, "test score: "+failtext.FormatNumber(*t.Score)+" (threshold "+failtext.FormatNumber(*t.Threshold)+")")
 	}
-	if c := t.Check; c != nil && (c.Revision != "" || c.Section != "") {
+	if c := f.Check(); c != nil && (c.Revision != "" || c.Section != "") {
 		out = append(out, "specification: "+failtext.JoinWords(c.Revision, c.Section))
 	}
 	if tail := strings.TrimRight(textsafe.Clean(t.Stderr), "\n"); tail != "" {
