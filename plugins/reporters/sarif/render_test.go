@@ -355,3 +355,22 @@ func TestInterruptedRun(t *testing.T) {
 		t.Errorf("notification descriptor = %+v", d)
 	}
 }
+
+// An entry running several checks reports each finding under its own
+// check and level: J06 an error, P01 beside it a warning, no rule "*".
+func TestWildcardEntryLevels(t *testing.T) {
+	setEnv(t, nil)
+	got := decode(t, render(t, finished(spanstest.WildcardRun())))
+	levels := map[string]string{}
+	for _, r := range got.Results {
+		levels[r.RuleID] = r.Level
+	}
+	if want := map[string]string{"J06": "error", "P01": "warning"}; !reflect.DeepEqual(levels, want) {
+		t.Errorf("levels = %v, want %v", levels, want)
+	}
+	for _, r := range got.Tool.Driver.Rules {
+		if r.ID == "*" {
+			t.Error("a rule named *")
+		}
+	}
+}
