@@ -229,3 +229,12 @@ func TestInterruptedRun(t *testing.T) {
 		t.Error("a finished run is marked interrupted")
 	}
 }
+
+// An entry that ran several checks names the ones it broke; the span is
+// an error, because one of them is a MUST.
+func TestWildcardEntry(t *testing.T) {
+	sp := spans.Build(spanstest.WildcardRun())[1]
+	if !slices.Equal(sp.Attributes["mcptest.test.failed_checks"].([]string), []string{"J06", "P01"}) || sp.StatusCode != spans.StatusError {
+		t.Errorf("wildcard entry span: %s %v", sp.StatusCode, sp.Attributes)
+	}
+}
