@@ -19,6 +19,8 @@ import (
 type chaosCase struct {
 	name  string
 	flags []string // the chaos server's command-line switches
+	// head is YAML put before the suite's servers (a performance block).
+	head string
 	// test is the YAML of the chaos test after its name and server.
 	test   string
 	status report.Status
@@ -51,6 +53,22 @@ var chaosCases = []chaosCase{{
 	status: report.StatusErrored, kind: "timeout", exit: 2, minMS: 1000, maxMS: 5000,
 	wants: []string{"timed out", "chaos: child pid"},
 }, {
+	// The server's child leaves the process group with setsid and ignores
+	// SIGTERM: killing the group misses it, the subreaper does not (the
+	// run checks that no process survives).
+	name:   "grandchild escaped with setsid, ignoring SIGTERM",
+	flags:  []string{"-setsid-child"},
+	test:   "tool: echo\n    args: {message: x}",
+	status: report.StatusPassed, exit: 0,
+}, {
+	// The suite's limit bounds the start, and the error says so.
+	name:   "start slower than the suite's limit",
+	flags:  []string{"-start-delay", "10s"},
+	head:   "performance:\n  default_timeout_ms: 700\n",
+	test:   "tool: echo\n    args: {message: x}",
+	status: report.StatusErrored, kind: "server_start", exit: 2, maxMS: 5000,
+	wants: []string{"timed out", "(start limit 700ms, from performance.default_timeout_ms in "},
+}, {
 	name:   "exit during initialize",
 	flags:  []string{"-init-exit", "4"},
 	test:   "tool: echo\n    args: {message: x}",
@@ -75,7 +93,14 @@ var chaosCases = []chaosCase{{
 	name:   "wrong id",
 	test:   "tool: wrong_id\n    timeout_ms: 1000",
 	status: report.StatusErrored, kind: "timeout", exit: 2, minMS: 1000, maxMS: 5000,
-	wants: []string{"timed out", "id matches no request", `"id":"1000001"`},
+	wants: []string{"timed out", "stray answers", `"id":"1000001"`},
+}, {
+	// An id inside the client's own range that no request waits for (1
+	// was the initialize request's) is a stray answer as well.
+	name:   "answer to an id already answered",
+	test:   "tool: wrong_id\n    args: {id: 1}\n    timeout_ms: 1000",
+	status: report.StatusErrored, kind: "timeout", exit: 2, minMS: 1000, maxMS: 5000,
+	wants: []string{"timed out", "stray answers", `{"id":1,"jsonrpc":"2.0"`},
 }, {
 	name:   "duplicate answers",
 	test:   "tool: duplicate\n    args: {first: one, second: two}\n    expect:\n      - target: result.content[0].text\n        matcher: {exact: one}",
@@ -135,7 +160,7 @@ func TestChaos(t *testing.T) {
 	for _, c := range chaosCases {
 		t.Run(c.name, func(t *testing.T) {
 			cmd, _ := json.Marshal(append([]string{chaosServer}, c.flags...))
-			suite := writeSuite(t, strings.Replace(fmt.Sprintf(chaosServerSuite, c.test), "CHAOS", string(cmd), 1))
+			suite := writeSuite(t, c.head+strings.Replace(fmt.Sprintf(chaosServerSuite, c.test), "CHAOS", string(cmd), 1))
 			out := filepath.Join(t.TempDir(), "run.json")
 			start := time.Now()
 			r := mcptest(t, "run", "--reporter", "pretty", "--reporter", "json="+out, suite)

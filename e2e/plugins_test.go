@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptest/mcptest/sdk/report"
 )
 
 // install installs a fixture plugin into a fresh plugin directory with
@@ -15,6 +19,11 @@ import (
 func install(t *testing.T, fixture string) string {
 	t.Helper()
 	dir := t.TempDir()
+	// t.TempDir honours the umask; under 002 the folder would be group
+	// writable, and mcptest rightly refuses plugins in it.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	r := mcptest(t, "plugins", "install", "--dir", dir, filepath.Join(fixtures, fixture))
 	if r.code != 0 {
 		t.Fatalf("install %s:\n%s", fixture, r)
@@ -262,6 +271,85 @@ tools:
 	}
 	if code := cmd.ProcessState.ExitCode(); code != 130 {
 		t.Errorf("exit code after SIGINT = %d, want 130", code)
+	}
+	assertNoOrphans(t)
+}
+
+// chaosSerialSuite runs one chaos assertion per test, in order (the run is
+// given -j 1), so each test's assertion travels alone.
+func chaosSerialSuite(modes ...string) string {
+	s := `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+`
+	for i, m := range modes {
+		s += fmt.Sprintf(`  - name: step %d
+    server: demo
+    tool: echo
+    args: {message: "x"}
+    expect:
+      - target: result.content[0].text
+        matcher: {chaos: %q}
+`, i+1, m)
+	}
+	return s
+}
+
+// A plugin that hangs once is stopped and started again: the tests after
+// the hang are judged by the new process.
+func TestPluginHangIsRestartedOnce(t *testing.T) {
+	dir := install(t, "chaos")
+	marker := filepath.Join(t.TempDir(), "hung-once")
+	suite := writeSuite(t, chaosSerialSuite("fine", "hang-first:"+marker, "fine", "fine"))
+	r := mcptest(t, "run", "--plugin-dir", dir, "--plugin-timeout", "2s", "-j", "1", "--reporter", "json", suite)
+	if r.code != 2 {
+		t.Fatalf("want exit 2 for the errored test:\n%s", r)
+	}
+	var rep report.Run
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("decode the report: %v\n%s", err, r)
+	}
+	want := map[string]string{"step 1": "passed", "step 2": "errored", "step 3": "passed", "step 4": "passed"}
+	for _, tc := range rep.Tests {
+		if string(tc.Status) != want[tc.Name] {
+			t.Errorf("%s is %s, want %s", tc.Name, tc.Status, want[tc.Name])
+		}
+	}
+	mustContain(t, "report", r.stdout, "did not answer in time", "no answer within 2s (--plugin-timeout)",
+		`on test \"step 2\"`, "started again", "chaos: hanging on purpose, this once")
+	assertNoOrphans(t)
+}
+
+// A plugin that hangs again after its restart is stopped for good; the
+// tests that never reached it say why, naming the test it hung on.
+func TestPluginHangingTwiceIsStopped(t *testing.T) {
+	dir := install(t, "chaos")
+	suite := writeSuite(t, chaosSerialSuite("fine", "hang", "hang", "fine"))
+	r := mcptest(t, "run", "--plugin-dir", dir, "--plugin-timeout", "2s", "-j", "1", "--reporter", "json", suite)
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	var rep report.Run
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("decode the report: %v\n%s", err, r)
+	}
+	var last string
+	for _, tc := range rep.Tests {
+		if tc.Name == "step 4" {
+			if tc.Status != report.StatusErrored {
+				t.Fatalf("step 4 is %s, want errored", tc.Status)
+			}
+			b, _ := json.Marshal(tc)
+			last = string(b)
+		}
+	}
+	mustContain(t, "step 4", last, `plugin chaos@0.0.1 was stopped after it hung on test \"step 3\"`, "--plugin-timeout")
+	// The run errors say how the plugin ended, not only that it was restarted.
+	mustContain(t, "run errors", r.stdout, `"was stopped after it hung on test \"step 3\"`)
+	if strings.Contains(last, "did not answer in time") {
+		t.Errorf("step 4 was never sent, yet reports a hang of its own:\n%s", last)
 	}
 	assertNoOrphans(t)
 }

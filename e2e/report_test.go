@@ -37,6 +37,10 @@ func TestReportReRendersASavedRun(t *testing.T) {
 	if string(a) != string(b) {
 		t.Errorf("json re-render differs from the saved report")
 	}
+	// An unknown format names the option the user typed.
+	if r := mcptest(t, "report", "--format", "csv", saved); r.code != 2 || !strings.Contains(r.stderr, "--format") || strings.Contains(r.stderr, "--reporter") {
+		t.Errorf("report --format csv:\n%s", r)
+	}
 	// A file that is not a report is refused clearly.
 	bogus := filepath.Join(dir, "bogus.json")
 	os.WriteFile(bogus, []byte(`{"schema_version":"9"}`), 0o644)

@@ -16,6 +16,7 @@ import (
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/probe"
 	"github.com/mcptest/mcptest/core/report"
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -128,7 +129,7 @@ func complianceRun(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	reg := plugin.NewRegistry(f.sources())
 	warnProblems(reg, stderr)
-	outputs, err := resolveOutputs(reg, f.reporters, f.output)
+	outputs, err := resolveOutputs(reg, "--reporter", f.reporters, f.output)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
 		return 2
@@ -143,18 +144,18 @@ func complianceRun(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
 		return 2
 	}
-	redact := report.NewRedactor(secrets)
-	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, f.noColor), redact)
+	redactor := redact.New(secrets...)
+	emitter, err := report.Open(ctx, host, outputs, terminals(stdout, stderr, f.noColor), redactor)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest compliance run: %v\n", err)
 		return 2
 	}
-	return f.execute(ctx, target, bl, emitter, stderr)
+	return f.execute(ctx, target, bl, emitter, redactor, stderr)
 }
 
 // execute runs the checks, streaming them to the reporters, and returns
 // the exit code.
-func (f *complianceFlags) execute(ctx context.Context, target compliance.Target, bl *compliance.Baseline, emitter *report.Emitter, stderr io.Writer) int {
+func (f *complianceFlags) execute(ctx context.Context, target compliance.Target, bl *compliance.Baseline, emitter *report.Emitter, redactor *redact.Redactor, stderr io.Writer) int {
 	label := target.Label()
 	selected, _ := compliance.Selected(f.checks)
 	runID := f.runID
@@ -168,7 +169,7 @@ func (f *complianceFlags) execute(ctx context.Context, target compliance.Target,
 	}})
 	rep, err := compliance.Run(ctx, target, compliance.Options{
 		Revision: f.revision, Timeout: f.timeout, Jobs: f.jobs, Only: f.checks, NoToolCalls: f.noToolCalls,
-		ClientVersion: version,
+		ClientVersion: version, Redact: redactor,
 		OnStart: func(c *compliance.Check) {
 			t := (&compliance.Result{Check: c, Revision: f.revision}).Test(label)
 			h := t.Header()
@@ -265,6 +266,10 @@ func (f *complianceFlags) target() (compliance.Target, []string, error) {
 			token := os.Getenv(f.bearerEnv)
 			if token == "" {
 				return t, nil, fmt.Errorf("--bearer-env: the environment variable %s is empty or unset", f.bearerEnv)
+			}
+			if len(token) < redact.MinLen {
+				return t, nil, fmt.Errorf("--bearer-env: the secret in $%s is %d byte(s) long; secrets must be at least %d bytes, or they could not be masked in reports",
+					f.bearerEnv, len(token), redact.MinLen)
 			}
 			t.Header.Set("Authorization", "Bearer "+token)
 			secrets = append(secrets, token)

@@ -15,8 +15,10 @@ func cmdPlugins(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintln(stderr, "usage: mcptest plugins list|install|verify [flags]")
 		fmt.Fprintln(stderr, "  list              show every plugin found, where from, its keys, checksum and shadowing")
-		fmt.Fprintln(stderr, "  install PATH      copy a plugin binary in and write its manifest (--dir, default ./.mcptest/plugins)")
-		fmt.Fprintln(stderr, "  verify            check every plugin's checksum and start it to compare it with its manifest")
+		fmt.Fprintln(stderr, "  install PATH      copy a plugin binary in and write its manifest (--dir, default ./.mcptest/plugins;")
+		fmt.Fprintln(stderr, "                    --force to install despite a key conflict or an untrusted directory)")
+		fmt.Fprintln(stderr, "  verify            check every plugin's ownership, checksum and key conflicts, and start it to compare")
+		fmt.Fprintln(stderr, "                    it with its manifest")
 		if len(args) == 0 {
 			return 2
 		}
@@ -46,9 +48,12 @@ type pluginListing struct {
 	Source     string             `json:"source"`
 	Components []componentListing `json:"components"`
 	Checksum   string             `json:"checksum"`
-	Shadows    []shadowListing    `json:"shadows,omitempty"`
-	ShadowedBy []shadowListing    `json:"shadowed_by,omitempty"`
-	Hidden     bool               `json:"hidden,omitempty"`
+	// Trust is "ok", "refused: why" or "not checked: why".
+	Trust      string          `json:"trust"`
+	Conflicts  []shadowListing `json:"conflicts,omitempty"`
+	Shadows    []shadowListing `json:"shadows,omitempty"`
+	ShadowedBy []shadowListing `json:"shadowed_by,omitempty"`
+	Hidden     bool            `json:"hidden,omitempty"`
 }
 
 type componentListing struct {
@@ -77,6 +82,14 @@ func pluginsList(args []string, stdout, stderr io.Writer) int {
 		l := pluginListing{
 			Name: f.Manifest.Name, Version: f.Manifest.Version, Dir: f.Dir,
 			Source: f.Source.Origin, Checksum: plugin.ChecksumStatus(f), Hidden: hidden,
+			Trust: plugin.TrustState(f),
+		}
+		for _, c := range reg.ConflictsOf(f) {
+			for _, o := range c.Plugins {
+				if o != f {
+					l.Conflicts = append(l.Conflicts, shadowListing{Kind: c.Kind, Key: c.Key, Plugin: o.Label(), Dir: o.Dir})
+				}
+			}
 		}
 		for _, c := range f.Manifest.Components {
 			l.Components = append(l.Components, componentListing{Kind: c.Kind, Keys: c.Keys})
@@ -103,10 +116,24 @@ func pluginsList(args []string, stdout, stderr io.Writer) int {
 		printListing(stdout, reg, list)
 	}
 	warnProblems(reg, stderr)
-	if len(reg.Problems) > 0 {
+	warnConflicts(reg, stderr)
+	if len(reg.Problems) > 0 || len(reg.Conflicts()) > 0 || len(reg.Untrusted()) > 0 {
 		return 2
 	}
 	return 0
+}
+
+// warnConflicts prints every key two plugins of one directory offer: a run
+// that uses such a key fails, so list, verify and install say it up front.
+func warnConflicts(reg *plugin.Registry, w io.Writer) {
+	for _, c := range reg.Conflicts() {
+		var who []string
+		for _, p := range c.Plugins {
+			who = append(who, p.Label()+" ("+p.Dir+")")
+		}
+		fmt.Fprintf(w, "mcptest: conflict: %s %q is offered by several plugins in one directory: %s; remove all but one\n",
+			c.Kind, c.Key, strings.Join(who, ", "))
+	}
 }
 
 func printListing(w io.Writer, reg *plugin.Registry, list []pluginListing) {
@@ -123,6 +150,10 @@ func printListing(w io.Writer, reg *plugin.Registry, list []pluginListing) {
 			fmt.Fprintf(w, "  %-9s %s\n", c.Kind+":", strings.Join(c.Keys, ", "))
 		}
 		fmt.Fprintf(w, "  checksum: %s\n", l.Checksum)
+		fmt.Fprintf(w, "  trust:    %s\n", l.Trust)
+		for _, c := range l.Conflicts {
+			fmt.Fprintf(w, "  conflict: %s %s also offered by %s (%s)\n", c.Kind, c.Key, c.Plugin, c.Dir)
+		}
 		for _, s := range l.Shadows {
 			fmt.Fprintf(w, "  shadows:  %s %s of %s (%s)\n", s.Kind, s.Key, s.Plugin, s.Dir)
 		}
@@ -135,18 +166,21 @@ func printListing(w io.Writer, reg *plugin.Registry, list []pluginListing) {
 func pluginsInstall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("plugins install", stderr)
 	dir := fs.String("dir", filepath.Join(".mcptest", "plugins"), "plugin directory to install into")
+	force := fs.Bool("force", false, "install even if another plugin of the directory offers one of its keys, or the directory would not be trusted")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: mcptest plugins install [--dir DIR] PATH")
+		fmt.Fprintln(stderr, "usage: mcptest plugins install [--dir DIR] [--force] PATH")
 		return 2
 	}
-	f, err := plugin.Install(ctx, fs.Arg(0), *dir)
+	f, err := plugin.InstallWith(ctx, fs.Arg(0), *dir, plugin.InstallOptions{Force: *force})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest plugins install: %v\n", err)
 		return 2
 	}
+	// After a forced install, say what it broke.
+	warnConflicts(plugin.NewRegistry([]plugin.Source{{Dir: *dir, Origin: "install"}}), stderr)
 	fmt.Fprintf(stdout, "installed %s into %s\n", f.Label(), f.Dir)
 	for _, c := range f.Manifest.Components {
 		fmt.Fprintf(stdout, "  %-9s %s\n", c.Kind+":", strings.Join(c.Keys, ", "))
@@ -166,15 +200,30 @@ func pluginsVerify(ctx context.Context, args []string, stdout, stderr io.Writer)
 	for _, p := range reg.Problems {
 		fmt.Fprintf(stdout, "FAIL %s: %v\n", p.Path, p.Err)
 	}
+	for _, c := range reg.Conflicts() {
+		bad++
+		var who []string
+		for _, p := range c.Plugins {
+			who = append(who, p.Label()+" ("+p.Dir+")")
+		}
+		fmt.Fprintf(stdout, "FAIL conflict: %s %q is offered by several plugins in one directory: %s; remove all but one\n",
+			c.Kind, c.Key, strings.Join(who, ", "))
+	}
 	host := plugin.NewHost(pf.launcher(stderr), plugin.HostOptions{CallTimeout: pf.timeout})
 	defer host.Close()
 	for _, f := range reg.Plugins {
+		if f.Untrusted != nil {
+			// Never start a refused plugin, not even to describe it.
+			bad++
+			fmt.Fprintf(stdout, "FAIL %s: trust: %s\n", f.Label(), plugin.TrustState(f))
+			continue
+		}
 		if _, err := host.Description(ctx, f); err != nil {
 			bad++
 			fmt.Fprintf(stdout, "FAIL %s: %v\n", f.Label(), err)
 			continue
 		}
-		fmt.Fprintf(stdout, "ok   %s (%s)\n", f.Label(), f.Dir)
+		fmt.Fprintf(stdout, "ok   %s (%s) trust: %s\n", f.Label(), f.Dir, plugin.TrustState(f))
 	}
 	if bad > 0 {
 		return 2

@@ -12,9 +12,9 @@ import (
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
-	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/run"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // defaultCassetteDir is where `mcptest record` writes cassettes unless
@@ -47,7 +47,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	if fs.NArg() == 0 {
+	if len(f.files(fs.Args())) == 0 {
 		fmt.Fprintln(stderr, "mcptest record: no suite given; usage: mcptest record [flags] SUITE.yml...")
 		return 2
 	}
@@ -60,7 +60,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "mcptest record: %v\n", err)
 		return 2
 	}
-	p, reg, code, ok := loadAndPlan(fs.Args(), f.pluginFlags, f.suiteFlags, f.selection(), stderr)
+	p, reg, code, ok := loadAndPlan(f.files(fs.Args()), f.pluginFlags, f.suiteFlags, f.selection(), stderr)
 	if !ok {
 		return code
 	}
@@ -69,7 +69,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			strings.Join(vs, ", "))
 		return 2
 	}
-	outputs, err := resolveOutputs(reg, f.reporters, f.output)
+	outputs, err := resolveOutputs(reg, "--reporter", f.reporters, f.output)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest record: %v\n", err)
 		return 2
@@ -79,7 +79,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	// replayed, not recorded again.
 	recs := map[string]*recording{}
 	for _, s := range p.Suites {
-		scrub := report.NewRedactor(s.Secrets).Bytes
+		scrub := redact.New(s.Secrets...).Bytes
 		for name, srv := range s.Servers {
 			if srv.Kind == config.CassetteServer {
 				continue

@@ -45,7 +45,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	reg := plugin.NewRegistry(pf.sources())
 	warnProblems(reg, stderr)
-	outputs, err := resolveOutputs(reg, formats, output)
+	outputs, err := resolveOutputs(reg, "--format", formats, output)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest report: %v\n", err)
 		return 2

@@ -51,7 +51,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	if fs.NArg() == 0 {
+	if len(f.files(fs.Args())) == 0 {
 		fmt.Fprintln(stderr, "mcptest run: no suite given; usage: mcptest run [flags] SUITE.yml...")
 		return 2
 	}
@@ -77,14 +77,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	p, reg, code, ok := loadAndPlan(fs.Args(), f.pluginFlags, f.suiteFlags, f.selection(), stderr)
+	p, reg, code, ok := loadAndPlan(f.files(fs.Args()), f.pluginFlags, f.suiteFlags, f.selection(), stderr)
 	if !ok {
 		return code
 	}
 	if shardTotal > 0 {
 		p.Shard(shardIndex, shardTotal)
 	}
-	outputs, err := resolveOutputs(reg, f.reporters, f.output)
+	outputs, err := resolveOutputs(reg, "--reporter", f.reporters, f.output)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
 		return 2
@@ -144,9 +144,11 @@ func loadAndPlan(files []string, pf pluginFlags, sf suiteFlags, sel *plan.Select
 	return p, reg, 0, true
 }
 
-// resolveOutputs turns --reporter and --output into outputs with their
-// plugins; pretty on stdout is the default.
-func resolveOutputs(reg *plugin.Registry, specs []string, output string) ([]report.Output, error) {
+// resolveOutputs turns the NAME[=PATH] specs and --output into outputs
+// with their plugins; pretty on stdout is the default. flag is the option
+// the specs came from (--reporter, or --format for mcptest report), so that
+// errors name what the user typed.
+func resolveOutputs(reg *plugin.Registry, flag string, specs []string, output string) ([]report.Output, error) {
 	if len(specs) == 0 {
 		specs = []string{"pretty"}
 	}
@@ -155,28 +157,28 @@ func resolveOutputs(reg *plugin.Registry, specs []string, output string) ([]repo
 	for _, spec := range specs {
 		name, path, _ := strings.Cut(spec, "=")
 		if name == "" {
-			return nil, fmt.Errorf("--reporter %q: the format name is empty", spec)
+			return nil, fmt.Errorf("%s %q: the format name is empty", flag, spec)
 		}
 		if path == "" && output != "" && len(specs) == 1 {
 			path = output
 		}
 		if path == "" {
 			if stdoutTaken {
-				return nil, fmt.Errorf("--reporter %s: only one reporter can write to stdout; give the others a file with NAME=PATH", name)
+				return nil, fmt.Errorf("%s %s: only one reporter can write to stdout; give the others a file with NAME=PATH", flag, name)
 			}
 			stdoutTaken = true
 		}
 		f, err := reg.Resolve(sdk.KindReporter, name)
 		if err != nil {
 			if errors.Is(err, plugin.ErrUnknownKey) {
-				return nil, fmt.Errorf("--reporter: %w", err)
+				return nil, fmt.Errorf("%s: %w", flag, err)
 			}
 			return nil, err
 		}
 		outs = append(outs, report.Output{Format: name, Plugin: f, Path: path})
 	}
 	if output != "" && len(specs) > 1 {
-		return nil, fmt.Errorf("--output works with a single reporter; with several, write --reporter NAME=PATH")
+		return nil, fmt.Errorf("--output works with a single reporter; with several, write %s NAME=PATH", flag)
 	}
 	return outs, nil
 }

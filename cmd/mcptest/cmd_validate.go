@@ -23,11 +23,11 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	if fs.NArg() == 0 {
+	if len(sf.files(fs.Args())) == 0 {
 		fmt.Fprintln(stderr, "mcptest validate: no suite given; usage: mcptest validate [flags] SUITE.yml...")
 		return 2
 	}
-	p, _, code, ok := loadAndPlan(fs.Args(), pf, sf, nil, stderr)
+	p, _, code, ok := loadAndPlan(sf.files(fs.Args()), pf, sf, nil, stderr)
 	if !ok {
 		return code
 	}

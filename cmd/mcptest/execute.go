@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/run"
 	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -45,14 +48,19 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return score.ExitError
 	}
-	redact := report.NewRedactor(suiteSecrets(e.plan))
-	emitter, err := report.Open(ctx, host, e.outputs, terminals(stdout, stderr, e.noColor), redact)
+	redactor := redact.New(suiteSecrets(e.plan)...)
+	emitter, err := report.Open(ctx, host, e.outputs, terminals(stdout, stderr, e.noColor), redactor)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
 		return score.ExitError
 	}
+	// From here on a signal stops the tests but lets the reports finish:
+	// tests in flight end (plugin calls within the plugin timeout), the
+	// servers stop, and each reporter gets the final report within the
+	// plugin timeout.
+	finishOnInterrupt(ctx, 2*e.plugins.timeout+30*time.Second)
 	opts := e.opts
-	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redact, version
+	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redactor, version
 	result := run.Execute(ctx, e.plan, opts)
 	if e.finish != nil {
 		e.finish(result)
@@ -60,6 +68,9 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	// Reporter failures so far belong in the report itself.
 	result.Errors = append(result.Errors, emitter.Errors()...)
 	result.ExitCode = score.ExitCode(result)
+	if ctx.Err() != nil {
+		noteInterrupt(ctx, result)
+	}
 	run.Finish(ctx, emitter, result)
 	code := result.ExitCode
 	known := len(emitter.Errors())
@@ -70,7 +81,30 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		if re.StderrTail != "" {
 			fmt.Fprintf(stderr, "  last stderr lines:\n%s\n", indent(re.StderrTail, "    "))
 		}
-		code = score.ExitError
+		if code != exitInterrupted {
+			code = score.ExitError
+		}
 	}
 	return code
+}
+
+// noteInterrupt marks the report of an interrupted run: its exit code is
+// 130 and a run error says what stopped it and how many tests it left
+// unreached.
+func noteInterrupt(ctx context.Context, result *rpt.Run) {
+	unreached := 0
+	for _, t := range result.Tests {
+		if t.Status == rpt.StatusSkipped && t.Error != nil && t.Error.Kind == run.KindInterrupted {
+			unreached++
+		}
+	}
+	msg := context.Cause(ctx).Error()
+	if !errors.Is(context.Cause(ctx), errInterrupted) {
+		msg = "interrupted"
+	}
+	if unreached > 0 {
+		msg = fmt.Sprintf("%s; %d test(s) cut short or not started were skipped", msg, unreached)
+	}
+	result.Errors = append(result.Errors, rpt.RunError{Source: "interrupt", Message: msg})
+	result.ExitCode = exitInterrupted
 }

@@ -14,19 +14,21 @@ import (
 
 // pluginFlags are the flags of every command that touches plugins.
 type pluginFlags struct {
-	dirs     []string
-	timeout  time.Duration
-	logLevel string
+	dirs      []string
+	trustDirs []string
+	timeout   time.Duration
+	logLevel  string
 }
 
 func (p *pluginFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&p.dirs, "plugin-dir", nil, "search this plugin directory first (repeatable)")
+	fs.StringArrayVar(&p.trustDirs, "trust-plugin-dir", nil, "use plugins in this directory (and below) even if another user owns or may write them (repeatable)")
 	fs.DurationVar(&p.timeout, "plugin-timeout", 60*time.Second, "deadline of every plugin call; a plugin that misses it is stopped")
 	fs.StringVar(&p.logLevel, "log-level", "warn", "log level of mcptest and its plugins: trace, debug, info, warn, error")
 }
 
 func (p *pluginFlags) sources() []plugin.Source {
-	return plugin.Sources(plugin.SearchOptions{Dirs: p.dirs})
+	return plugin.Sources(plugin.SearchOptions{Dirs: p.dirs, TrustedDirs: p.trustDirs})
 }
 
 func (p *pluginFlags) logger(stderr io.Writer) hclog.Logger {
@@ -59,10 +61,15 @@ func parseFlags(fs *pflag.FlagSet, args []string, stderr io.Writer) (int, bool) 
 	return 0, true
 }
 
-// warnProblems prints plugin folders that could not be read.
+// warnProblems prints plugin folders that could not be read and plugins
+// refused by the ownership checks; a run that needs a refused plugin fails
+// when it resolves the key.
 func warnProblems(reg *plugin.Registry, stderr io.Writer) {
 	for _, p := range reg.Problems {
 		fmt.Fprintf(stderr, "mcptest: warning: ignoring plugin at %s: %v\n", p.Path, p.Err)
+	}
+	for _, f := range reg.Untrusted() {
+		fmt.Fprintf(stderr, "mcptest: warning: plugin %s at %s is not trusted and will not run; `mcptest plugins verify` says why\n", f.Label(), f.Dir)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // httpFlags retarget the HTTP side of every URL server without editing the
@@ -57,6 +58,12 @@ func (h *httpFlags) apply(suites []*config.Suite, stderr io.Writer) error {
 		v, ok := os.LookupEnv(env)
 		if !ok {
 			return fmt.Errorf("%w: --header-env %s: $%s is not set", errBadHeaderFlag, name, env)
+		}
+		if len(v) < redact.MinLen {
+			// As for a suite's secret fields (core/config): a value this
+			// short could not be masked in reports.
+			return fmt.Errorf("%w: --header-env %s: the secret in $%s is %d byte(s) long; secrets must be at least %d bytes, or they could not be masked in reports",
+				errBadHeaderFlag, name, env, len(v), redact.MinLen)
 		}
 		add = append(add, &config.Header{Name: name, Env: env})
 		secrets = append(secrets, v)

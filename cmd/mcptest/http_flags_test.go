@@ -52,7 +52,12 @@ func TestHTTPFlagsRefuseBadHeaders(t *testing.T) {
 			t.Errorf("%q accepted: %v", spec, err)
 		}
 	}
-	h := httpFlags{headerEnvs: []string{"X-A=MCPTEST_SURELY_UNSET_VAR"}}
+	t.Setenv("MCPTEST_SHORT_FLAG_KEY", "abc")
+	h := httpFlags{headerEnvs: []string{"X-A=MCPTEST_SHORT_FLAG_KEY"}}
+	if err := h.apply(nil, &strings.Builder{}); !errors.Is(err, errBadHeaderFlag) || !strings.Contains(err.Error(), "at least 4 bytes") {
+		t.Errorf("a 3-byte secret: %v", err)
+	}
+	h = httpFlags{headerEnvs: []string{"X-A=MCPTEST_SURELY_UNSET_VAR"}}
 	if err := h.apply(nil, &strings.Builder{}); err == nil || !strings.Contains(err.Error(), "MCPTEST_SURELY_UNSET_VAR") {
 		t.Errorf("unset variable: %v", err)
 	}

@@ -10,22 +10,35 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 // version is mcptest's version; release builds set it with -ldflags.
 var version = "0.1.0-dev"
 
-// exitInterrupted is the exit code of a run stopped by Ctrl-C or SIGTERM.
-const exitInterrupted = 130
+// orphanWait bounds how long the final sweep for escaped grandchildren may
+// take; it takes no time when there are none.
+const orphanWait = 2 * time.Second
 
 func main() {
+	// A report written to a closed pipe (`mcptest run | head`) is then a
+	// write error, reported with exit 2, rather than a silent death by
+	// SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
 	plugin.TuneHostGC()
+	// Grandchildren that escape their server's process group (setsid)
+	// come back to us when their parent exits (Linux only).
+	_ = proc.BecomeSubreaper()
 	stopProfile := startProfile()
 	code := mainCode(os.Args[1:], os.Stdout, os.Stderr)
 	stopProfile()
 	plugin.CleanupClients()
+	// Every server, hook and plugin is stopped: whatever child is left
+	// is an orphan.
+	proc.KillOrphans(orphanWait)
 	os.Exit(code)
 }
 
@@ -59,16 +72,11 @@ func mainCode(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	args = hoistGlobalFlags(args)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	for _, c := range commands() {
 		if c.name == args[0] {
-			code := c.run(ctx, args[1:], stdout, stderr)
-			if ctx.Err() != nil && code != 0 {
-				fmt.Fprintln(stderr, "mcptest: interrupted")
-				return exitInterrupted
-			}
-			return code
+			ctx, in := watchInterrupts()
+			defer in.stop()
+			return in.run(ctx, stderr, func(ctx context.Context) int { return c.run(ctx, args[1:], stdout, stderr) })
 		}
 	}
 	fmt.Fprintf(stderr, "mcptest: unknown command %q", args[0])

@@ -14,6 +14,7 @@ import (
 // suiteFlags are the flags that change how suites load: dotenv files and
 // server overrides. run and validate take them.
 type suiteFlags struct {
+	configs         []string
 	envFiles        []string
 	serverURL       string
 	serverCommand   string
@@ -24,6 +25,7 @@ type suiteFlags struct {
 }
 
 func (f *suiteFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&f.configs, "config", nil, "load this suite file, as a positional SUITE.yml would (repeatable)")
 	fs.StringArrayVar(&f.envFiles, "env-file", nil, "read variables from this dotenv file, after the .env beside the suite (repeatable)")
 	fs.StringVar(&f.serverURL, "server-url", "", "point the server at this URL instead: [NAME=]URL")
 	fs.StringVar(&f.serverCommand, "server-command", "", "start the server with this command line instead (split like a shell): [NAME=]CMD")
@@ -31,6 +33,15 @@ func (f *suiteFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.serverConfig, "server-config", "", "replace the server with the one in this YAML file: [NAME=]PATH")
 	f.http.register(fs)
 	fs.StringVar(&f.targetVersion, "target-version", "", "speak this MCP protocol revision (one of the suite's target_versions when it lists them)")
+}
+
+// files returns the suites to load: those named with --config, then the
+// positional arguments.
+func (f *suiteFlags) files(args []string) []string {
+	if len(f.configs) == 0 {
+		return args
+	}
+	return append(append([]string(nil), f.configs...), args...)
 }
 
 // options returns the load options of the flags.

@@ -162,3 +162,30 @@ func writeBigSuite(b *testing.B, n int) string {
 	}
 	return writeSuite(b, s.String())
 }
+
+func TestConfigFlagNamesASuite(t *testing.T) {
+	isolate(t)
+	suite := writeSuite(t, `servers:
+  api: {command: ["./never-started"]}
+tools:
+  - {name: a, server: api, tool: echo}
+  - {name: b, server: api, tool: echo}
+`)
+	// The spec's form, --config FILE, loads the suite as a positional
+	// argument does, in validate and in run.
+	for _, args := range [][]string{{"validate", "--config", suite}, {"validate", "--config=" + suite}, {"validate", suite}} {
+		code, stdout, stderr := cli(t, args...)
+		if code != 0 || stdout != "1 suite(s), 2 test(s): valid\n" {
+			t.Errorf("%q: exit %d\n%s%s", args, code, stdout, stderr)
+		}
+	}
+	missing := filepath.Join(t.TempDir(), "missing.yml")
+	code, _, stderr := cli(t, "run", "--config", missing)
+	if code != 2 || !strings.Contains(stderr, missing+": suite file not found") {
+		t.Errorf("run --config: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = cli(t, "run")
+	if code != 2 || !strings.Contains(stderr, "no suite given") {
+		t.Errorf("run without a suite: exit %d\n%s", code, stderr)
+	}
+}

@@ -23,7 +23,7 @@ func init() {
 			Section: "basic/transports.mdx#session-management", Transports: []Transport{HTTP}, Eras: []Era{Legacy}, run: checkH04},
 		&Check{ID: "H05", Title: "An invalid MCP-Protocol-Version header gets 400", Severity: Must,
 			Section: "basic/transports.mdx#protocol-version-header", Since: probe.Rev20250618, Transports: []Transport{HTTP}, Eras: []Era{Legacy}, run: checkH05},
-		&Check{ID: "H06", Title: "A local server refuses a foreign Origin (403) and a rebinding Host, and accepts its own", Severity: Must,
+		&Check{ID: "H06", Title: "A local server refuses a foreign Origin (403), accepts its own, and should refuse a rebinding Host", Severity: Must,
 			Section: "basic/transports.mdx#security-warning", Since: probe.Rev20250326, Transports: []Transport{HTTP}, run: checkH06},
 	)
 }
@@ -282,13 +282,18 @@ func checkH06(ctx context.Context, e *Env) error {
 	}
 	hr, err = e.rawHTTP(ctx, probe.HTTPRequest{Header: headers(""), Body: body, Host: "evil.example", Until: stopAtResponse})
 	closeMinted(ctx, e, hr)
+	// The spec's MUST is about Origin ("Servers MUST validate the Origin
+	// header on all incoming connections"); it says nothing of Host, so a
+	// server that serves a foreign Host is warned (the conformance suite's
+	// DNS-rebinding scenario checks it), not failed.
 	switch {
 	case err != nil:
-		e.fail("Host: evil.example", "an HTTP 4xx", err.Error(), "")
+		e.warn("Host: evil.example", "an HTTP 4xx", err.Error(), "")
 	case hr.Status >= 400 && hr.Status < 500:
 		e.pass("Host: evil.example", fmt.Sprintf("HTTP %d", hr.Status))
 	default:
-		e.fail("Host: evil.example", "an HTTP 4xx", fmt.Sprintf("HTTP %d", hr.Status), "a local server reached under a foreign host name is being rebound")
+		e.warn("Host: evil.example", "an HTTP 4xx", fmt.Sprintf("HTTP %d", hr.Status),
+			"a local server reached under a foreign host name is being rebound; the spec requires only the Origin check, so this is a SHOULD")
 	}
 	own := u.Scheme + "://" + u.Host
 	hr, err = e.rawHTTP(ctx, probe.HTTPRequest{Header: headers(own), Body: body, Until: stopAtResponse})
@@ -316,7 +321,7 @@ func closeMinted(ctx context.Context, e *Env, hr *probe.HTTPResponse) {
 		return
 	}
 	if id := hr.Header.Get(probe.HeaderSessionID); id != "" {
-		s := &Session{env: e, http: e.httpClient(), sessionID: id, rec: newRecorder()}
+		s := &Session{env: e, http: e.httpClient(), sessionID: id, rec: newRecorder(e.opts.Redact)}
 		s.close()
 	}
 }

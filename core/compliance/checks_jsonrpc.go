@@ -23,13 +23,13 @@ func init() {
 			Section: "basic/index.mdx#notifications", run: checkJ03},
 		&Check{ID: "J04", Title: "An unknown method gets error -32601", Severity: Must,
 			Section: "basic/index.mdx (JSON-RPC 2.0 error codes)", run: checkJ04},
-		&Check{ID: "J05", Title: "Malformed JSON gets error -32700 with a null id, and the server survives", Severity: Must,
+		&Check{ID: "J05", Title: "Malformed JSON gets error -32700 with a null id (over HTTP, a 4xx status), and the server survives", Severity: Must,
 			Section: "basic/index.mdx (JSON-RPC 2.0 error codes)", run: checkJ05},
 		&Check{ID: "J06", Title: "An invalid request (no method, a null id, a wrong jsonrpc) gets error -32600", Severity: Must,
 			Section: "basic/index.mdx#requests", run: checkJ06},
 		&Check{ID: "J07", Title: "Invalid params get error -32602", Severity: Must,
 			Section: "basic/index.mdx (JSON-RPC 2.0 error codes)", Needs: []Capability{CapTools, CapResources}, run: checkJ07},
-		&Check{ID: "J08", Title: "A JSON-RPC batch is answered as the revision says (accepted in 2025-03-26, an error from 2025-06-18)", Severity: Must,
+		&Check{ID: "J08", Title: "A JSON-RPC batch is answered as the revision says (accepted in 2025-03-26; from 2025-06-18 refused or processed, never ignored)", Severity: Must,
 			Section: "basic/index.mdx#batching (2025-03-26); changelog.mdx (2025-06-18)", Since: probe.Rev20250326, Eras: []Era{Legacy}, run: checkJ08},
 		&Check{ID: "J09", Title: "stdout carries only MCP messages, one per line", Severity: Must,
 			Section: "basic/transports.mdx#stdio", Transports: []Transport{Stdio}, run: checkJ09},
@@ -252,11 +252,25 @@ func checkJ05(ctx context.Context, e *Env) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.Send(ctx, []byte(`{"jsonrpc":`), "", nil, func(m *probe.Message) bool { return m.IsResponse() }); err != nil {
+	hr, err := s.Send(ctx, []byte(`{"jsonrpc":`), "", nil, func(m *probe.Message) bool { return m.IsResponse() })
+	if err != nil {
 		return err
 	}
-	m, err := s.Wait(ctx, e.opts.Timeout, func(m *probe.Message) bool { return m.IsResponse() })
 	const name = "malformed JSON"
+	if hr != nil && hr.Status >= 400 && hr.Status < 500 {
+		// Streamable HTTP: "If the server cannot accept the input, it MUST
+		// return an HTTP error status code (e.g., 400 Bad Request)"; the
+		// body MAY hold a JSON-RPC error "that has no id", so a bare 4xx
+		// is a refusal.
+		if m, err := probe.Parse(hr.Body); err == nil && m.IsResponse() && !m.IDIsNull() {
+			e.fail(name, "an error without an id", "id "+orAbsent(m.ID), "the request id cannot be known, so the error must have none")
+		} else {
+			e.pass(name, fmt.Sprintf("HTTP %d", hr.Status))
+		}
+		stillServes(ctx, e, s)
+		return nil
+	}
+	m, err := s.Wait(ctx, e.opts.Timeout, func(m *probe.Message) bool { return m.IsResponse() })
 	switch {
 	case err != nil:
 		e.fail(name, "a JSON-RPC error with code -32700 and a null id", err.Error(), "")
@@ -375,8 +389,10 @@ func checkJ08(ctx context.Context, e *Env) error {
 	case m.Error != nil:
 		e.pass("batch refused", "")
 	default:
-		e.warn("batch of two pings", "an error response", json.RawMessage(m.Raw),
-			"the server still processes batches, which this revision no longer has")
+		// The 2025-06-18 changelog only removes batching ("Remove support
+		// for JSON-RPC batching"); no MUST asks a server to refuse one, so
+		// one that still answers it is compliant.
+		e.pass("batch processed", "batching was removed in 2025-06-18, but refusing a batch is not required")
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -18,14 +19,18 @@ const (
 
 // recorder keeps the frames of one check, in order, bounded.
 type recorder struct {
-	start time.Time
+	start  time.Time
+	redact *redact.Redactor // nil masks nothing
 
 	mu      sync.Mutex
 	frames  []rpt.Frame
 	dropped int
 }
 
-func newRecorder() *recorder { return &recorder{start: time.Now()} }
+// newRecorder returns a recorder that masks the secrets of r in every
+// frame before cutting it to maxFrameBytes: masked after the cut, a secret
+// straddling the cut would leave its first bytes in the report.
+func newRecorder(r *redact.Redactor) *recorder { return &recorder{start: time.Now(), redact: r} }
 
 // add records one frame. data need not be JSON: anything that is not is
 // kept as a JSON string, so the report can always hold it.
@@ -37,6 +42,7 @@ func (r *recorder) add(dir string, data []byte) {
 		return
 	}
 	f := rpt.Frame{Direction: dir, AtMS: float64(time.Since(r.start).Microseconds()) / 1000}
+	data = r.redact.Bytes(data)
 	switch {
 	case len(data) > maxFrameBytes:
 		f.Data, f.Truncated = jsonString(string(data[:maxFrameBytes])), true

@@ -49,7 +49,7 @@ func (r *Result) Test(server string) rpt.Test {
 		ID: TestID(c.ID), Name: c.ID + " " + c.Title, Block: "compliance", Server: server,
 		ProtocolVersion: r.Revision,
 		DurationMS:      float64(r.Duration.Microseconds()) / 1000,
-		Frames:          r.Frames,
+		Frames:          r.evidence(),
 		Check:           &rpt.Check{ID: c.ID, Title: c.Title, Severity: string(sev), Revision: r.Revision, Section: c.Section},
 	}
 	for i, f := range r.Findings {
@@ -88,6 +88,18 @@ func (r *Result) Test(server string) rpt.Test {
 		t.Error = &rpt.Error{Kind: ErrorKindCheck, Message: r.Message}
 	}
 	return t
+}
+
+// evidence returns the frames the report keeps: only those of findings
+// (a failed or warned check). Any other check keeps none: its tool calls
+// may have answered with what no report should hold, such as a server's
+// whole environment (server-everything's get-env), and a check that could
+// not run says why in its error message.
+func (r *Result) evidence() []rpt.Frame {
+	if r.Status == Fail || r.Status == Warn {
+		return r.Frames
+	}
+	return nil
 }
 
 func prepend(as []rpt.Assertion, a rpt.Assertion) []rpt.Assertion {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcptest/mcptest/internal/redact"
 	"github.com/mcptest/mcptest/schemas"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -91,5 +92,36 @@ func TestRunReportMatchesSchema(t *testing.T) {
 	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err := sch.Validate(inst); err != nil {
 		t.Fatalf("report does not match the schema: %v", err)
+	}
+}
+
+// TestEvidenceOnlyForFindings: a passing or not applicable check reports
+// no frames (a tool it called may have answered with secrets), nor does
+// one that could not run; failed and warned checks keep theirs.
+func TestEvidenceOnlyForFindings(t *testing.T) {
+	frames := []rpt.Frame{{Direction: "recv", Data: json.RawMessage(`{"result":{"content":[{"type":"text","text":"HOME=/root"}]}}`)}}
+	c := &Check{ID: "T01", Title: "tool calls", Severity: Must}
+	for status, keep := range map[Status]bool{Pass: false, NotApplicable: false, Fail: true, Warn: true, Errored: false} {
+		got := (&Result{Check: c, Status: status, Frames: frames}).Test("s").Frames
+		if (len(got) > 0) != keep {
+			t.Errorf("%s: %d frames reported, want kept=%v", status, len(got), keep)
+		}
+	}
+}
+
+// TestEvidenceMaskedBeforeTheCut: a secret straddling the 8 KiB cut of a
+// frame leaves none of its bytes, as it would if it were masked only
+// after the cut.
+func TestEvidenceMaskedBeforeTheCut(t *testing.T) {
+	const secret = "tok-0123456789-SECRET"
+	data := append(bytes.Repeat([]byte("x"), maxFrameBytes-8), []byte(`tok-0123456789-\u0053ECRET and more`)...)
+	rec := newRecorder(redact.New(secret))
+	rec.add("recv", data)
+	got := rec.list()
+	if len(got) != 1 || !got[0].Truncated {
+		t.Fatalf("frames = %+v", got)
+	}
+	if bytes.Contains(got[0].Data, []byte("tok-0123")) {
+		t.Errorf("the start of the secret is in the evidence: ...%s", got[0].Data[len(got[0].Data)-40:])
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/core/probe"
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -36,6 +37,10 @@ type Options struct {
 	NoToolCalls bool
 	// ClientVersion is the clientInfo version sent.
 	ClientVersion string
+	// Redact masks secrets (--header values, the --bearer-env token) in
+	// the frames kept as evidence, before they are cut to size; nil masks
+	// nothing.
+	Redact *redact.Redactor
 	// OnStart and OnResult, when set, are called as each check starts and
 	// finishes, one call at a time.
 	OnStart  func(*Check)
@@ -227,7 +232,7 @@ func runOne(ctx context.Context, c *Check, t Target, rep *Report, opts *Options)
 		res.Status, res.Message = NotApplicable, why
 		return res
 	}
-	e := &Env{Revision: rep.Revision, Transport: rep.Transport, Info: rep.Server, target: t, opts: opts, rec: newRecorder()}
+	e := &Env{Revision: rep.Revision, Transport: rep.Transport, Info: rep.Server, target: t, opts: opts, rec: newRecorder(opts.Redact)}
 	cctx, cancel := context.WithTimeout(ctx, opts.CheckTimeout)
 	err := runGuarded(cctx, c, e)
 	cancel()
@@ -336,7 +341,7 @@ func declaredSet(info *ServerInfo) map[string]bool {
 // discover learns what the server declares, on a session of its own:
 // initialize on the legacy era, server/discover on the modern one.
 func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error) {
-	e := &Env{Revision: opts.Revision, Transport: t.Transport(), target: t, opts: opts, rec: newRecorder()}
+	e := &Env{Revision: opts.Revision, Transport: t.Transport(), target: t, opts: opts, rec: newRecorder(opts.Redact)}
 	defer e.closeAll()
 	s, err := e.open(ctx)
 	if err != nil {
@@ -388,7 +393,7 @@ func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error)
 // alive reports whether an HTTP server still answers a fresh initialize
 // with any HTTP response at all.
 func alive(ctx context.Context, t Target, opts *Options) bool {
-	e := &Env{Revision: opts.Revision, Transport: HTTP, target: t, opts: opts, rec: newRecorder()}
+	e := &Env{Revision: opts.Revision, Transport: HTTP, target: t, opts: opts, rec: newRecorder(opts.Redact)}
 	params := probe.InitializeParams(probe.LatestLegacy, nil, opts.ClientVersion)
 	body, h := probe.Request(1, "initialize", params), probe.PostHeaders("", "", "initialize", nil)
 	if probe.IsModern(opts.Revision) {

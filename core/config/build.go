@@ -148,7 +148,9 @@ func (b *build) finish(s *Suite, sc *scope) {
 		return
 	}
 	b.applyOverrides(s, sc)
-	s.Secrets = collectSecrets(s)
+	var short []*Error
+	s.Secrets, short = collectSecrets(s)
+	b.extra = append(b.extra, short...)
 	for _, d := range b.order {
 		s.Warnings = append(s.Warnings, sortErrors(d.l.c.warns)...)
 	}

@@ -1,6 +1,11 @@
 package config
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+
+	"github.com/mcptest/mcptest/internal/redact"
+)
 
 // ProviderKeyEnvs are the environment variables that hold the keys of the
 // model provider families mcptest detects from model names. Their values
@@ -11,39 +16,69 @@ var ProviderKeyEnvs = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_AP
 // from the environment, for redaction: bearer tokens, env-backed headers,
 // OAuth client ids and secrets, provider keys. Names never appear in it,
 // only values; unset variables contribute nothing.
-func collectSecrets(s *Suite) []string {
+//
+// A value shorter than redact.MinLen cannot be masked without shredding
+// the text around it, so a field of the suite that names such a variable
+// is an error at that field. The provider variables mcptest only detects
+// (ProviderKeyEnvs, unnamed by the suite) are skipped instead when short:
+// no provider issues such keys, and the suite may not use that provider.
+func collectSecrets(s *Suite) ([]string, []*Error) {
 	set := map[string]bool{}
-	add := func(name string) {
+	var errs []*Error
+	add := func(name string, at Pos, field string) {
 		if name == "" {
 			return
 		}
-		if v, ok := s.LookupEnv(name); ok && v != "" {
-			set[v] = true
+		v, ok := s.LookupEnv(name)
+		if !ok || v == "" {
+			return
 		}
+		if len(v) < redact.MinLen {
+			if field != "" {
+				errs = append(errs, shortSecret(s, name, len(v), at, field))
+			}
+			return
+		}
+		set[v] = true
 	}
 	for _, name := range s.ServerOrder {
 		srv := s.Servers[name]
 		if a := srv.Auth; a != nil {
-			add(a.BearerTokenEnv)
+			add(a.BearerTokenEnv, a.Pos, "bearer_token_env")
 			if a.OAuth != nil {
-				add(a.OAuth.ClientIDEnv)
-				add(a.OAuth.ClientIDEnv + "_SECRET")
+				add(a.OAuth.ClientIDEnv, a.Pos, "oauth/client_id_env")
+				add(a.OAuth.ClientIDEnv+"_SECRET", a.Pos, "oauth/client_id_env")
 			}
 		}
 		for _, h := range srv.Headers {
-			add(h.Env)
+			add(h.Env, h.Pos, "env")
 		}
 	}
 	for _, name := range s.ProviderOrder {
-		add(s.Providers[name].APIKeyEnv)
+		add(s.Providers[name].APIKeyEnv, s.Providers[name].Pos, "api_key_env")
 	}
 	for _, name := range ProviderKeyEnvs {
-		add(name)
+		add(name, Pos{}, "")
 	}
 	out := make([]string, 0, len(set))
 	for v := range set {
 		out = append(out, v)
 	}
 	sort.Strings(out)
-	return out
+	return out, errs
+}
+
+// shortSecret is the load error for a secret too short to mask. at is the
+// position of the enclosing key (auth, a header, a provider); field is
+// the path below it.
+func shortSecret(s *Suite, name string, n int, at Pos, field string) *Error {
+	e := &Error{File: at.File, Line: at.Line, Col: at.Col, Pointer: at.Pointer + "/" + field,
+		Msg: fmt.Sprintf("the secret in $%s is %d byte(s) long; secrets must be at least %d bytes, or they could not be masked in reports",
+			name, n, redact.MinLen),
+		Hint: "use the real credential, or unset the variable"}
+	if e.File == "" {
+		// Set by a command-line flag: no position in any file.
+		e.File, e.Pointer = s.File, ""
+	}
+	return e
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"runtime"
 	"sync"
 
@@ -59,20 +61,17 @@ func (h *Host) Match(ctx context.Context, reqs []MatchRequest) []MatchOutcome {
 	for _, f := range order {
 		idx := groups[f]
 		label := f.Label()
-		p, err := h.get(ctx, f)
+		inc, err := h.get(ctx, f)
+		if err == nil && inc.matcher == nil {
+			err = newPluginError(f, errors.New("serves no matchers"), "")
+		}
 		if err != nil {
 			for _, i := range idx {
 				out[i] = MatchOutcome{Err: err, ErrorKind: sdk.ErrorKindInternal, Plugin: label}
 			}
 			continue
 		}
-		if p.matcher == nil {
-			err := newPluginError(f, errors.New("serves no matchers"), "")
-			for _, i := range idx {
-				out[i] = MatchOutcome{Err: err, Plugin: label}
-			}
-			continue
-		}
+		p, _ := h.proc(f)
 		for _, chunk := range h.chunks(reqs, idx) {
 			wg.Add(1)
 			go func() {
@@ -127,10 +126,6 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 			out[i] = MatchOutcome{Err: err, ErrorKind: sdk.ErrorKindInternal, Plugin: label}
 		}
 	}
-	if d := p.deadErr(); d != nil {
-		fail(d)
-		return
-	}
 	select {
 	case p.sem <- struct{}{}:
 		defer func() { <-p.sem }()
@@ -156,25 +151,81 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 		r := &reqs[i]
 		items[j] = sdk.MatchItem{ID: uint64(j), Key: r.Key, Actual: r.Actual, Argument: r.Argument, Options: r.Options}
 	}
-	callCtx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
-	defer cancel()
-	if err := p.matcher.MatchInto(callCtx, items, res); err != nil {
+	// A call cut short because another call hung is sent again, to the
+	// restarted plugin; the bound covers the restart and a second hang.
+	var err error
+	for range maxHangRestarts + 2 {
+		var inc *incarnation
+		if inc, err = h.get(ctx, p.found); err != nil {
+			fail(err)
+			return
+		}
+		callCtx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
+		err = inc.matcher.MatchInto(callCtx, items, res)
+		if err == nil {
+			cancel()
+			break
+		}
 		if ctx.Err() != nil {
+			cancel()
 			fail(ctx.Err())
 			return
 		}
-		fail(h.callFailed(p, callCtx, err))
+		err = h.callFailed(p, inc, callCtx, err, testsOf(reqs, chunk))
+		cancel()
+		if !errors.Is(err, errCollateral) {
+			fail(err)
+			return
+		}
+	}
+	if err != nil {
+		fail(newPluginError(p.found, err, ""))
 		return
 	}
 	for j, i := range chunk {
-		r := res[j]
-		o := MatchOutcome{Pass: r.Pass, Score: r.Score, Failure: r.Failure, ErrorKind: r.ErrorKind, Plugin: label}
-		if r.Error != "" {
-			o.Pass = false
-			o.Err = &itemError{msg: r.Error}
-		}
-		out[i] = o
+		out[i] = outcomeOf(&res[j], label)
 	}
+}
+
+// outcomeOf turns a plugin's result into an outcome, erroring what no
+// verdict can be built from: a plugin's output is not trusted to be sane.
+func outcomeOf(r *sdk.MatchItemResult, label string) MatchOutcome {
+	o := MatchOutcome{Pass: r.Pass, Score: r.Score, Failure: r.Failure, ErrorKind: r.ErrorKind, Plugin: label}
+	switch {
+	case r.Error != "":
+		o.Pass = false
+		o.Err = &itemError{msg: r.Error}
+	case r.Score != nil && (math.IsNaN(*r.Score) || math.IsInf(*r.Score, 0) || *r.Score < 0 || *r.Score > 1):
+		o.Pass, o.Score, o.ErrorKind = false, nil, sdk.ErrorKindInternal
+		o.Err = &itemError{msg: fmt.Sprintf("the plugin returned the score %v; a score is a number from 0 to 1", *r.Score)}
+	}
+	return o
+}
+
+// testsOf names the tests of a chunk for messages: `test "a"` or
+// `test "a" and 3 others`.
+func testsOf(reqs []MatchRequest, chunk []int) string {
+	seen := map[string]bool{}
+	first := ""
+	for _, i := range chunk {
+		name := reqs[i].Options.TestName
+		if name == "" {
+			name = reqs[i].Options.TestID
+		}
+		if !seen[name] {
+			if len(seen) == 0 {
+				first = name
+			}
+			seen[name] = true
+		}
+	}
+	switch len(seen) {
+	case 0:
+		return "an assertion"
+	case 1:
+		return fmt.Sprintf("test %q", first)
+	}
+	return fmt.Sprintf("test %q and %d others", first, len(seen)-1)
 }
 
 // CheckRequest is one matcher argument to validate before the run.
@@ -198,8 +249,8 @@ func (h *Host) Check(ctx context.Context, reqs []CheckRequest) []error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, err := h.get(ctx, f)
-			if err == nil && p.matcher == nil {
+			inc, err := h.get(ctx, f)
+			if err == nil && inc.matcher == nil {
 				err = newPluginError(f, errors.New("serves no matchers"), "")
 			}
 			if err != nil {
@@ -214,17 +265,34 @@ func (h *Host) Check(ctx context.Context, reqs []CheckRequest) []error {
 			}
 			callCtx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
 			defer cancel()
-			res, err := p.matcher.Check(callCtx, items)
+			res, err := inc.matcher.Check(callCtx, items)
 			if err != nil {
-				err = h.callFailed(p, callCtx, err)
+				p, _ := h.proc(f)
+				err = h.callFailed(p, inc, callCtx, err, "checking matcher arguments")
+				if errors.Is(err, errCollateral) {
+					// Not the arguments' fault: say it is the plugin's.
+					err = newPluginError(f, err, "")
+				}
 				for _, i := range idx {
 					out[i] = err
 				}
 				return
 			}
+			// An argument the plugin said nothing about is not vetted:
+			// that is an error, not a pass.
+			answered := make([]bool, len(idx))
 			for _, r := range res {
-				if r.Error != "" && int(r.ID) < len(idx) {
+				if r.ID >= uint64(len(idx)) {
+					continue
+				}
+				answered[r.ID] = true
+				if r.Error != "" {
 					out[idx[r.ID]] = errors.New(r.Error)
+				}
+			}
+			for j, ok := range answered {
+				if !ok {
+					out[idx[j]] = newPluginError(f, fmt.Errorf("%w: the plugin returned no verdict on this argument", ErrBadResult), "")
 				}
 			}
 		}()

@@ -21,6 +21,9 @@ type Source struct {
 	// Origin says why the directory is searched: "--plugin-dir",
 	// "MCPTEST_PLUGIN_PATH", "project", "user", "bundled".
 	Origin string
+	// Trusted is set when the directory is at or below a directory given to
+	// --trust-plugin-dir: its files are then not checked for ownership.
+	Trusted bool
 }
 
 // SearchOptions says where to look for plugins.
@@ -38,6 +41,9 @@ type SearchOptions struct {
 	Executable string
 	// NoDefaults searches only Dirs and MCPTEST_PLUGIN_PATH.
 	NoDefaults bool
+	// TrustedDirs come from --trust-plugin-dir: plugin directories at or
+	// below them are used even when another user owns or may write them.
+	TrustedDirs []string
 }
 
 // Sources lists the plugin directories in priority order: --plugin-dir,
@@ -61,7 +67,7 @@ func Sources(opts SearchOptions) []Source {
 				return
 			}
 		}
-		out = append(out, Source{Dir: dir, Priority: len(out), Origin: origin})
+		out = append(out, Source{Dir: dir, Priority: len(out), Origin: origin, Trusted: trustedBy(dir, opts.TrustedDirs)})
 	}
 	for _, d := range opts.Dirs {
 		add(d, "--plugin-dir")
@@ -112,6 +118,12 @@ type Found struct {
 	Dir          string
 	ManifestPath string
 	Source       Source
+	// Untrusted says why the plugin's files cannot be trusted (another user
+	// owns or may write its directory, folder, manifest or executable); nil
+	// when they can. An untrusted plugin still takes part in resolution, so
+	// that a key it offers is refused rather than silently served by a
+	// lower-priority plugin.
+	Untrusted error
 }
 
 // Executable returns the absolute path of the plugin binary.
@@ -128,7 +140,9 @@ type Problem struct {
 
 // Discover reads every plugin folder of every source. Folders without a
 // manifest are ignored (they may be anything); unreadable or invalid
-// manifests are returned as problems so `plugins list` can show them.
+// manifests are returned as problems so `plugins list` can show them. Each
+// plugin's directory, folder, manifest and executable are checked for
+// ownership unless its source is trusted (Found.Untrusted).
 func Discover(sources []Source) ([]*Found, []Problem) {
 	var found []*Found
 	var problems []Problem
@@ -140,6 +154,10 @@ func Discover(sources []Source) ([]*Found, []Problem) {
 			}
 			continue
 		}
+		var srcErr error
+		if !src.Trusted {
+			srcErr = checkPathOwnership("plugin directory", src.Dir, src.Dir)
+		}
 		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 		for _, e := range entries {
 			if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
@@ -147,18 +165,39 @@ func Discover(sources []Source) ([]*Found, []Problem) {
 			}
 			dir := filepath.Join(src.Dir, e.Name())
 			mpath := filepath.Join(dir, ManifestFile)
-			if _, err := os.Stat(mpath); err != nil {
+			if _, err := os.Lstat(mpath); err != nil {
 				continue
 			}
-			m, err := ReadManifest(mpath)
+			raw, info, err := readManifestFile(mpath)
+			if err != nil {
+				problems = append(problems, Problem{Path: mpath, Err: fmt.Errorf("%w: %w", ErrInvalidManifest, err)})
+				continue
+			}
+			m, err := ParseManifest(raw)
 			if err != nil {
 				problems = append(problems, Problem{Path: mpath, Err: err})
 				continue
 			}
-			found = append(found, &Found{Manifest: m, Dir: dir, ManifestPath: mpath, Source: src})
+			f := &Found{Manifest: m, Dir: dir, ManifestPath: mpath, Source: src, Untrusted: srcErr}
+			if f.Untrusted == nil && !src.Trusted {
+				f.Untrusted = checkFolderTrust(f, info)
+			}
+			found = append(found, f)
 		}
 	}
 	return found, problems
+}
+
+// checkFolderTrust checks the plugin folder, the manifest (as opened) and
+// the executable, if there is one yet.
+func checkFolderTrust(f *Found, manifest os.FileInfo) error {
+	if err := checkPathOwnership("plugin folder", f.Dir, f.Source.Dir); err != nil {
+		return err
+	}
+	if err := checkOwnership("manifest", f.ManifestPath, manifest, f.Source.Dir); err != nil {
+		return err
+	}
+	return checkPathOwnership("executable", f.Executable(), f.Source.Dir)
 }
 
 // SearchedDirs renders the sources for an error message.

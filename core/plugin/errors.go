@@ -26,6 +26,9 @@ var (
 	ErrPluginCrashed = errors.New("plugin crashed")
 	// ErrPluginHung: the plugin did not answer within the call deadline.
 	ErrPluginHung = errors.New("plugin did not answer in time")
+	// ErrBadResult: the plugin answered something no verdict can be built
+	// from (a missing result).
+	ErrBadResult = errors.New("plugin returned an invalid result")
 )
 
 // PluginError is a failure of one plugin process, carrying what a person
@@ -38,12 +41,22 @@ type PluginError struct {
 	// Err is the cause; it wraps one of the sentinels above.
 	Err        error
 	StderrTail string
+	// Final is set when the failure stands for the rest of the run (the
+	// plugin crashed, or was stopped for good after hanging again), as
+	// opposed to one call's failure after which the plugin goes on.
+	Final bool
 }
 
 // Error renders the failure on one line, followed by the stderr tail.
 func (e *PluginError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "plugin %s@%s: %v", e.Plugin, e.Version, e.Err)
+	sep := ": "
+	var stopped *stoppedError
+	if errors.As(e.Err, &stopped) {
+		// "plugin x@1 was stopped after it hung on ..." reads as a sentence.
+		sep = " "
+	}
+	fmt.Fprintf(&b, "plugin %s@%s%s%v", e.Plugin, e.Version, sep, e.Err)
 	if e.Path != "" {
 		fmt.Fprintf(&b, " (%s)", e.Path)
 	}

@@ -11,9 +11,14 @@ import (
 )
 
 // checkExecutable resolves a plugin's executable and refuses one that
-// escapes its folder through a symlink, is missing, is not a regular file or
-// can be rewritten by anyone.
+// escapes its folder through a symlink, is missing, is not a regular file,
+// or that (like its folder) another user owns or may write. The ownership
+// checks of discovery are repeated here, just before exec, to keep the
+// window for a swap small.
 func checkExecutable(f *Found) (string, error) {
+	if f.Untrusted != nil {
+		return "", f.Untrusted
+	}
 	dir, err := filepath.EvalSymlinks(f.Dir)
 	if err != nil {
 		return "", fmt.Errorf("%w: resolve plugin folder: %w", ErrUnsafeExecutable, err)
@@ -34,8 +39,14 @@ func checkExecutable(f *Found) (string, error) {
 	if !st.Mode().IsRegular() {
 		return "", fmt.Errorf("%w: executable %s is not a regular file", ErrUnsafeExecutable, exe)
 	}
-	if st.Mode().Perm()&0o002 != 0 {
-		return "", fmt.Errorf("%w: executable %s is writable by every user; chmod o-w it", ErrUnsafeExecutable, exe)
+	if f.Source.Trusted {
+		return exe, nil
+	}
+	if err := checkPathOwnership("plugin folder", dir, f.Source.Dir); err != nil {
+		return "", err
+	}
+	if err := checkOwnership("executable", exe, st, f.Source.Dir); err != nil {
+		return "", err
 	}
 	return exe, nil
 }
@@ -59,6 +70,10 @@ func FileSHA256(path string) (string, error) {
 func ChecksumStatus(f *Found) string {
 	if f.Manifest.SHA256 == "" {
 		return "missing"
+	}
+	if f.Untrusted != nil {
+		// Hashing would say nothing useful; the trust line says why.
+		return "not checked: the plugin is not trusted"
 	}
 	exe, err := checkExecutable(f)
 	if err != nil {

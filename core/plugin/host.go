@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcptest/mcptest/sdk"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 )
 
 // HostOptions tune a Host.
@@ -34,6 +33,12 @@ type Host struct {
 	launcher Launcher
 	opts     HostOptions
 
+	// life bounds plugin starts; Close cancels it. Starts do not run under
+	// the context of the caller that happened to need the plugin first, so
+	// a caller giving up does not leave the plugin failed for the others.
+	life context.Context
+	stop context.CancelFunc
+
 	mu     sync.Mutex
 	procs  map[string]*proc
 	closed bool
@@ -55,16 +60,40 @@ func NewHost(launcher Launcher, opts HostOptions) *Host {
 	if opts.MaxBatchBytes == 0 {
 		opts.MaxBatchBytes = 4 << 20
 	}
-	return &Host{launcher: launcher, opts: opts, procs: map[string]*proc{}, oversized: make(chan struct{}, 1)}
+	life, stop := context.WithCancel(context.Background())
+	return &Host{launcher: launcher, opts: opts, life: life, stop: stop, procs: map[string]*proc{}, oversized: make(chan struct{}, 1)}
 }
 
-// proc is one plugin process and its clients.
+// proc is one plugin for the whole run: its current process (an
+// incarnation) and what befell the earlier ones.
 type proc struct {
 	found *Found
-	once  sync.Once
-	err   error // start error
-	inst  Instance
-	desc  sdk.Description
+	// sem bounds concurrent calls into the plugin.
+	sem chan struct{}
+
+	mu sync.Mutex
+	// cur is the running incarnation; nil before the first start and
+	// after one was stopped for a hang.
+	cur *incarnation
+	// last is the most recent incarnation, running or not.
+	last *incarnation
+	// starting is closed when the start in progress ends.
+	starting chan struct{}
+	// startErr is a start that failed for the plugin's own reasons; it
+	// stands for the rest of the run.
+	startErr error
+	// restarts counts starts after a hang.
+	restarts int
+	// dead is a failure that stands for the rest of the run: a crash, or
+	// a hang with no restart left.
+	dead   *PluginError
+	closed bool
+}
+
+// incarnation is one process of a plugin and its clients.
+type incarnation struct {
+	inst Instance
+	desc sdk.Description
 
 	info     *sdk.InfoClient
 	matcher  *sdk.MatcherClient
@@ -72,15 +101,13 @@ type proc struct {
 	provider *sdk.ProviderClient
 	scorer   *sdk.ScorerClient
 
-	// sem bounds concurrent calls into the plugin.
-	sem chan struct{}
-
-	deadMu sync.Mutex
-	dead   *PluginError
+	// stopped is set when the host kills this process because a call hung;
+	// calls that fail on it then are collateral, not crashes.
+	stopped atomic.Bool
 }
 
 // Start launches the given plugins in parallel and returns every start
-// error, joined. Plugins already started are left alone.
+// error, joined in the order given. Plugins already started are left alone.
 func (h *Host) Start(ctx context.Context, plugins []*Found) error {
 	errs := make([]error, len(plugins))
 	var wg sync.WaitGroup
@@ -95,62 +122,123 @@ func (h *Host) Start(ctx context.Context, plugins []*Found) error {
 	return errors.Join(errs...)
 }
 
-// get returns f's process, starting it on first use.
-func (h *Host) get(ctx context.Context, f *Found) (*proc, error) {
+// proc returns f's record, creating it on first use.
+func (h *Host) proc(f *Found) (*proc, error) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.closed {
-		h.mu.Unlock()
-		return nil, fmt.Errorf("plugin host is closed")
+		return nil, errHostClosed
 	}
 	p, ok := h.procs[f.Manifest.Name]
 	if !ok {
 		p = &proc{found: f, sem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
 		h.procs[f.Manifest.Name] = p
 	}
-	h.mu.Unlock()
-	p.once.Do(func() { p.err = h.start(ctx, p) })
-	if p.err != nil {
-		return nil, p.err
-	}
-	if d := p.deadErr(); d != nil {
-		return nil, d
-	}
 	return p, nil
 }
 
-func (h *Host) start(ctx context.Context, p *proc) error {
-	f := p.found
+var errHostClosed = errors.New("plugin host is closed")
+
+// get returns f's running incarnation, starting the plugin on first use
+// and once more after a hang. If ctx ends first, get returns its error and
+// the start goes on for the next caller.
+func (h *Host) get(ctx context.Context, f *Found) (*incarnation, error) {
+	p, err := h.proc(f)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		p.mu.Lock()
+		switch {
+		case p.dead != nil:
+			dead := p.dead
+			p.mu.Unlock()
+			return nil, dead
+		case p.startErr != nil:
+			err := p.startErr
+			p.mu.Unlock()
+			return nil, err
+		case p.cur != nil:
+			inc := p.cur
+			p.mu.Unlock()
+			return inc, nil
+		case p.closed:
+			p.mu.Unlock()
+			return nil, errHostClosed
+		case p.starting == nil:
+			if p.last != nil {
+				p.restarts++
+			}
+			p.starting = make(chan struct{})
+			go h.startAsync(p, p.starting)
+		}
+		wait := p.starting
+		p.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for plugin %s to start: %w", f.Label(), ctx.Err())
+		}
+	}
+}
+
+// startAsync starts p under the host's own lifetime and publishes the
+// outcome.
+func (h *Host) startAsync(p *proc, done chan struct{}) {
+	inc, err := h.start(h.life, p.found)
+	p.mu.Lock()
+	p.starting = nil
+	closed := p.closed
+	switch {
+	case err != nil:
+		p.startErr = err
+	case !closed:
+		p.cur, p.last = inc, inc
+	}
+	p.mu.Unlock()
+	if err == nil && closed {
+		// Close came while the plugin was starting, and waits on done:
+		// stop the process before saying the start is over.
+		inc.inst.Kill()
+	}
+	close(done)
+}
+
+func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 	inst, err := h.launcher.Launch(ctx, f)
 	if err != nil {
 		var pe *PluginError
 		if errors.As(err, &pe) {
-			return err
+			return nil, err
 		}
-		return newPluginError(f, fmt.Errorf("%w: %w", ErrPluginStart, err), "")
+		return nil, newPluginError(f, fmt.Errorf("%w: %w", ErrPluginStart, err), "")
 	}
-	p.inst = inst
-	fail := func(err error) error {
+	inc := &incarnation{inst: inst}
+	fail := func(err error) (*incarnation, error) {
 		tail := inst.StderrTail(10)
 		inst.Kill()
-		return newPluginError(f, err, tail)
+		return nil, newPluginError(f, err, tail)
 	}
 	raw, err := inst.Dispense(sdk.KindInfo)
 	if err != nil {
 		return fail(fmt.Errorf("%w: dispense info: %w", ErrPluginStart, err))
 	}
-	p.info = raw.(*sdk.InfoClient)
+	inc.info = raw.(*sdk.InfoClient)
 	cctx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
 	defer cancel()
-	desc, err := p.info.Describe(cctx)
+	desc, err := inc.info.Describe(cctx)
 	if err != nil {
+		if errors.Is(cctx.Err(), context.DeadlineExceeded) {
+			return fail(fmt.Errorf("%w: no answer to describe within %s (%s): %w", ErrPluginStart, h.opts.CallTimeout, TimeoutFlag, err))
+		}
 		return fail(fmt.Errorf("%w: describe: %w", ErrPluginStart, err))
 	}
-	if desc.Name != f.Manifest.Name || desc.Version != f.Manifest.Version || !sameComponents(desc.Components, f.Manifest.Components) {
-		return fail(fmt.Errorf("%w: the binary says it is %s@%s serving %v, the manifest %s says %s@%s serving %v; reinstall it with `mcptest plugins install`",
-			ErrDescribeMismatch, desc.Name, desc.Version, desc.Components, f.ManifestPath, f.Manifest.Name, f.Manifest.Version, f.Manifest.Components))
+	if diff := describeDiff(desc, f.Manifest); diff != "" {
+		return fail(fmt.Errorf("%w: %s (manifest %s); reinstall it with `mcptest plugins install`",
+			ErrDescribeMismatch, diff, f.ManifestPath))
 	}
-	p.desc = desc
-	if err := p.info.Configure(cctx, h.opts.Services, h.opts.RunJSON); err != nil {
+	inc.desc = desc
+	if err := inc.info.Configure(cctx, h.opts.Services, h.opts.RunJSON); err != nil {
 		return fail(fmt.Errorf("%w: configure: %w", ErrPluginStart, err))
 	}
 	for _, c := range desc.Components {
@@ -163,92 +251,63 @@ func (h *Host) start(ctx context.Context, p *proc) error {
 			// Plugins built with a recent SDK read packed batches, which
 			// cost far less to encode and decode than one message per item.
 			cl.UsePacked(desc.ProtocolMinor >= sdk.PackedMinor)
-			p.matcher = cl
+			inc.matcher = cl
 		case *sdk.ReporterClient:
-			p.reporter = cl
+			inc.reporter = cl
 		case *sdk.ProviderClient:
-			p.provider = cl
+			inc.provider = cl
 		case *sdk.ScorerClient:
-			p.scorer = cl
+			inc.scorer = cl
 		}
 	}
-	return nil
+	return inc, nil
 }
 
 func (p *proc) deadErr() *PluginError {
-	p.deadMu.Lock()
-	defer p.deadMu.Unlock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	return p.dead
-}
-
-// callFailed classifies an error of a call into p: a crash or a hang marks
-// the plugin dead (and a hung one is killed) so its remaining work fails
-// fast; other errors are returned as they are.
-func (h *Host) callFailed(p *proc, callCtx context.Context, err error) error {
-	if d := p.deadErr(); d != nil {
-		return d
-	}
-	var reason error
-	// gRPC's own deadline timer can fire a moment before the context's, so
-	// the status code counts as much as the context.
-	timedOut := errors.Is(callCtx.Err(), context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded
-	switch {
-	case timedOut && !p.inst.Exited():
-		reason = fmt.Errorf("%w: no answer within %s; the plugin was stopped", ErrPluginHung, h.opts.CallTimeout)
-		p.inst.Kill()
-	case errors.Is(err, sdk.ErrPluginExited) || p.inst.Exited():
-		// Give go-plugin a moment to notice the exit and drain stderr, so
-		// the tail holds the panic or the last words.
-		for i := 0; i < 20 && !p.inst.Exited(); i++ {
-			time.Sleep(10 * time.Millisecond)
-		}
-		reason = fmt.Errorf("%w: the plugin process exited during the run: %v", ErrPluginCrashed, err)
-	default:
-		return newPluginError(p.found, err, "")
-	}
-	time.Sleep(20 * time.Millisecond)
-	pe := newPluginError(p.found, reason, p.inst.StderrTail(10))
-	p.deadMu.Lock()
-	if p.dead == nil {
-		p.dead = pe
-	}
-	pe = p.dead
-	p.deadMu.Unlock()
-	return pe
 }
 
 // Description returns what a started plugin said about itself.
 func (h *Host) Description(ctx context.Context, f *Found) (sdk.Description, error) {
-	p, err := h.get(ctx, f)
+	inc, err := h.get(ctx, f)
 	if err != nil {
 		return sdk.Description{}, err
 	}
-	return p.desc, nil
+	return inc.desc, nil
 }
 
 // Reporter returns the reporter client of f, starting it if needed.
 func (h *Host) Reporter(ctx context.Context, f *Found) (*sdk.ReporterClient, error) {
-	p, err := h.get(ctx, f)
+	inc, err := h.get(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	if p.reporter == nil {
+	if inc.reporter == nil {
 		return nil, newPluginError(f, errors.New("serves no reporters"), "")
 	}
-	return p.reporter, nil
+	return inc.reporter, nil
 }
 
 // ReporterFailed classifies an error a reporter stream returned, the same
 // way matcher calls are classified.
 func (h *Host) ReporterFailed(ctx context.Context, f *Found, err error) error {
-	p, gerr := h.get(ctx, f)
-	if gerr != nil {
-		return gerr
+	p, perr := h.proc(f)
+	if perr != nil {
+		return perr
 	}
-	return h.callFailed(p, ctx, err)
+	p.mu.Lock()
+	inc := p.last
+	p.mu.Unlock()
+	if inc == nil {
+		return newPluginError(f, err, "")
+	}
+	return h.callFailed(p, inc, ctx, err, "while reporting")
 }
 
-// Close stops every plugin in parallel and waits for them to exit.
+// Close stops every plugin in parallel and waits for them to exit, and
+// for starts in progress to end first.
 func (h *Host) Close() {
 	h.mu.Lock()
 	h.closed = true
@@ -257,17 +316,27 @@ func (h *Host) Close() {
 		procs = append(procs, p)
 	}
 	h.mu.Unlock()
+	h.stop()
 	var wg sync.WaitGroup
 	for _, p := range procs {
-		// Waits for a start in progress; marks one never begun as closed.
-		p.once.Do(func() { p.err = fmt.Errorf("plugin host is closed") })
-		if p.inst == nil {
+		p.mu.Lock()
+		p.closed = true
+		wait := p.starting
+		p.mu.Unlock()
+		if wait != nil {
+			<-wait
+		}
+		p.mu.Lock()
+		inc := p.cur
+		p.cur = nil
+		p.mu.Unlock()
+		if inc == nil {
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p.inst.Kill()
+			inc.inst.Kill()
 		}()
 	}
 	wg.Wait()

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/mcptest/mcptest/sdk"
@@ -35,14 +37,35 @@ func DescribeBinary(ctx context.Context, bin string) (sdk.Description, error) {
 	return d, nil
 }
 
+// InstallOptions tune Install.
+type InstallOptions struct {
+	// Force installs even when another plugin of the directory offers one
+	// of the new plugin's keys (a conflict that stops every run using the
+	// key), or when the directory is one mcptest would refuse to trust.
+	Force bool
+}
+
 // Install copies the plugin binary bin into dir/<name>/, named
 // mcptest-plugin-<name>, and writes its manifest with the binary's sha256.
 // It replaces an existing install of the same name and returns the new
 // plugin folder.
 func Install(ctx context.Context, bin, dir string) (*Found, error) {
+	return InstallWith(ctx, bin, dir, InstallOptions{})
+}
+
+// InstallWith is Install with options. Unless opts.Force is set, it refuses
+// (wrapping ErrConflict) to add a plugin that offers a key another plugin
+// of dir already offers, and (wrapping ErrUntrusted) to install into a
+// directory that another user owns or may write.
+func InstallWith(ctx context.Context, bin, dir string, opts InstallOptions) (*Found, error) {
 	d, err := DescribeBinary(ctx, bin)
 	if err != nil {
 		return nil, err
+	}
+	if !opts.Force {
+		if err := checkInstallTarget(dir, d); err != nil {
+			return nil, err
+		}
 	}
 	m := &Manifest{
 		ManifestVersion:  1,
@@ -77,6 +100,40 @@ func Install(ctx context.Context, bin, dir string) (*Found, error) {
 		return nil, err
 	}
 	return &Found{Manifest: m, Dir: pdir, ManifestPath: mpath}, nil
+}
+
+// checkInstallTarget refuses an install that would leave two plugins of
+// dir offering one key, or a plugin mcptest would refuse to run.
+func checkInstallTarget(dir string, d sdk.Description) error {
+	if err := checkPathOwnership("plugin directory", dir, dir); err != nil {
+		return fmt.Errorf("refusing to install into %s: %w (or pass --force)", dir, err)
+	}
+	found, _ := Discover([]Source{{Dir: dir, Origin: "install"}})
+	offered := map[string]bool{}
+	for _, c := range d.Components {
+		for _, k := range c.Keys {
+			offered[c.Kind+"/"+k] = true
+		}
+	}
+	var clashes []string
+	for _, f := range found {
+		if f.Manifest.Name == d.Name {
+			continue // replaced by this install
+		}
+		for _, c := range f.Manifest.Components {
+			for _, k := range c.Keys {
+				if offered[c.Kind+"/"+k] {
+					clashes = append(clashes, fmt.Sprintf("%s %q is already offered by %s (%s)", c.Kind, k, f.Label(), f.Dir))
+				}
+			}
+		}
+	}
+	if len(clashes) == 0 {
+		return nil
+	}
+	sort.Strings(clashes)
+	return fmt.Errorf("%w: installing %s@%s into %s would leave two plugins of one directory offering the same key, and no run could use it: %s; remove the other plugin, install into another (higher- or lower-priority) directory to shadow it, or pass --force",
+		ErrConflict, d.Name, d.Version, dir, strings.Join(clashes, "; "))
 }
 
 // copyExecutable copies src to dst through a temporary file and a rename,

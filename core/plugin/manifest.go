@@ -13,7 +13,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
-	"github.com/mcptest/mcptest/internal/safefile"
 	"github.com/mcptest/mcptest/schemas"
 	"github.com/mcptest/mcptest/sdk"
 )
@@ -56,7 +55,7 @@ const maxManifestSize = 1 << 20
 func ReadManifest(path string) (*Manifest, error) {
 	// Bounded and non-blocking: a manifest is a small regular file, never
 	// a FIFO or a device to wait on (internal/safefile).
-	raw, err := safefile.ReadFile(path, maxManifestSize)
+	raw, _, err := readManifestFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidManifest, err)
 	}
@@ -143,22 +142,6 @@ func (m *Manifest) SpeaksProtocol(v int) bool {
 		}
 	}
 	return false
-}
-
-// sameComponents reports whether a Describe answer offers exactly the
-// manifest's kinds and keys.
-func sameComponents(a, b []sdk.Component) bool {
-	norm := func(cs []sdk.Component) string {
-		var parts []string
-		for _, c := range cs {
-			for _, k := range c.Keys {
-				parts = append(parts, c.Kind+"/"+k)
-			}
-		}
-		sort.Strings(parts)
-		return strings.Join(parts, ",")
-	}
-	return norm(a) == norm(b)
 }
 
 // yamlToJSONValue converts yaml.v3's decoded maps to JSON-encodable ones.

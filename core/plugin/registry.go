@@ -105,7 +105,62 @@ func (r *Registry) Resolve(kind, key string) (*Found, error) {
 		return nil, fmt.Errorf("%w: %s %q is offered by several plugins in the same directory: %s; remove all but one",
 			ErrConflict, kind, key, strings.Join(dirs, ", "))
 	}
+	if f.Untrusted != nil {
+		// Falling back to a lower-priority plugin would quietly run
+		// something else than the user's setup says; refuse instead.
+		return nil, fmt.Errorf("%s %q is served by plugin %s, which is refused: %w", kind, key, f.Label(), f.Untrusted)
+	}
 	return f, nil
+}
+
+// Conflict is a key that several plugins of the same directory (the same
+// priority) offer; no run may use it until all but one are removed.
+type Conflict struct {
+	Kind, Key string
+	// Plugins offer the key, the one discovery met first at the head.
+	Plugins []*Found
+}
+
+// Conflicts lists every conflicting key, sorted by kind and key.
+func (r *Registry) Conflicts() []Conflict {
+	var out []Conflict
+	for id, rivals := range r.conflicts {
+		kind, key, _ := strings.Cut(id, "/")
+		out = append(out, Conflict{Kind: kind, Key: key, Plugins: append([]*Found{r.byKey[id]}, rivals...)})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Kind != out[j].Kind {
+			return out[i].Kind < out[j].Kind
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out
+}
+
+// ConflictsOf lists the conflicting keys f offers.
+func (r *Registry) ConflictsOf(f *Found) []Conflict {
+	var out []Conflict
+	for _, c := range r.Conflicts() {
+		for _, p := range c.Plugins {
+			if p == f {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Untrusted lists the plugins refused by the ownership checks, in priority
+// order, hidden ones excluded.
+func (r *Registry) Untrusted() []*Found {
+	var out []*Found
+	for _, f := range r.Plugins {
+		if f.Untrusted != nil {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Keys lists every key of a kind, sorted.

@@ -11,8 +11,16 @@ import (
 // writePlugin writes a plugin folder with a manifest and a dummy executable.
 func writePlugin(t *testing.T, root, name, version string, components string) string {
 	t.Helper()
+	// t.TempDir honours the umask; under 002 root would be group writable
+	// and its plugins refused.
+	if err := os.Chmod(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	dir := filepath.Join(root, name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	exe := filepath.Join(dir, "mcptest-plugin-"+name)
@@ -157,11 +165,14 @@ func TestCheckExecutableRefusesSymlinkEscapeAndWorldWritable(t *testing.T) {
 	if err := os.Chmod(exe, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := checkExecutable(f); !errors.Is(err, ErrUnsafeExecutable) {
+	if _, err := checkExecutable(f); !errors.Is(err, ErrUntrusted) {
 		t.Errorf("world-writable executable accepted: %v", err)
 	}
 	outside := filepath.Join(t.TempDir(), "elsewhere")
 	if err := os.WriteFile(outside, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(exe, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(exe); err != nil {

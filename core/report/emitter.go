@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/mcptest/mcptest/core/plugin"
@@ -34,34 +32,34 @@ type Terminals struct {
 	StepSummary string
 }
 
-// Emitter streams run events to reporter plugins.
+// Emitter streams run events to reporter plugins. Each report has its own
+// sender (stream.go), so Emit only queues; report files are written beside
+// their targets and replace them only when complete (dest.go).
 type Emitter struct {
-	host   *plugin.Host
-	redact *Redactor
-	term   Terminals
+	host    *plugin.Host
+	redact  *Redactor
+	term    Terminals
+	summary *stepSummary
 
+	// mu orders the queueing of events, so every reporter sees them in
+	// the same order, and guards errs. It is never held while waiting on
+	// a plugin.
 	mu      sync.Mutex
 	streams []*stream
 	errs    []rpt.RunError
-	outMu   sync.Mutex
-}
-
-type stream struct {
-	out    Output
-	rs     *sdk.RenderStream
-	file   *os.File
-	w      io.Writer
-	failed bool
-	// finalOnly: the reporter reads only run_finished (its plugin says
-	// so), so the live events are not sent to it.
-	finalOnly bool
+	// outMu keeps the terminal writes of different reporters apart.
+	outMu sync.Mutex
 }
 
 // Open starts a render stream for every output. A reporter that cannot be
 // started is returned as an error: the run should not start without the
 // reports it was asked for.
+//
+// The streams outlive ctx: cancelling it (Ctrl-C) must still let the
+// final report through. Every send and the close are bounded by the
+// host's call timeout instead.
 func Open(ctx context.Context, host *plugin.Host, outputs []Output, term Terminals, redact *Redactor) (*Emitter, error) {
-	e := &Emitter{host: host, redact: redact, term: term}
+	e := &Emitter{host: host, redact: redact, term: term, summary: &stepSummary{path: term.StepSummary}}
 	for _, o := range outputs {
 		s, err := e.open(ctx, o)
 		if err != nil {
@@ -70,65 +68,66 @@ func Open(ctx context.Context, host *plugin.Host, outputs []Output, term Termina
 		}
 		e.streams = append(e.streams, s)
 	}
+	for _, s := range e.streams {
+		go s.send(e.record)
+	}
 	return e, nil
 }
 
 func (e *Emitter) open(ctx context.Context, o Output) (*stream, error) {
-	client, err := e.host.Reporter(ctx, o.Plugin)
-	if err != nil {
-		return nil, err
-	}
-	s := &stream{out: o, w: e.term.Stdout}
+	s := newStream(o)
 	if desc, err := e.host.Description(ctx, o.Plugin); err == nil {
 		s.finalOnly = desc.FinalOnly(o.Format)
 	}
 	terminal := e.term.StdoutTerm
-	if o.Path != "" {
-		if err := os.MkdirAll(filepath.Dir(o.Path), 0o755); err != nil {
-			return nil, fmt.Errorf("create report folder: %w", err)
-		}
-		f, err := os.Create(o.Path)
+	if o.Path == "" {
+		s.dest = stdoutDestination(e.term.Stdout)
+	} else {
+		d, err := openDestination(o.Path)
 		if err != nil {
-			return nil, fmt.Errorf("create report file: %w", err)
+			return nil, err
 		}
-		s.file, s.w, terminal = f, f, sdk.Terminal{}
+		s.dest, terminal = d, sdk.Terminal{}
 	}
 	opts := o.Options
 	if len(opts) == 0 {
 		opts = json.RawMessage(`{}`)
 	}
-	s.rs, err = client.Render(ctx, sdk.RenderStart{Key: o.Format, Options: opts, Terminal: terminal, ProgressTerminal: e.term.StderrTerm},
+	rs, err := e.host.Render(ctx, o.Plugin, sdk.RenderStart{Key: o.Format, Options: opts, Terminal: terminal, ProgressTerminal: e.term.StderrTerm},
 		func(sink sdk.Sink, data []byte) { e.write(s, sink, data) })
 	if err != nil {
-		if s.file != nil {
-			s.file.Close()
-		}
+		s.dest.discard()
 		return nil, err
 	}
+	s.rs = rs
 	return s, nil
 }
 
 // write routes rendered bytes; it runs on each stream's receive goroutine.
 func (e *Emitter) write(s *stream, sink sdk.Sink, data []byte) {
-	e.outMu.Lock()
-	defer e.outMu.Unlock()
 	switch sink {
 	case sdk.SinkProgress:
+		e.outMu.Lock()
+		defer e.outMu.Unlock()
 		_, _ = e.term.Stderr.Write(data)
 	case sdk.SinkStepSummary:
-		if e.term.StepSummary != "" {
-			if f, err := os.OpenFile(e.term.StepSummary, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-				_, _ = f.Write(data)
-				_ = f.Close()
-			}
+		if err := e.summary.write(data); err != nil {
+			e.record(s, err)
 		}
 	default:
-		_, _ = s.w.Write(data)
+		if s.dest.f == nil {
+			// Standard output is shared with the progress lines on
+			// stderr; their order on a terminal is kept.
+			e.outMu.Lock()
+			defer e.outMu.Unlock()
+		}
+		s.dest.write(data)
 	}
 }
 
-// Emit sends one event to every reporter still alive. A reporter that fails
-// is recorded and dropped; the others go on.
+// Emit queues one event for every reporter still alive. It does not wait
+// for any reporter; one that fails is recorded and dropped, and the others
+// go on.
 func (e *Emitter) Emit(ctx context.Context, ev rpt.Event) {
 	final := ev.Type == rpt.EventRunFinished
 	if !final && !e.wantsLive() {
@@ -138,19 +137,17 @@ func (e *Emitter) Emit(ctx context.Context, ev rpt.Event) {
 	}
 	b, err := json.Marshal(ev)
 	if err != nil {
-		e.fail(nil, fmt.Errorf("encode %s event: %w", ev.Type, err))
+		e.record(nil, fmt.Errorf("encode %s event: %w", ev.Type, err))
 		return
 	}
 	b = e.redact.Bytes(b)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, s := range e.streams {
-		if s.failed || (s.finalOnly && !final) {
+		if s.finalOnly && !final {
 			continue
 		}
-		if err := s.rs.Send(b); err != nil {
-			e.failLocked(ctx, s, err)
-		}
+		s.push(b)
 	}
 }
 
@@ -159,31 +156,31 @@ func (e *Emitter) wantsLive() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, s := range e.streams {
-		if !s.failed && !s.finalOnly {
+		if s.live() {
 			return true
 		}
 	}
 	return false
 }
 
-// Close ends every stream, waits for the reporters to finish and closes the
-// files. It returns the run errors of reporters that failed at any point.
+// Close ends every stream, waits for the reporters to finish (each within
+// the plugin call timeout) and commits their files. It returns the run
+// errors of reporters that failed at any point, a report that could not
+// be written among them.
 func (e *Emitter) Close(ctx context.Context) []rpt.RunError {
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, s := range e.streams {
-		if !s.failed {
-			if err := s.rs.Close(); err != nil {
-				e.failLocked(ctx, s, err)
-			}
-		}
-		if s.file != nil {
-			if err := s.file.Close(); err != nil {
-				e.errs = append(e.errs, rpt.RunError{Source: "reporter", Name: s.out.Format, Message: e.redact.String(err.Error())})
-			}
-		}
+	streams := e.streams
+	e.mu.Unlock()
+	for _, s := range streams {
+		s.end()
 	}
-	return e.errs
+	for _, s := range streams {
+		<-s.done
+	}
+	if err := e.summary.close(); err != nil {
+		e.record(nil, err)
+	}
+	return e.Errors()
 }
 
 // Errors returns the reporter failures recorded so far.
@@ -193,36 +190,31 @@ func (e *Emitter) Errors() []rpt.RunError {
 	return append([]rpt.RunError(nil), e.errs...)
 }
 
-func (e *Emitter) fail(s *stream, err error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.failLocked(context.Background(), s, err)
-}
-
-func (e *Emitter) failLocked(ctx context.Context, s *stream, err error) {
+// record turns a failure of a stream's reporter or output (s is nil for
+// neither) into a run error, naming the plugin and keeping its last stderr
+// lines when the plugin is at fault.
+func (e *Emitter) record(s *stream, err error) {
 	re := rpt.RunError{Source: "reporter", Message: err.Error()}
 	if s != nil {
-		s.failed = true
 		re.Name = s.out.Format
-		err = e.host.ReporterFailed(ctx, s.out.Plugin, err)
-		re.Message = err.Error()
-		var pe *plugin.PluginError
-		if errors.As(err, &pe) {
-			re.Message = fmt.Sprintf("plugin %s@%s: %v", pe.Plugin, pe.Version, pe.Err)
-			re.StderrTail = pe.StderrTail
-		}
+	}
+	var pe *plugin.PluginError
+	if errors.As(err, &pe) {
+		re.Message = fmt.Sprintf("plugin %s@%s: %v", pe.Plugin, pe.Version, pe.Err)
+		re.StderrTail = pe.StderrTail
 	}
 	re.Message = e.redact.String(re.Message)
 	re.StderrTail = e.redact.String(re.StderrTail)
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.errs = append(e.errs, re)
 }
 
-// abort closes whatever was opened when Open fails half-way.
+// abort closes whatever was opened when Open fails half-way; no earlier
+// report is touched.
 func (e *Emitter) abort() {
 	for _, s := range e.streams {
-		_ = s.rs.Close()
-		if s.file != nil {
-			s.file.Close()
-		}
+		s.rs.Abort()
+		s.dest.discard()
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/mcptest/mcptest/core/score"
@@ -60,6 +61,11 @@ func Merge(runs []*rpt.Run, opts MergeOptions) (*rpt.Run, error) {
 			if _, ok := seenSuite[s]; !ok {
 				seenSuite[s] = len(out.Suites)
 				out.Suites = append(out.Suites, s)
+			}
+		}
+		for _, m := range r.ModelCompatibility {
+			if !slices.Contains(out.ModelCompatibility, m) {
+				out.ModelCompatibility = append(out.ModelCompatibility, m)
 			}
 		}
 		for _, s := range r.Servers {

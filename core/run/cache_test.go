@@ -113,8 +113,10 @@ func TestNoCacheSendsEveryRequest(t *testing.T) {
 	if n := flowCalls(t, log, "tools/call"); n != 5 {
 		t.Errorf("the server received %d tools/call, want 5", n)
 	}
-	if n := flowCalls(t, log, "tools/list"); n != 0 {
-		t.Errorf("without caching, tool annotations are never read (%d tools/list)", n)
+	// Without caching, tool annotations are never read; the one test that
+	// fails has its tool name checked against the list, read once.
+	if n := flowCalls(t, log, "tools/list"); n != 1 {
+		t.Errorf("the server received %d tools/list, want 1 (for the failing test)", n)
 	}
 }
 
@@ -199,5 +201,18 @@ func TestHooksTurnCachingOff(t *testing.T) {
 	}
 	if n := flowCalls(t, log, "tools/call"); n != 5 {
 		t.Errorf("the server received %d tools/call, want 5", n)
+	}
+}
+
+// TestPassingRunNeverListsTools: the tools/list a diagnosis needs is not on
+// the way of a run whose tests pass.
+func TestPassingRunNeverListsTools(t *testing.T) {
+	pl, h, log := flowSetup(t, cacheSuite, plan.Selection{Exclude: []string{"a hit that fails"}})
+	res := run.Execute(context.Background(), pl, run.Options{Host: h, NoCache: true})
+	if res.Summary.Passed != 6 || res.Summary.Total != 6 {
+		t.Fatalf("summary %+v", res.Summary)
+	}
+	if n := flowCalls(t, log, "tools/list"); n != 0 {
+		t.Errorf("the server received %d tools/list, want none", n)
 	}
 }

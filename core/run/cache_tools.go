@@ -16,10 +16,13 @@ const toolListTimeout = 10 * time.Second
 // cursor never ends cannot hold a test up.
 const maxToolPages = 50
 
-// toolHints learns, once per session, which tools declare that calling
-// them again changes nothing (readOnlyHint or idempotentHint in their
-// annotations). The MCP defaults for a tool without annotations are the
-// opposite, so such a tool is never served from cache.
+// toolHints learns, once per session, what the server's tools/list says:
+// the tool names (for the diagnosis of a test that calls a tool the server
+// does not list, diagnose.go) and which tools declare that calling them
+// again changes nothing (readOnlyHint or idempotentHint in their
+// annotations; the MCP defaults for a tool without annotations are the
+// opposite, so such a tool is never served from cache). It is asked only
+// when needed, never on the way of a passing test's call.
 type toolHints struct {
 	mu sync.Mutex
 	m  map[*session.Session]*toolHintSet
@@ -27,18 +30,24 @@ type toolHints struct {
 
 type toolHintSet struct {
 	once sync.Once
+	toolList
+}
+
+// toolList is what one session's tools/list said.
+type toolList struct {
 	safe map[string]bool
+	// names are the listed tools, in the server's order.
+	names []string
+	// listed is false when the server did not answer every page (no
+	// tools capability, a cassette without the list, a failure): its
+	// names are then not the whole list.
+	listed bool
 }
 
 func newToolHints() *toolHints { return &toolHints{m: map[*session.Session]*toolHintSet{}} }
 
-// safe reports whether the tool's answers may be reused. The first call
-// for a session lists its tools; a server that cannot list them has no
-// cacheable tools.
-func (h *toolHints) safe(ctx context.Context, sess *session.Session, tool string) bool {
-	if sess == nil {
-		return false
-	}
+// of returns the session's tool list, listing it on the first call.
+func (h *toolHints) of(ctx context.Context, sess *session.Session) *toolList {
 	h.mu.Lock()
 	set := h.m[sess]
 	if set == nil {
@@ -46,16 +55,35 @@ func (h *toolHints) safe(ctx context.Context, sess *session.Session, tool string
 		h.m[sess] = set
 	}
 	h.mu.Unlock()
-	set.once.Do(func() { set.safe = listSafeTools(context.WithoutCancel(ctx), sess) })
-	return set.safe[tool]
+	set.once.Do(func() { set.toolList = listTools(context.WithoutCancel(ctx), sess) })
+	return &set.toolList
 }
 
-// listSafeTools reads every page of tools/list and keeps the names of the
+// safe reports whether the tool's answers may be reused. A server that
+// cannot list its tools has no cacheable tools.
+func (h *toolHints) safe(ctx context.Context, sess *session.Session, tool string) bool {
+	if sess == nil {
+		return false
+	}
+	return h.of(ctx, sess).safe[tool]
+}
+
+// names returns the tools the session's server lists, and false when it
+// could not list them all.
+func (h *toolHints) names(ctx context.Context, sess *session.Session) ([]string, bool) {
+	if sess == nil {
+		return nil, false
+	}
+	l := h.of(ctx, sess)
+	return l.names, l.listed
+}
+
+// listTools reads every page of tools/list, keeping the names and the
 // tools whose annotations mark them read-only or idempotent.
-func listSafeTools(ctx context.Context, sess *session.Session) map[string]bool {
+func listTools(ctx context.Context, sess *session.Session) toolList {
 	ctx, cancel := context.WithTimeout(ctx, toolListTimeout)
 	defer cancel()
-	safe := map[string]bool{}
+	l := toolList{safe: map[string]bool{}}
 	cursor := ""
 	for range maxToolPages {
 		var params json.RawMessage
@@ -64,7 +92,7 @@ func listSafeTools(ctx context.Context, sess *session.Session) map[string]bool {
 		}
 		out, err := sess.Request(ctx, "tools/list", params)
 		if err != nil || out.RPCError != nil {
-			return safe
+			return l
 		}
 		var page struct {
 			Tools []struct {
@@ -77,19 +105,21 @@ func listSafeTools(ctx context.Context, sess *session.Session) map[string]bool {
 			NextCursor string `json:"nextCursor"`
 		}
 		if json.Unmarshal(out.Result, &page) != nil {
-			return safe
+			return l
 		}
 		for _, t := range page.Tools {
+			l.names = append(l.names, t.Name)
 			if a := t.Annotations; a != nil && (isTrue(a.ReadOnly) || isTrue(a.Idempotent)) {
-				safe[t.Name] = true
+				l.safe[t.Name] = true
 			}
 		}
 		if page.NextCursor == "" || page.NextCursor == cursor {
-			return safe
+			l.listed = true
+			return l
 		}
 		cursor = page.NextCursor
 	}
-	return safe
+	return l
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }

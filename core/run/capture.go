@@ -106,6 +106,9 @@ func (c *captures) record(t *plan.Test, envelope json.RawMessage) error {
 		return nil
 	}
 	root, err := decode(envelope)
+	if err == nil {
+		fillDecoded(t, root)
+	}
 	var problems []string
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -146,3 +146,31 @@ tools:
 		t.Errorf("consumer:\n%s", flowExplain(after))
 	}
 }
+
+// TestCaptureReadsIsErrorAsFalse: a capture reads the result as targets
+// do, with isError false when the server left it out.
+func TestCaptureReadsIsErrorAsFalse(t *testing.T) {
+	pl, h := setup(t, `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: produce
+    server: demo
+    tool: echo
+    args: {message: hi}
+    capture: {failed: result.isError}
+  - name: consume
+    server: demo
+    tool: echo
+    args: {message: "failed=${capture:failed}"}
+    expect:
+      - {target: "result.content[0].text", matcher: {eq: "failed=false"}}
+`)
+	res := run.Execute(context.Background(), pl, run.Options{Host: h})
+	for _, tr := range res.Tests {
+		if tr.Status != report.StatusPassed {
+			t.Errorf("%s: %s %+v %+v", tr.Name, tr.Status, tr.Error, tr.Assertions)
+		}
+	}
+}

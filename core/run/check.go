@@ -165,7 +165,7 @@ func (c *argChecker) record(leaf pendingLeaf, err error) {
 	m := leaf.m
 	c.errs = append(c.errs, seqError{seq: leaf.seq, err: &config.Error{
 		File: m.Pos.File, Line: m.Pos.Line, Col: m.Pos.Col, Pointer: m.Pos.Pointer + "/" + m.Key,
-		Msg: "invalid " + m.Key + " argument: " + err.Error(),
+		Msg: invalidArgumentText(err.Error()),
 	}})
 }
 

@@ -25,7 +25,7 @@ func TestCheckArgumentsInBatches(t *testing.T) {
 		switch {
 		case i%700 == 3:
 			arg = `{re: "("}` // invalid, and repeated
-			want = append(want, fmt.Sprintf("/tools/%d/expect/0/matcher/re: invalid re argument", i))
+			want = append(want, fmt.Sprintf("/tools/%d/expect/0/matcher/re: invalid matcher argument: invalid regex", i))
 		case i%3 == 0:
 			arg = fmt.Sprintf(`{eq: "unique %d"}`, i) // never repeated
 		}

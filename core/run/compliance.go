@@ -159,7 +159,12 @@ func (r *runner) checkResults(res *rpt.Test, results []*compliance.Result, hasEx
 			applied = append(applied, c.ID)
 		}
 		if a.Status == rpt.StatusFailed || a.Status == rpt.StatusErrored {
-			res.Frames = append(res.Frames, r.redactFrames(cr.Frames)...)
+			// Frames only for findings, as compliance.Result.Test keeps
+			// them: a check that could not run may still have called a
+			// tool whose answer no report should hold.
+			if a.Status == rpt.StatusFailed {
+				res.Frames = append(res.Frames, r.redactFrames(cr.Frames)...)
+			}
 			if res.Stderr == "" {
 				res.Stderr = r.opts.Redact.String(cr.Stderr)
 			}
@@ -279,6 +284,7 @@ func (r *runner) startCompliance(ctx context.Context, t *plan.Test, cr *complian
 		CheckTimeout:  checkTimeout,
 		Only:          ids,
 		ClientVersion: r.opts.ToolVersion,
+		Redact:        r.opts.Redact,
 	})
 	switch {
 	case err != nil:

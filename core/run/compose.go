@@ -23,6 +23,21 @@ var nodeRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_-]*)\.([^}]*)\}`)
 type nodeState struct {
 	rec    rpt.Node
 	output any
+	// raw is the output's JSON text as the server wrote it, when the
+	// output is a piece of the response; the envelope embeds it, so the
+	// composition's assertions see the server's key order and numbers.
+	raw json.RawMessage
+}
+
+// outputJSON is the node's output as the envelope holds it.
+func (st *nodeState) outputJSON() any {
+	if st == nil {
+		return nil
+	}
+	if st.raw != nil {
+		return st.raw
+	}
+	return st.output
 }
 
 // runComposition runs a composition's nodes in topological order, one at a
@@ -58,7 +73,7 @@ func (r *runner) runComposition(ctx context.Context, t *plan.Test) (res rpt.Test
 	for i, n := range c.Order {
 		order[i] = n.ID
 		st := states[n.ID]
-		entry := map[string]any{"status": st.rec.Status, "output": st.output, "duration_ms": st.rec.DurationMS, "tool": st.rec.Tool}
+		entry := map[string]any{"status": st.rec.Status, "output": st.outputJSON(), "duration_ms": st.rec.DurationMS, "tool": st.rec.Tool}
 		if st.rec.CacheHit {
 			entry["cache_hit"] = true
 		}
@@ -73,7 +88,7 @@ func (r *runner) runComposition(ctx context.Context, t *plan.Test) (res rpt.Test
 	envelope, err := encodeJSON(map[string]any{
 		"composition": map[string]any{"name": c.Spec.Name, "ran": ran, "order": order, "output": c.Output},
 		"nodes":       nodes,
-		"output":      states[c.Output].output,
+		"output":      states[c.Output].outputJSON(),
 	})
 	if err != nil {
 		res.Status = rpt.StatusErrored
@@ -143,7 +158,7 @@ func (r *runner) runNode(ctx context.Context, t *plan.Test, n *config.Compositio
 		return fail(err.Error())
 	}
 	r.redactOutcome(out)
-	st.output = nodeOutput(out)
+	st.output, st.raw = nodeOutput(out)
 	switch {
 	case out.RPCError != nil:
 		return fail(out.RPCError.Error())
@@ -187,8 +202,9 @@ func nodeResolver(states map[string]*nodeState) resolver {
 // JSON-RPC error as {code, message, data}; else the result's
 // structuredContent when present; else its first text block decoded when
 // that holds a JSON object or array; else the text of its text blocks
-// joined by newlines; else the result itself.
-func nodeOutput(out *session.Outcome) any {
+// joined by newlines; else the result itself. raw is the JSON text of the
+// output when it is a piece of what the server sent (nil otherwise).
+func nodeOutput(out *session.Outcome) (v any, raw json.RawMessage) {
 	if e := out.RPCError; e != nil {
 		m := map[string]any{"code": e.Code, "message": e.Message}
 		if len(e.Data) > 0 {
@@ -196,7 +212,7 @@ func nodeOutput(out *session.Outcome) any {
 				m["data"] = v
 			}
 		}
-		return m
+		return m, nil
 	}
 	var res struct {
 		Structured json.RawMessage `json:"structuredContent"`
@@ -206,11 +222,11 @@ func nodeOutput(out *session.Outcome) any {
 		} `json:"content"`
 	}
 	if json.Unmarshal(out.Result, &res) != nil {
-		return nil
+		return nil, nil
 	}
 	if len(res.Structured) > 0 && string(res.Structured) != "null" {
 		if v, err := decode(res.Structured); err == nil {
-			return v
+			return v, res.Structured
 		}
 	}
 	var texts []string
@@ -222,11 +238,14 @@ func nodeOutput(out *session.Outcome) any {
 	if len(texts) > 0 {
 		if first := strings.TrimSpace(texts[0]); strings.HasPrefix(first, "{") || strings.HasPrefix(first, "[") {
 			if v, err := decode(json.RawMessage(first)); err == nil {
-				return v
+				return v, json.RawMessage(first)
 			}
 		}
-		return strings.Join(texts, "\n")
+		return strings.Join(texts, "\n"), nil
 	}
-	v, _ := decode(out.Result)
-	return v
+	v, err := decode(out.Result)
+	if err != nil {
+		return nil, nil
+	}
+	return v, out.Result
 }

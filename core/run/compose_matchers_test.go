@@ -39,7 +39,22 @@ func scoringPlugin() *sdk.Plugin {
 			return sdk.Fail(sdk.Failure{Expected: in.Argument, Actual: in.Actual, Note: "substring not found"}), nil
 		}),
 		"re": reMatcher{},
+		// wrapped rejects every argument with an error that wraps another
+		// invalid-argument error, as a family helper around a shared check
+		// does.
+		"wrapped": wrappedMatcher{},
 	}}
+}
+
+// wrappedMatcher refuses every argument, twice marked as invalid.
+type wrappedMatcher struct{}
+
+func (wrappedMatcher) CheckArgument(string, json.RawMessage) error {
+	return sdk.InvalidArgument("%w", sdk.InvalidArgument("wrapped: never valid"))
+}
+
+func (m wrappedMatcher) Match(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+	return sdk.MatchResult{}, m.CheckArgument(in.Key, in.Argument)
 }
 
 // reMatcher is a regular-expression matcher that vets its argument.
@@ -282,8 +297,36 @@ tools:
 	if !errors.As(err, &errs) || len(errs) != 2 {
 		t.Fatalf("error = %v", err)
 	}
-	if !strings.Contains(errs[0].Error(), "/tools/0/expect/0/matcher/not/anyOf/1/re: invalid re argument") ||
-		!strings.Contains(errs[1].Error(), "/tools/0/expect/1/assert-set/assertions/0/matcher/re: invalid re argument") {
+	if !strings.Contains(errs[0].Error(), "/tools/0/expect/0/matcher/not/anyOf/1/re: invalid matcher argument: invalid regex") ||
+		!strings.Contains(errs[1].Error(), "/tools/0/expect/1/assert-set/assertions/0/matcher/re: invalid matcher argument: invalid regex") {
 		t.Errorf("errors = %v", errs)
+	}
+}
+
+// TestInvalidArgumentSaidOnce checks that an argument error that wraps
+// another says "invalid matcher argument" once, both when validate vets
+// the argument and when the run meets it.
+func TestInvalidArgumentSaidOnce(t *testing.T) {
+	pl, h := setupScoring(t, `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: t
+    server: demo
+    tool: echo
+    args: {message: "abc"}
+    expect:
+      - {target: "result", matcher: {wrapped: 1}}
+`, "")
+	const want = "invalid matcher argument: wrapped: never valid"
+	err := run.CheckArguments(context.Background(), h, pl)
+	if err == nil || !strings.HasSuffix(err.Error(), "/tools/0/expect/0/matcher/wrapped: "+want) {
+		t.Errorf("validate: %v", err)
+	}
+	_, tests := runScoring(t, pl, h)
+	got := tests["t"]
+	if got.Status != report.StatusErrored || len(got.Assertions) != 1 || got.Assertions[0].Error != want {
+		t.Errorf("run: %+v", got)
 	}
 }

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mcptest/mcptest/core/config"
-	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // ErrMissingEnv is wrapped when a server's credential variable is unset.
@@ -36,16 +37,20 @@ func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.
 			Path:            srv.Cassette,
 			ProtocolVersion: version,
 			ClientVersion:   s.clientVersion,
-			Scrub:           report.NewRedactor(suite.Secrets).Bytes,
+			Scrub:           redact.New(suite.Secrets...).Bytes,
 		})
 	case config.StdioServer, "":
+		limit, from := startLimit(suite)
 		return session.StartStdio(ctx, session.StdioConfig{
 			Name:            srv.Name,
 			Command:         srv.Command,
 			Env:             srv.Env,
 			ProtocolVersion: version,
 			ClientVersion:   s.clientVersion,
+			Secrets:         suite.Secrets,
 			Client:          clientOptions(suite, srv),
+			InitTimeout:     limit,
+			InitTimeoutFrom: from,
 		})
 	}
 	return nil, fmt.Errorf("server %q: %s servers cannot be run by this build", srv.Name, srv.Kind)
@@ -65,6 +70,7 @@ func (s *servers) httpConfig(suite *config.Suite, srv *config.Server, version st
 		WaitForReady:    srv.WaitForReady,
 		Client:          clientOptions(suite, srv),
 	}
+	cfg.InitTimeout, cfg.InitTimeoutFrom = startLimit(suite)
 	if a := srv.Auth; a != nil {
 		if a.BearerTokenEnv != "" {
 			tok, err := lookupEnv("bearer_token_env", a.BearerTokenEnv)
@@ -119,4 +125,18 @@ func credential(suite *config.Suite, srv *config.Server, field, name string) (st
 		return "", fmt.Errorf("server %q: %s names $%s: %w", srv.Name, field, name, ErrMissingEnv)
 	}
 	return v, nil
+}
+
+// startLimit is the bound of a server's start (spawn or connect, then
+// initialize): performance.default_timeout_ms when the suite sets it, with
+// where it was set, else zero for the session's documented default.
+func startLimit(suite *config.Suite) (time.Duration, string) {
+	if suite.DefaultTimeoutMS <= 0 {
+		return 0, ""
+	}
+	file := suite.File
+	if pos, ok := suite.Blocks["performance"]; ok && pos.File != "" {
+		file = pos.File
+	}
+	return time.Duration(suite.DefaultTimeoutMS) * time.Millisecond, "performance.default_timeout_ms in " + file
 }

@@ -46,7 +46,8 @@ func TestCapturingTestRunsAlone(t *testing.T) {
 }
 
 // TestEnvelopeUnchangedWithoutCapture: a test that does not capture keeps
-// the envelope it always had; one whose target reads a capture key
+// the envelope it always had (with the isError the demo server leaves out
+// seen as false); one whose target reads a capture key
 // captures without any option.
 func TestEnvelopeUnchangedWithoutCapture(t *testing.T) {
 	pl, h := setup(t, `
@@ -59,7 +60,7 @@ tools:
     tool: echo
     args: {message: hi}
     expect:
-      - {target: "", matcher: {eq: {result: {content: [{text: hi, type: text}]}}}}
+      - {target: "", matcher: {eq: {result: {content: [{type: text, text: hi}], isError: false}}}}
   - name: opted in by its target
     server: demo
     tool: echo

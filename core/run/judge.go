@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -22,45 +21,24 @@ func (r *runner) judge(ctx context.Context, t *plan.Test, envelope json.RawMessa
 	if len(t.Assertions) == 0 {
 		return nil
 	}
-	root, decodeErr := decode(envelope)
-	return r.judgeRoot(ctx, t, root, decodeErr)
+	j := r.newJudging(ctx, t, envelope)
+	return j.run()
 }
 
-// judgeResult is judge for the envelope {"result": result}, decoding the
-// result where it is instead of copying it into an envelope first: a
-// response of tens of megabytes is then held once as bytes and once
-// decoded, not twice as bytes.
+// judgeResult is judge for the envelope {"result": result}, read straight
+// from the result's bytes instead of copying them into an envelope first:
+// a response of tens of megabytes is held once.
 func (r *runner) judgeResult(ctx context.Context, t *plan.Test, result json.RawMessage) []rpt.Assertion {
 	if len(t.Assertions) == 0 {
 		return nil
 	}
-	if len(result) > rawResultMin && json.Valid(result) {
-		// A huge result: string targets are sliced out of it, and it is
-		// decoded only if a target needs more.
-		j := r.newJudging(ctx, t, nil, nil)
-		j.raw = result
-		return j.run()
+	if len(result) == 0 {
+		result = json.RawMessage("null")
 	}
-	var v any
-	var err error
-	if len(result) > 0 {
-		v, err = decode(result)
-	}
-	if err != nil {
-		return r.judgeRoot(ctx, t, nil, err)
-	}
-	return r.judgeRoot(ctx, t, map[string]any{"result": v}, nil)
+	j := r.newJudging(ctx, t, result)
+	j.underResult = true
+	return j.run()
 }
-
-// judgeRoot judges a test's assertions against a decoded envelope, or
-// records decodeErr against each.
-func (r *runner) judgeRoot(ctx context.Context, t *plan.Test, root any, decodeErr error) []rpt.Assertion {
-	return r.newJudging(ctx, t, root, decodeErr).run()
-}
-
-// rawResultMin is the size from which a result is judged in place
-// (judgeResult): below it, decoding costs less than it saves.
-const rawResultMin = 1 << 20
 
 // run prepares every entry, has the plugins judge them and reads the
 // verdicts back.
@@ -85,19 +63,22 @@ func (j *judging) run() []rpt.Assertion {
 // judging is the state of judging one test: the requests gathered by
 // prepare, then the verdicts finish reads back with a cursor.
 type judging struct {
-	r         *runner
-	ctx       context.Context
-	t         *plan.Test
-	root      any
+	r   *runner
+	ctx context.Context
+	t   *plan.Test
+	// doc is the JSON the targets are read from, in place (never decoded
+	// as a whole): the envelope, or with underResult the result alone,
+	// read as {"result": doc}.
+	doc         json.RawMessage
+	underResult bool
+	// fill is the normalisation targets see (isError on tool results).
+	fill      *target.Fill
 	decodeErr error
-	// raw, when set, is a huge result judged in place: root is decoded
-	// from it only when a target cannot be sliced out (rootFromRaw).
-	raw     json.RawMessage
-	reqs    []plugin.MatchRequest
-	outs    []plugin.MatchOutcome
-	cur     int               // next verdict to read
-	actuals []json.RawMessage // the values compositions judged, in order
-	acur    int               // next of actuals to read
+	reqs      []plugin.MatchRequest
+	outs      []plugin.MatchOutcome
+	cur       int               // next verdict to read
+	actuals   []json.RawMessage // the values compositions judged, in order
+	acur      int               // next of actuals to read
 	// lastPlugin and lastLabel memoise the name@version of the plugin of
 	// the previous assertion: most tests use one plugin throughout.
 	lastPlugin *plugin.Found
@@ -121,9 +102,21 @@ type targetValue struct {
 	actual json.RawMessage
 }
 
-// newJudging starts judging t against the decoded envelope.
-func (r *runner) newJudging(ctx context.Context, t *plan.Test, root any, decodeErr error) *judging {
-	return &judging{r: r, ctx: ctx, t: t, root: root, decodeErr: decodeErr, reqs: requestPool.get(len(t.Assertions))}
+// newJudging starts judging t against doc. A document that is not JSON
+// errors every entry, with encoding/json's account of what is wrong.
+func (r *runner) newJudging(ctx context.Context, t *plan.Test, doc json.RawMessage) *judging {
+	j := &judging{r: r, ctx: ctx, t: t, doc: doc, reqs: requestPool.get(len(t.Assertions))}
+	if !json.Valid(doc) {
+		if _, err := decodeSlow(doc); err != nil {
+			j.decodeErr = err
+		} else {
+			j.decodeErr = errors.New("invalid JSON")
+		}
+	}
+	if t.Kind == plan.KindTool {
+		j.fill = isErrorFill
+	}
+	return j
 }
 
 // prepare starts the result of one entry and queues its leaves. An entry
@@ -177,34 +170,23 @@ func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion
 // errored) and reports false.
 func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage, bool) {
 	actual, ok := j.memoised(a.Spec.Target)
-	if !ok && j.raw != nil {
-		if actual, ok = rawString(a.Target, j.raw); ok {
-			j.memoise(a.Spec.Target, actual)
-		} else {
-			j.rootFromRaw()
-		}
-	}
 	if !ok && j.decodeErr != nil {
 		res.Status = rpt.StatusErrored
 		res.Error = "the response is not valid JSON: " + j.decodeErr.Error()
 		return nil, false
 	}
 	if !ok {
-		v, err := a.Target.Extract(j.root)
+		var err error
+		if j.underResult {
+			actual, err = a.Target.ExtractRawUnder("result", j.doc, j.fill)
+		} else {
+			actual, err = a.Target.ExtractRaw(j.doc, j.fill)
+		}
 		if err != nil {
 			res.Status = rpt.StatusFailed
 			res.Failure = targetFailure(a, err)
 			return nil, false
 		}
-		actual, err = encodeValue(v)
-		if err != nil {
-			res.Status = rpt.StatusErrored
-			res.Error = "encode the value at the target: " + err.Error()
-			return nil, false
-		}
-		// Requests share the bytes from here on; a full slice makes an
-		// append by any reader copy rather than write into the others.
-		actual = actual[:len(actual):len(actual)]
 		j.memoise(a.Spec.Target, actual)
 	}
 	actual, failure := j.r.transformValue(j.ctx, j.t, a.Spec, actual)
@@ -214,30 +196,6 @@ func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage,
 		return nil, false
 	}
 	return actual, true
-}
-
-// rawString slices the string at a target under "result" out of the
-// result's bytes.
-func rawString(p target.Path, result json.RawMessage) (json.RawMessage, bool) {
-	segs := p.Segments()
-	if len(segs) == 0 || segs[0].IsIndex || segs[0].Key != "result" {
-		return nil, false
-	}
-	return target.NewPath(segs[1:]...).ExtractRawString(result)
-}
-
-// rootFromRaw decodes the huge result once, for the targets that cannot
-// be sliced out of it.
-func (j *judging) rootFromRaw() {
-	if j.root != nil || j.decodeErr != nil {
-		return
-	}
-	v, err := decode(j.raw)
-	if err != nil {
-		j.decodeErr = err
-		return
-	}
-	j.root = map[string]any{"result": v}
 }
 
 // memoised returns the encoded value at target if it was memoised.
@@ -297,8 +255,8 @@ func (r *runner) applyOutcome(a *rpt.Assertion, o plugin.MatchOutcome) {
 func (r *runner) outcomeError(o plugin.MatchOutcome) string {
 	r.notePluginError(o.Err)
 	msg := r.opts.Redact.String(o.Err.Error())
-	if o.ErrorKind == sdk.ErrorKindInvalidArgument && !strings.HasPrefix(msg, sdk.ErrInvalidArgument.Error()) {
-		msg = sdk.ErrInvalidArgument.Error() + ": " + msg
+	if o.ErrorKind == sdk.ErrorKindInvalidArgument {
+		msg = invalidArgumentText(msg)
 	}
 	return msg
 }

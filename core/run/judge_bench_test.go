@@ -81,10 +81,9 @@ func BenchmarkJudge(b *testing.B) {
 		// only the core's own work is timed (no gRPC, no coalescer).
 		b.Run("core-"+name, func(b *testing.B) {
 			r := &runner{pluginErrs: map[string]*plugin.PluginError{}}
-			root, _ := decode(envelope)
 			var outs []plugin.MatchOutcome
 			for b.Loop() {
-				j := r.newJudging(context.Background(), t, root, nil)
+				j := r.newJudging(context.Background(), t, envelope)
 				res := rpt.Test{Assertions: make([]rpt.Assertion, len(t.Assertions))}
 				for i, a := range t.Assertions {
 					res.Assertions[i] = j.prepare(i, a, false)

@@ -15,7 +15,7 @@ import (
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
-	"github.com/mcptest/mcptest/core/report"
+	"github.com/mcptest/mcptest/internal/redact"
 	"github.com/mcptest/mcptest/internal/textbench"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -66,7 +66,7 @@ func BenchmarkJudge100k(b *testing.B) {
 	// The runner as Execute sets it up, with the options `mcptest run`
 	// passes that judging reads.
 	r := &runner{
-		opts:       Options{Host: host, Concurrency: 4 * runtime.GOMAXPROCS(0), Redact: report.NewRedactor(secrets)},
+		opts:       Options{Host: host, Concurrency: 4 * runtime.GOMAXPROCS(0), Redact: redact.New(secrets...)},
 		plan:       p,
 		pluginErrs: map[string]*plugin.PluginError{},
 	}
@@ -158,11 +158,7 @@ func planText100k(b *testing.B, dir string, gen []textbench.Test) *plan.Plan {
 func checkText100kRequests(b *testing.B, r *runner, p *plan.Plan, gen []textbench.Test) {
 	b.Helper()
 	for i, t := range p.Tests {
-		root, err := decode(gen[i].Envelope)
-		if err != nil {
-			b.Fatal(err)
-		}
-		j := r.newJudging(context.Background(), t, root, nil)
+		j := r.newJudging(context.Background(), t, gen[i].Envelope)
 		for k, a := range t.Assertions {
 			j.prepare(k, a, false)
 		}

@@ -9,13 +9,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"runtime"
+	"slices"
+	"sort"
 	"sync"
 	"time"
 
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
-	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -42,7 +44,7 @@ type Options struct {
 	// ToolVersion is mcptest's version, recorded in the report.
 	ToolVersion string
 	// Redact scrubs secrets from errors and captured text.
-	Redact *report.Redactor
+	Redact *redact.Redactor
 	// RunID identifies the run; "" generates one.
 	RunID string
 	// HookTimeout bounds each lifecycle hook step; 0 means the suite's
@@ -76,6 +78,9 @@ type runner struct {
 	// cache serves identical requests from earlier answers; nil when
 	// caching is off.
 	cache *callCache
+	// tools holds each session's tools/list, read when a test needs it
+	// (and shared with the cache, which reads the tools' annotations).
+	tools *toolHints
 	// calls bounds the requests in flight to servers (Options.Concurrency).
 	calls chan struct{}
 	// comp holds the compliance engine's runs (compliance.go).
@@ -107,6 +112,10 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	defer r.match.close()
 	r.caps = newCaptures(p)
 	r.cache = newRunCache(p, opts)
+	r.tools = newToolHints()
+	if r.cache != nil {
+		r.cache.tools = r.tools
+	}
 
 	run := &rpt.Run{
 		SchemaVersion: rpt.SchemaVersion,
@@ -118,6 +127,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	}
 	for _, s := range p.Suites {
 		run.Suites = append(run.Suites, s.File)
+		run.ModelCompatibility = appendMissing(run.ModelCompatibility, s.ModelCompatibility)
 	}
 	header := *run
 	header.Tests = nil
@@ -155,12 +165,18 @@ func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 			for i := range next {
 				t := r.plan.Tests[i]
 				if ctx.Err() != nil {
-					run.Tests[i] = skipped(t, "run interrupted before the test started")
+					// Announced like any finished test, so a streaming
+					// consumer (ndjson) sees every test of the plan.
+					run.Tests[i] = notStarted(t)
+					r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &run.Tests[i]})
 					continue
 				}
 				start := testHeader(t)
 				r.emit(ctx, rpt.Event{Type: rpt.EventTestStarted, Test: &start})
 				res := r.eachTest(ctx, b, t)
+				if ctx.Err() != nil {
+					res = cutShort(res)
+				}
 				r.caps.finish(t, &res)
 				run.Tests[i] = res
 				r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &res})
@@ -197,7 +213,13 @@ func (r *runner) notePluginError(err error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// The first failure of each plugin, and the one that ended it if that
+	// came later (a plugin restarted after a hang that hung again): the
+	// first alone would say it was started again and stop there.
 	key := pe.Plugin + "@" + pe.Version
+	if pe.Final {
+		key += "#final"
+	}
 	if _, ok := r.pluginErrs[key]; !ok {
 		r.pluginErrs[key] = pe
 	}
@@ -206,8 +228,16 @@ func (r *runner) notePluginError(err error) {
 func (r *runner) runErrors() []rpt.RunError {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// The map's order is random and tests finish in any order; sort by
+	// plugin so the report lists its errors the same way every run.
+	keys := make([]string, 0, len(r.pluginErrs))
+	for k := range r.pluginErrs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
 	var out []rpt.RunError
-	for _, pe := range r.pluginErrs {
+	for _, k := range keys {
+		pe := r.pluginErrs[k]
 		out = append(out, rpt.RunError{
 			Source:     "plugin",
 			Name:       pe.Plugin + "@" + pe.Version,
@@ -225,3 +255,13 @@ func newRunID() string {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// appendMissing appends the items of add that list does not hold yet.
+func appendMissing(list, add []string) []string {
+	for _, s := range add {
+		if !slices.Contains(list, s) {
+			list = append(list, s)
+		}
+	}
+	return list
+}

@@ -62,15 +62,22 @@ func TestNodeOutput(t *testing.T) {
 		{`{"content":[{"type":"text","text":"42"}]}`, `"42"`},
 		{`{"content":[{"type":"text","text":"a"},{"type":"image","data":"x"},{"type":"text","text":"b"}]}`, `"a\nb"`},
 		{`{"content":[{"type":"text","text":"{not json"}]}`, `"{not json"`},
-		{`{"content":[{"type":"image","data":"x","mimeType":"image/png"}]}`, `{"content":[{"data":"x","mimeType":"image/png","type":"image"}]}`},
+		{`{"content":[{"type":"image","data":"x","mimeType":"image/png"}]}`, `{"content":[{"type":"image","data":"x","mimeType":"image/png"}]}`},
+		// The envelope holds what the server wrote: key order, literals.
+		{`{"structuredContent":{"z":1.0, "a":[1e3]}}`, `{"z":1.0,"a":[1e3]}`},
+	}
+	output := func(out *session.Outcome) any {
+		st := &nodeState{}
+		st.output, st.raw = nodeOutput(out)
+		return st.outputJSON()
 	}
 	for _, c := range cases {
-		got, _ := encodeJSON(nodeOutput(&session.Outcome{Result: json.RawMessage(c.result)}))
+		got, _ := encodeJSON(output(&session.Outcome{Result: json.RawMessage(c.result)}))
 		if string(got) != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.result, got, c.want)
 		}
 	}
-	got, _ := encodeJSON(nodeOutput(&session.Outcome{RPCError: &session.RPCError{Code: -32602, Message: "bad", Data: json.RawMessage(`{"k":1}`)}}))
+	got, _ := encodeJSON(output(&session.Outcome{RPCError: &session.RPCError{Code: -32602, Message: "bad", Data: json.RawMessage(`{"k":1}`)}}))
 	if string(got) != `{"code":-32602,"data":{"k":1},"message":"bad"}` {
 		t.Errorf("rpc error output = %s", got)
 	}

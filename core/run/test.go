@@ -163,6 +163,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	if len(t.Captures) > 0 {
 		r.takeCaptures(t, envelopeBytes(), &res)
 	}
+	r.diagnoseTool(ctx, t, sess, q.Name, &res)
 	if res.Status != rpt.StatusPassed {
 		res.Response = r.truncate(envelopeBytes())
 		res.Stderr = r.stderrTail(sess)

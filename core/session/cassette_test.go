@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptest/mcptest/core/report"
+	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // cassetteCall is one request the record and replay tests make.
@@ -220,7 +220,7 @@ func TestCassetteNeverWritesSecrets(t *testing.T) {
 	const token = "cassette-secret-token-4242"
 	u, _ := startDemoURL(t, "--http")
 	live := startURLSession(t, HTTPConfig{URL: u, Auth: Auth{BearerToken: token, BearerTokenEnv: "TOKEN"}})
-	scrub := report.NewRedactor([]string{token}).Bytes
+	scrub := redact.New(token).Bytes
 	rec := NewRecorder("web", scrub)
 	calls := []cassetteCall{
 		{"tools/call", `{"name":"request_headers"}`},
@@ -253,5 +253,30 @@ func TestCassetteNeverWritesSecrets(t *testing.T) {
 		if _, err := callRaw(t, s, c); err != nil {
 			t.Errorf("replay %v: %v", c, err)
 		}
+	}
+}
+
+// TestCassetteMasksEscapedSecrets records answers that carry the secret
+// the way other servers write JSON ("\/", \u escapes in either case, the
+// text of a tool result holding JSON with its own escapes) and checks the
+// file, whose canonical form would decode every escape, holds none of it.
+func TestCassetteMasksEscapedSecrets(t *testing.T) {
+	const token = "tok/é-SECRET-4242"
+	rec := NewRecorder("web", redact.New(token).Bytes)
+	params := `{"name":"echo","arguments":{"message":"tok\u002F\u00e9-SECRET-4242"}}`
+	result := `{"content":[{"type":"text","text":"tok\/\u00E9-SECRET-4242 and {\"k\":\"tok\\\/\\u00e9-SECRET-4242\"}"}]}`
+	errData := `{"echo":"\u0074ok\/\u00c3\u00a9"}` // not the secret: mojibake of é stays
+	rec.Observe(nil, "tools/call", json.RawMessage(params), &Outcome{Result: json.RawMessage(result)}, nil)
+	rec.Observe(nil, "prompts/get", json.RawMessage(`{"name":"p"}`), &Outcome{RPCError: &RPCError{Code: 1, Message: `bad tok\/é-SECRET-4242`, Data: json.RawMessage(errData)}}, nil)
+	path := filepath.Join(t.TempDir(), "web.json")
+	if err := rec.Cassette().WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if bytes.Contains(b, []byte("SECRET")) || bytes.Count(b, []byte(Redacted)) != 4 {
+		t.Fatalf("cassette:\n%s", b)
+	}
+	if !bytes.Contains(b, []byte(`"echo": "tok/Ã©"`)) {
+		t.Errorf("a value without the secret was changed:\n%s", b)
 	}
 }

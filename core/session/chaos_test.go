@@ -60,13 +60,33 @@ func TestWrongIDTimeoutNamesTheStrayResponse(t *testing.T) {
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
-	if !strings.Contains(err.Error(), "id matches no request") || !strings.Contains(err.Error(), `"id":"1000001"`) {
+	if !strings.Contains(err.Error(), "stray answers") || !strings.Contains(err.Error(), `"id":"1000001"`) {
 		t.Errorf("message does not show the stray response: %v", err)
 	}
 	// A later timeout does not blame the old stray.
 	_, err = callWithin(s, 200*time.Millisecond, "hang", `{}`)
-	if !errors.Is(err, ErrTimeout) || strings.Contains(err.Error(), "matches no request") {
+	if !errors.Is(err, ErrTimeout) || strings.Contains(err.Error(), "stray") {
 		t.Errorf("hang: %v", err)
+	}
+}
+
+// Ids inside the client's own ranges (mcp-go's initialize is 1; the
+// session's calls count up from 1,000,001) are stray too when no request
+// waits for them: they used to be passed to mcp-go, which dropped them.
+func TestStrayAnswerInsideTheClientsRange(t *testing.T) {
+	s := startChaos(t)
+	for _, id := range []string{"1", "999999", "1000001"} {
+		_, err := callWithin(s, 300*time.Millisecond, "wrong_id", `{"id":`+id+`}`)
+		if !errors.Is(err, ErrTimeout) {
+			t.Fatalf("id %s: err = %v, want ErrTimeout", id, err)
+		}
+		if !strings.Contains(err.Error(), "stray answers") || !strings.Contains(err.Error(), `"id":`+id+`,`) {
+			t.Errorf("id %s: the timeout does not show the stray answer: %v", id, err)
+		}
+	}
+	// The session still works.
+	if got := toolText(t, callTool(t, s, "echo", `{"message":"ok"}`).Result); got != "ok" {
+		t.Errorf("echo = %q", got)
 	}
 }
 
@@ -78,9 +98,10 @@ func TestDuplicateAnswerKeepsTheFirstAndBlamesNothing(t *testing.T) {
 	if got := toolText(t, callTool(t, s, "echo", `{"message":"mine"}`).Result); got != "mine" {
 		t.Errorf("next call got %q", got)
 	}
-	// The repeated answer is to an id the session used: not a wrong id.
+	// The repeated answer is a stray, but it came before the next call
+	// started: that call's diagnosis does not blame it.
 	_, err := callWithin(s, 200*time.Millisecond, "hang", `{}`)
-	if strings.Contains(err.Error(), "matches no request") {
+	if strings.Contains(err.Error(), "stray") {
 		t.Errorf("duplicate reported as a stray: %v", err)
 	}
 }

@@ -24,7 +24,8 @@ func LegacyProtocolVersions() []string { return slices.Clone(legacyVersions) }
 
 // Defaults for the zero values of StdioConfig's durations and limits.
 const (
-	// DefaultInitTimeout bounds the initialize handshake.
+	// DefaultInitTimeout bounds the initialize handshake (a server's
+	// start) when the suite sets no performance.default_timeout_ms.
 	DefaultInitTimeout = 30 * time.Second
 	// DefaultCallTimeout bounds a call whose context has no deadline.
 	DefaultCallTimeout = 60 * time.Second
@@ -54,12 +55,20 @@ type StdioConfig struct {
 	// ClientVersion is sent as clientInfo.version in initialize; empty
 	// means "dev".
 	ClientVersion string
+	// Secrets are masked in the session's frames before they are cut to
+	// FrameLimit (the suite's secrets: a server may have them from its
+	// environment or arguments and echo them back).
+	Secrets []string
 	// StderrLimit is how many bytes of the server's stderr are kept for
 	// StderrTail and error messages; zero means DefaultStderrLimit.
 	StderrLimit int
 	// InitTimeout bounds the initialize handshake; zero means
 	// DefaultInitTimeout.
 	InitTimeout time.Duration
+	// InitTimeoutFrom says where InitTimeout came from, such as
+	// "performance.default_timeout_ms in suite.yml", for the error of a
+	// start that ran out of time; empty means the default.
+	InitTimeoutFrom string
 	// CallTimeout bounds a call whose context has no deadline; zero means
 	// DefaultCallTimeout, a negative value means no bound.
 	CallTimeout time.Duration
@@ -112,6 +121,7 @@ func (cfg StdioConfig) options() options {
 		protocolVersion: cfg.ProtocolVersion,
 		clientVersion:   cfg.ClientVersion,
 		initTimeout:     cfg.InitTimeout,
+		initFrom:        cfg.InitTimeoutFrom,
 		callTimeout:     cfg.CallTimeout,
 		maxMessageBytes: cfg.MaxMessageBytes,
 		client:          cfg.Client,
@@ -130,4 +140,14 @@ func environ(base []string, env map[string]string) []string {
 		out = append(out, k+"="+env[k])
 	}
 	return out
+}
+
+// startLimit names the limit a start ran out of and where it came from,
+// as " (start limit 2s, from ...)" text for timeout errors, so a user
+// knows what to change.
+func (o options) startLimit() string {
+	if o.initFrom == "" {
+		return fmt.Sprintf(" (start limit %s, the default; performance.default_timeout_ms sets it)", o.initTimeout)
+	}
+	return fmt.Sprintf(" (start limit %s, from %s)", o.initTimeout, o.initFrom)
 }

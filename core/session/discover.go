@@ -54,8 +54,8 @@ func (s *Session) discover(ctx context.Context) error {
 			return fmt.Errorf("%s: %w", prefix, err)
 		case errors.Is(err, ErrTimeout) && ctx.Err() == nil:
 			// A legacy stdio server may ignore a method it does not know.
-			return fmt.Errorf("%s: %w (a server of the legacy era, which opens with initialize, may ignore the method)%s",
-				prefix, err, s.t.detail())
+			return fmt.Errorf("%s: %w%s (a server of the legacy era, which opens with initialize, may ignore the method)%s",
+				prefix, err, s.opts.startLimit(), s.t.detail())
 		}
 		return fmt.Errorf("%s: %w%s", prefix, err, s.t.detail())
 	}

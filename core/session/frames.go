@@ -45,13 +45,33 @@ type Frame struct {
 // frame makes a Frame of b, scrubbed of the session's known secrets, with
 // the SSE event type and id it came with (both "" otherwise).
 func (s *Session) frame(dir Direction, at time.Time, b []byte, event, id string) Frame {
-	f := newFrame(dir, at, b)
-	f.Event, f.EventID = event, id
-	if s.redact != nil {
-		f.Raw = s.redact.scrub(f.Raw)
+	if s.redact == nil {
+		f := newFrame(dir, at, b)
+		f.Event, f.EventID = event, id
+		return f
 	}
+	// Masked before the cut, so a secret straddling FrameLimit is not
+	// left half in the frame. Only what is kept, and a margin after it in
+	// which a secret could end, is masked: the rest is dropped anyway.
+	b = trimNewline(b)
+	size := len(b)
+	if size > FrameLimit+maskMargin {
+		b = b[:FrameLimit+maskMargin]
+	}
+	b = s.redact.scrubBytes(b)
+	var f Frame
+	if size <= FrameLimit {
+		f = Frame{Direction: dir, Time: at, Size: size, Raw: string(b)}
+	} else {
+		f = newCutFrame(dir, at, b, size)
+	}
+	f.Event, f.EventID = event, id
 	return f
 }
+
+// maskMargin is how far past FrameLimit a frame is masked before the cut:
+// room for a secret encoded with escapes, several levels deep.
+const maskMargin = 16 << 10
 
 // newFrame copies at most FrameLimit bytes of b into a Frame.
 func newFrame(dir Direction, at time.Time, b []byte) Frame {

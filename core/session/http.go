@@ -108,7 +108,14 @@ type httpConn struct {
 	client *http.Client // no overall timeout: streams outlive it
 	creds  credentials
 	redact *redactor
+	// budget bounds the body bytes all the session's readers hold at
+	// once (MaxBufferedBytes).
+	budget *bodyBudget
 }
+
+// hold returns a new, empty claim on the session's body budget, for one
+// body or stream.
+func (h *httpConn) hold() *bodyHold { return &bodyHold{budget: h.budget} }
 
 // newHTTPConn builds the client for cfg, whose defaults are filled in.
 func newHTTPConn(ctx context.Context, cfg HTTPConfig) (*httpConn, error) {
@@ -128,6 +135,7 @@ func newHTTPConn(ctx context.Context, cfg HTTPConfig) (*httpConn, error) {
 		secrets = append(secrets, o.ClientSecret)
 	}
 	h := &httpConn{cfg: cfg, url: u, ctx: ctx, redact: newRedactor(secrets, cfg.secretHeaderNames())}
+	h.budget = &bodyBudget{limit: cfg.MaxBufferedBytes}
 
 	dialer := &net.Dialer{Timeout: cfg.HTTP.ConnectTimeout, KeepAlive: 30 * time.Second}
 	h.tr = &http.Transport{
@@ -321,14 +329,23 @@ func responseID(msg []byte) string {
 // one carried the id of the exchange's request. An error with a null or
 // missing id answers the exchange's own request, since an HTTP error
 // status on a POST can only be about what that POST carried.
+//
+// A 401 or 403 is never delivered: whatever its body says (often an
+// OAuth error such as {"error":"invalid_token"}), it is an authentication
+// failure, which statusError describes with the WWW-Authenticate header
+// and the credentials configured. Nor is a body whose "error" is not an
+// object: that is no JSON-RPC error.
 func (s *Session) deliverErrorBody(body []byte, x *exchangeKind, status int) (found, seen bool) {
+	if status == http.StatusUnauthorized || status == http.StatusForbidden {
+		return false, false
+	}
 	for _, msg := range splitBody(body) {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 			Error  json.RawMessage `json:"error"`
 		}
-		if json.Unmarshal(msg, &m) != nil || m.Method != "" || len(m.Error) == 0 || string(m.Error) == "null" {
+		if json.Unmarshal(msg, &m) != nil || m.Method != "" || !isObject(m.Error) {
 			continue
 		}
 		found = true
@@ -348,4 +365,10 @@ func (s *Session) deliverErrorBody(body []byte, x *exchangeKind, status int) (fo
 		}
 	}
 	return found, seen
+}
+
+// isObject reports whether raw is a JSON object.
+func isObject(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
 }

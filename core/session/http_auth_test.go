@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -229,6 +230,41 @@ func TestAuthConfigErrors(t *testing.T) {
 		_, err := StartHTTP(context.Background(), HTTPConfig{URL: "http://127.0.0.1:1/mcp", Auth: c.auth})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err = %v, want %q", c.auth, err, c.want)
+		}
+	}
+}
+
+// A 401 whose body is JSON, an OAuth error or a JSON-RPC error, is still an
+// authentication failure: the message gives the status, the
+// WWW-Authenticate header and the configured credentials, and never calls
+// the body a malformed JSON-RPC error object.
+func TestUnauthorizedJSONBody(t *testing.T) {
+	u, _ := startDemoURL(t, "--http")
+	p := newRecordingProxy(t, u, false)
+	for _, body := range []string{
+		`{"error":"invalid_token","error_description":"Missing Authorization header"}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Unauthorized"}}`,
+	} {
+		p.setGate(func(w http.ResponseWriter, r *http.Request) bool {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="https://example.test/.well-known/oauth-protected-resource"`)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = io.WriteString(w, body)
+			return true
+		})
+		_, err := StartHTTP(context.Background(), HTTPConfig{Name: "remote", URL: p.urlFor(t, u),
+			Auth: Auth{BearerToken: testToken, BearerTokenEnv: "MCPTEST_TEST_TOKEN"}})
+		if !isErr(err, ErrAuth) {
+			t.Fatalf("body %s: err = %v, want ErrAuth", body, err)
+		}
+		msg := err.Error()
+		for _, want := range []string{"HTTP 401 Unauthorized", "WWW-Authenticate: Bearer resource_metadata=", "$MCPTEST_TEST_TOKEN"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("body %s: message lacks %q: %s", body, want, msg)
+			}
+		}
+		if strings.Contains(msg, "malformed") {
+			t.Errorf("body %s: %s", body, msg)
 		}
 	}
 }

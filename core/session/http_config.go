@@ -60,12 +60,21 @@ type HTTPConfig struct {
 	// InitTimeout bounds the initialize handshake (and, over SSE, the wait
 	// for the endpoint event); zero means DefaultInitTimeout.
 	InitTimeout time.Duration
+	// InitTimeoutFrom says where InitTimeout came from, as in StdioConfig.
+	InitTimeoutFrom string
 	// CallTimeout bounds a call whose context has no deadline; zero means
 	// DefaultCallTimeout, a negative value means no bound.
 	CallTimeout time.Duration
 	// MaxMessageBytes bounds one message (a JSON body or an SSE event);
 	// zero means DefaultMaxMessageBytes.
 	MaxMessageBytes int
+	// MaxBufferedBytes bounds the bytes of response bodies and SSE events
+	// the session holds at once across its concurrent requests; a read
+	// that would pass it fails the request it belongs to with
+	// ErrBadResponse. Zero means DefaultMaxBufferedBytes; it is raised to
+	// twice MaxMessageBytes when lower, so that one SSE event at the cap
+	// (its data and the line it arrives on) fits.
+	MaxBufferedBytes int
 	// Client holds the client features offered to the server: what
 	// initialize declares and the mocks that answer its requests.
 	Client ClientOptions
@@ -208,6 +217,10 @@ func (cfg HTTPConfig) withDefaults() (HTTPConfig, error) {
 	if cfg.MaxMessageBytes <= 0 {
 		cfg.MaxMessageBytes = DefaultMaxMessageBytes
 	}
+	if cfg.MaxBufferedBytes <= 0 {
+		cfg.MaxBufferedBytes = DefaultMaxBufferedBytes
+	}
+	cfg.MaxBufferedBytes = max(cfg.MaxBufferedBytes, 2*cfg.MaxMessageBytes+2)
 	return cfg, nil
 }
 
@@ -218,6 +231,7 @@ func (cfg HTTPConfig) options() options {
 		protocolVersion: cfg.ProtocolVersion,
 		clientVersion:   cfg.ClientVersion,
 		initTimeout:     cfg.InitTimeout,
+		initFrom:        cfg.InitTimeoutFrom,
 		callTimeout:     cfg.CallTimeout,
 		maxMessageBytes: cfg.MaxMessageBytes,
 		client:          cfg.Client,

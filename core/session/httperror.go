@@ -86,11 +86,17 @@ func (e *HTTPError) Unwrap() error { return e.Err }
 // excerpt returns the start of body as one sanitised line of at most
 // excerptLimit bytes, scrubbed of secrets.
 func excerpt(body []byte, r *redactor) string {
-	s := strings.TrimSpace(string(body))
-	cutAt := len(s) > excerptLimit
+	// Scrubbed before the cut, so a secret across it leaves no prefix;
+	// only the start, with a margin, is worth scrubbing.
+	more := len(body) > excerptLimit+maskMargin
+	if more {
+		body = body[:excerptLimit+maskMargin]
+	}
+	s := strings.TrimSpace(string(r.scrubBytes(body)))
+	cutAt := more || len(s) > excerptLimit
 	s = cut(s, excerptLimit)
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
-	s = Sanitize(r.scrub(s))
+	s = Sanitize(s)
 	if cutAt {
 		s += "…"
 	}

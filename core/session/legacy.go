@@ -56,7 +56,7 @@ func (t *legacySSE) connect(ctx context.Context) error {
 		defer mu.Unlock()
 		switch {
 		case timedOut:
-			return fmt.Errorf("server %q: GET %s: %w: no endpoint event within %s", t.h.cfg.Name, target, ErrTimeout, t.s.opts.initTimeout)
+			return fmt.Errorf("server %q: GET %s: %w: no endpoint event within %s%s", t.h.cfg.Name, target, ErrTimeout, t.s.opts.initTimeout, t.s.opts.startLimit())
 		case ctx.Err() != nil:
 			return fmt.Errorf("server %q: GET %s: %w", t.h.cfg.Name, target, ctx.Err())
 		}
@@ -86,6 +86,7 @@ func (t *legacySSE) connect(ctx context.Context) error {
 		return herr
 	}
 	r := newSSEReader(resp.Body, t.s.opts.maxMessageBytes)
+	r.hold = t.h.hold()
 	ev, err := r.next()
 	if err != nil {
 		resp.Body.Close()

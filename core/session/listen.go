@@ -64,7 +64,7 @@ func (t *streamable) listen(ready chan struct{}) {
 		}
 		failures = 0
 		r := newSSEReader(resp.Body, t.s.opts.maxMessageBytes)
-		r.lastID = lastID
+		r.lastID, r.hold = lastID, t.h.hold()
 		for {
 			ev, err := r.next()
 			if err != nil {

@@ -44,10 +44,10 @@ func (r *rawRef) UnmarshalJSON(b []byte) error {
 // session from its mocks (serverreq.go); everything else (responses to
 // mcp-go's own requests, notifications) goes to mcp-go. Each is also
 // recorded on the call whose stream carried it, and notifications and
-// requests on the running capture. A response whose id
-// no request of the session ever used is also kept in the stray log. A
-// message that cannot be decoded but names a waiting call's id fails that
-// call; other non-JSON text goes to the noise log.
+// requests on the running capture. A response whose id no request waits
+// for (ours or mcp-go's) is a stray answer: it is kept in the stray log
+// and not passed on. A message that cannot be decoded but names a waiting
+// call's id fails that call; other non-JSON text goes to the noise log.
 func (s *Session) route(msg []byte, src source) {
 	at := time.Now()
 	var env envelope
@@ -70,8 +70,16 @@ func (s *Session) route(msg []byte, src source) {
 			c.done <- reply{frame: s.frame(Received, at, msg, src.event, src.id), result: json.RawMessage(env.Result), rpcErr: env.Error, at: at}
 			return
 		}
-		if !s.issued(env.ID) {
+		if !s.clientAnswered(string(env.ID)) {
+			// No request waits for it: a wrong id, or an answer repeated
+			// or sent after its call gave up. mcp-go would drop it
+			// silently; it is kept for the diagnosis of a call that
+			// times out meanwhile (waitHints).
 			s.strays.add(msg)
+			if src.owner != nil {
+				src.owner.addFrame(s.frame(Received, at, msg, src.event, src.id))
+			}
+			return
 		}
 	}
 	if src.owner != nil {

@@ -83,6 +83,7 @@ type options struct {
 	protocolVersion string // the revision pinned in initialize
 	clientVersion   string
 	initTimeout     time.Duration
+	initFrom        string // where initTimeout came from; "" for the default
 	callTimeout     time.Duration
 	maxMessageBytes int
 	client          ClientOptions
@@ -96,9 +97,9 @@ type Session struct {
 	kind   string // TransportStdio, TransportStreamable or TransportSSE
 	t      wire
 	proc   *stdioTransport // the process, for stdio sessions only
-	redact *redactor       // secrets to scrub from frames; nil for stdio
+	redact *redactor       // secrets to scrub from frames; nil when there are none
 	noise  noiseLog        // non-JSON lines the server wrote
-	strays noiseLog        // responses to ids never used
+	strays noiseLog        // responses to ids no request waits for
 
 	client   *client.Client
 	toClient *io.PipeWriter // lines for mcp-go's transport
@@ -108,12 +109,16 @@ type Session struct {
 
 	nextID atomic.Int64
 
-	mu        sync.Mutex
-	pending   map[string]*call
-	deadErr   error     // why the session can carry no more calls
-	deadAt    time.Time // when deadErr was set
-	closed    bool
-	initAbort context.CancelCauseFunc // set while initialize runs
+	mu      sync.Mutex
+	pending map[string]*call
+	// clientPending holds the ids of mcp-go's own requests (initialize)
+	// still waiting for an answer, so the router can tell their answers
+	// from stray ones (unmatched.go).
+	clientPending map[string]struct{}
+	deadErr       error     // why the session can carry no more calls
+	deadAt        time.Time // when deadErr was set
+	closed        bool
+	initAbort     context.CancelCauseFunc // set while initialize runs
 
 	dead chan struct{}  // closed when deadErr is set
 	bg   sync.WaitGroup // background writes (cancellations)
@@ -140,10 +145,11 @@ type Session struct {
 // start) with its pending map, death signal and pipe to mcp-go.
 func newSession(opts options, kind string) *Session {
 	s := &Session{
-		opts:    opts,
-		kind:    kind,
-		pending: make(map[string]*call),
-		dead:    make(chan struct{}),
+		opts:          opts,
+		kind:          kind,
+		pending:       make(map[string]*call),
+		clientPending: make(map[string]struct{}),
+		dead:          make(chan struct{}),
 	}
 	s.nextID.Store(callIDBase)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -168,7 +174,10 @@ type clientWriter struct{ s *Session }
 
 // Write implements io.Writer.
 func (w clientWriter) Write(p []byte) (int, error) {
+	// Recorded before sending: the answer may arrive before send returns.
+	id := w.s.expectClientAnswer(p)
 	if err := w.s.t.send(w.s.ctx, p, nil); err != nil {
+		w.s.clientAnswered(id)
 		if w.s.proc == nil {
 			// mcp-go would bury our error in its own wrapping; during the
 			// handshake, initialize reports it as it is.
@@ -231,8 +240,8 @@ func (s *Session) initialize(ctx context.Context) error {
 	if ctx.Err() != nil && initCtx.Err() != context.DeadlineExceeded {
 		return fmt.Errorf("%s: %w", prefix, ctx.Err())
 	}
-	return fmt.Errorf("%s: %w: no response after %s%s", prefix, ErrTimeout,
-		time.Since(start).Round(time.Millisecond), s.t.detail())
+	return fmt.Errorf("%s: %w: no response after %s%s%s", prefix, ErrTimeout,
+		time.Since(start).Round(time.Millisecond), s.opts.startLimit(), s.t.detail())
 }
 
 // failInit aborts a running initialize with err; it does nothing once the

@@ -42,6 +42,9 @@ type sseReader struct {
 	retry time.Duration
 	// comments counts comment lines (keep-alives), for diagnostics.
 	comments int
+	// hold is what the event being read holds of the session's body
+	// budget; nil for no shared bound.
+	hold *bodyHold
 }
 
 // newSSEReader reads events from r, bounding lines and events to max bytes.
@@ -64,9 +67,12 @@ func (r *sseReader) next() (sseEvent, error) {
 	if cap(r.data) > keepBufferMax {
 		r.data = nil // release the buffer of a huge event
 	}
+	// The previous event has been handled: what it held goes back.
+	r.hold.release()
 	for {
 		line, err := r.readLine()
 		if err != nil {
+			r.hold.release()
 			return sseEvent{}, err
 		}
 		if len(line) == 0 {
@@ -81,6 +87,7 @@ func (r *sseReader) next() (sseEvent, error) {
 			return ev, nil
 		}
 		if err := r.field(line); err != nil {
+			r.hold.release()
 			return sseEvent{}, err
 		}
 	}
@@ -103,6 +110,11 @@ func (r *sseReader) field(line []byte) error {
 	case "data":
 		if len(r.data)+len(value)+1 > r.max {
 			return fmt.Errorf("%w: event data exceeds %d bytes", errEventTooLong, r.max)
+		}
+		// The line's bytes move into data: counted once, as the line
+		// already holds them.
+		if err := r.hold.ensure(len(r.data) + len(value) + 1); err != nil {
+			return err
 		}
 		r.data = append(r.data, value...)
 		r.data = append(r.data, '\n')
@@ -176,6 +188,9 @@ func (r *sseReader) readLine() ([]byte, error) {
 		}
 		if len(r.line)+end > r.max {
 			return nil, fmt.Errorf("%w: a line exceeds %d bytes", errEventTooLong, r.max)
+		}
+		if err := r.hold.ensure(len(r.line) + end + len(r.data)); err != nil {
+			return nil, err
 		}
 		r.line = append(r.line, buf[:end]...)
 		if i < 0 {

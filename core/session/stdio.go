@@ -96,6 +96,9 @@ func spawn(cfg StdioConfig) (*Session, error) {
 	watchdog := startWatchdog(cmd.Process.Pid)
 
 	s := newSession(cfg.options(), TransportStdio)
+	if len(cfg.Secrets) > 0 {
+		s.redact = newRedactor(cfg.Secrets, nil)
+	}
 	p := &stdioTransport{
 		s:          s,
 		cmd:        cmd,

@@ -160,7 +160,12 @@ func validSessionID(id string) bool {
 // jsonBody handles a 2xx answer that is not an SSE stream.
 func (t *streamable) jsonBody(ctx, reqCtx context.Context, resp *http.Response, x *exchangeKind, start time.Time) error {
 	target := t.h.url.String()
-	body, tooLong, err := readLimited(resp.Body, t.s.opts.maxMessageBytes)
+	hold := t.h.hold()
+	defer hold.release() // routing copies what it keeps
+	body, tooLong, err := readBody(resp.Body, t.s.opts.maxMessageBytes, hold, resp.ContentLength)
+	if errors.Is(err, errBodyBudget) {
+		return fmt.Errorf("server %q: POST %s: %w: %w", t.h.cfg.Name, target, ErrBadResponse, err)
+	}
 	if err != nil {
 		return t.h.failure(ctx, reqCtx, http.MethodPost, target, err, start)
 	}
@@ -234,6 +239,8 @@ func (t *streamable) errorStatus(ctx, reqCtx context.Context, resp *http.Respons
 func (t *streamable) readStream(ctx, reqCtx context.Context, cancel context.CancelFunc, resp *http.Response, x *exchangeKind) {
 	defer t.wg.Done()
 	r := newSSEReader(resp.Body, t.s.opts.maxMessageBytes)
+	r.hold = t.h.hold()
+	defer r.hold.release() // resumed readers share it
 	done, err := t.consume(r, x)
 	resp.Body.Close()
 	cancel()
@@ -344,7 +351,7 @@ func (t *streamable) resume(ctx context.Context, lastID string) (*http.Response,
 // and retry until the server sends new ones.
 func resumeReader(resp *http.Response, prev *sseReader, max int) *sseReader {
 	r := newSSEReader(resp.Body, max)
-	r.lastID, r.retry = prev.lastID, prev.retry
+	r.lastID, r.retry, r.hold = prev.lastID, prev.retry, prev.hold
 	return r
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -86,23 +85,45 @@ func skipValue(dec *json.Decoder) error {
 	}
 }
 
-// issued reports whether id is one the session's client could have used: an
-// integer from 1 to the last id a call took (mcp-go numbers its own requests
-// from 1). A response to such an id that no call waits for is late or
-// repeated; any other id (a string, null, a number never sent) is a wrong
-// one.
-func (s *Session) issued(id json.RawMessage) bool {
-	n, err := strconv.ParseInt(string(id), 10, 64)
-	return err == nil && n >= 1 && n <= s.nextID.Load()
+// expectClientAnswer records the id of msg when it is a request of mcp-go's
+// own (initialize), whose answer the router must pass to mcp-go, and
+// returns it ("" for anything else: notifications, answers to the server).
+func (s *Session) expectClientAnswer(msg []byte) string {
+	var env struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(msg, &env) != nil || env.Method == "" || len(env.ID) == 0 || string(env.ID) == "null" {
+		return ""
+	}
+	id := string(env.ID)
+	s.mu.Lock()
+	s.clientPending[id] = struct{}{}
+	s.mu.Unlock()
+	return id
+}
+
+// clientAnswered forgets a request of mcp-go's recorded by
+// expectClientAnswer; it reports whether id was still waiting.
+func (s *Session) clientAnswered(id string) bool {
+	if id == "" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.clientPending[id]
+	delete(s.clientPending, id)
+	return ok
 }
 
 // waitHints explains a wait that timed out with what the server sent since
-// the call started but no call could use: responses with a wrong id, and
+// the call started but no call could use: stray answers (responses whose id
+// no request waits for: a wrong id, a repeated or late answer), and
 // non-JSON lines. It returns "" when there was nothing, else "; ..." text.
 func (s *Session) waitHints(since time.Time) string {
 	var b strings.Builder
 	if strays := s.strays.since(since); strays != "" {
-		b.WriteString("; meanwhile the server sent responses whose id matches no request:\n")
+		b.WriteString("; meanwhile the server sent stray answers (responses whose id matches no pending request):\n")
 		writeIndented(&b, strays)
 	}
 	if noise := s.noise.since(since); noise != "" {

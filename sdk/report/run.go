@@ -32,6 +32,11 @@ type Run struct {
 	// latencies; absent unless a suite sets performance.p95_latency_ms.
 	// Summarize computes it.
 	Latency []LatencySummary `json:"latency,omitempty"`
+	// ModelCompatibility lists the model identifiers the run's suites say
+	// they target (their model_compatibility), in first-seen order without
+	// repeats: metadata reporters label the run with. Absent when no suite
+	// lists any.
+	ModelCompatibility []string `json:"model_compatibility,omitempty"`
 	// Errors lists problems of the run itself (a plugin that crashed, a
 	// server that never started) that are not any single test's fault.
 	Errors []RunError `json:"errors,omitempty"`
@@ -101,7 +106,8 @@ type MetricRollup struct {
 
 // RunError is a run-level problem.
 type RunError struct {
-	// Source names what went wrong: "plugin", "server", "reporter", "hook".
+	// Source names what went wrong: "plugin", "server", "reporter", "hook",
+	// or "interrupt" (the run was stopped by a signal).
 	Source  string `json:"source"`
 	Name    string `json:"name,omitempty"`
 	Message string `json:"message"`

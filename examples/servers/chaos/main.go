@@ -14,6 +14,9 @@
 //	-ansi-stderr      write ANSI escape sequences to stderr at start
 //	-stubborn         ignore SIGTERM and keep running after stdin closes
 //	-child            start a child process that sleeps until killed
+//	-setsid-child     start a child that leaves the process group and the
+//	                  session (setsid), ignores SIGTERM and sleeps until
+//	                  killed: only a child subreaper can find it again
 //	-list-cursor M    serve resources/list in pages that never end: M is
 //	                  "loop" (every page returns the same nextCursor) or
 //	                  "endless" (every page returns a new one)
@@ -56,7 +59,9 @@ type config struct {
 	ansiStderr bool
 	stubborn   bool
 	child      bool
-	idle       bool
+	// setsidChild starts the child in a session of its own (-setsid-child).
+	setsidChild bool
+	idle        bool
 	// listCursor is how resources/list misbehaves: "", "loop" or
 	// "endless" (lists.go).
 	listCursor string
@@ -70,18 +75,22 @@ func main() {
 	flag.BoolVar(&cfg.ansiStderr, "ansi-stderr", false, "write ANSI escape sequences to stderr at start")
 	flag.BoolVar(&cfg.stubborn, "stubborn", false, "ignore SIGTERM and keep running after stdin closes")
 	flag.BoolVar(&cfg.child, "child", false, "start a child process that sleeps until killed")
+	flag.BoolVar(&cfg.setsidChild, "setsid-child", false, "start a child in a new session that ignores SIGTERM and sleeps until killed")
 	flag.BoolVar(&cfg.idle, "idle", false, "sleep until killed (the -child process)")
 	flag.StringVar(&cfg.listCursor, "list-cursor", "", "serve resources/list in pages that never end: `loop` or endless")
 	flag.Parse()
 
-	if cfg.idle {
-		sleepForever()
-	}
 	if cfg.stubborn {
 		signal.Ignore(syscall.SIGTERM)
 	}
+	if cfg.idle {
+		sleepForever()
+	}
 	if cfg.child {
-		startChild()
+		startChild(false)
+	}
+	if cfg.setsidChild {
+		startChild(true)
 	}
 	if cfg.ansiStderr {
 		fmt.Fprint(os.Stderr, ansiStderrText)
@@ -98,15 +107,20 @@ func main() {
 	}
 }
 
-// startChild starts this program again in -idle mode, in the same process
-// group, with no pipes of ours.
-func startChild() {
+// startChild starts this program again in -idle mode with no pipes of
+// ours: in the same process group, or, when escape is set, in a session of
+// its own and ignoring SIGTERM, as a daemonising helper would.
+func startChild(escape bool) {
 	self, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "chaos: cannot start child: %v\n", err)
 		return
 	}
 	cmd := exec.Command(self, "-idle")
+	if escape {
+		cmd.Args = append(cmd.Args, "-stubborn")
+		setsid(cmd)
+	}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "chaos: cannot start child: %v\n", err)
 		return

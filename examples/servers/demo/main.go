@@ -4,7 +4,9 @@
 // on ADDR instead and prints the endpoint URL to stderr, so a test can start
 // it on "127.0.0.1:0" and read the address back. With --sse ADDR it serves
 // the legacy HTTP+SSE transport (protocol 2024-11-05) the same way, and the
-// printed URL is the event stream's.
+// printed URL is the event stream's. --escape-json makes either HTTP mode
+// write JSON strings with "/" as "\/" and non-ASCII characters as \u
+// escapes, as some non-Go servers do (escape.go).
 //
 // Its tools, resources and prompts are deliberately small and deterministic;
 // its lists come in pages (the resources span three), and the travel
@@ -40,6 +42,7 @@ const (
 func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP on `ADDR` (host:port) instead of stdio")
 	sseAddr := flag.String("sse", "", "serve legacy HTTP+SSE on `ADDR` (host:port) instead of stdio")
+	flag.BoolVar(&escapeJSON, "escape-json", false, `over HTTP, write "/" as "\/" and non-ASCII characters as \uXXXX in every JSON string, as some servers do`)
 	flag.Parse()
 
 	s := newServer()
@@ -50,13 +53,13 @@ func main() {
 	case *httpAddr != "":
 		mux := http.NewServeMux()
 		mux.Handle(endpointPath, server.NewStreamableHTTPServer(s))
-		err = serveHTTP(*httpAddr, endpointPath, mux)
+		err = serveHTTP(*httpAddr, endpointPath, maybeEscaping(mux))
 	case *sseAddr != "":
 		// The SSE server serves its stream at /sse and messages at
 		// /message; the endpoint event it sends is a relative path.
 		sse := server.NewSSEServer(s)
 		bridge = newSSEBridge(sse)
-		err = serveHTTP(*sseAddr, ssePath, bridge)
+		err = serveHTTP(*sseAddr, ssePath, maybeEscaping(bridge))
 	default:
 		// Tool calls run on a worker pool; the default of 5 workers would
 		// serialise concurrency tests behind one slow call.
@@ -66,6 +69,14 @@ func main() {
 		fmt.Fprintf(os.Stderr, "demo: %v\n", err)
 		os.Exit(1)
 	}
+}
+
+// maybeEscaping wraps h in escapingHandler when --escape-json is given.
+func maybeEscaping(h http.Handler) http.Handler {
+	if escapeJSON {
+		return escapingHandler(h)
+	}
+	return h
 }
 
 // newServer builds the MCP server with every tool, resource and prompt.

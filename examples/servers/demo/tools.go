@@ -151,5 +151,11 @@ func requestHeaders(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolRe
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
+	if escapeJSON {
+		// The headers twice: as structured content (escaped once, in the
+		// frame) and as JSON text escaped in its own right, so the frame
+		// holds them two levels deep too.
+		return mcp.NewToolResultStructured(req.Header, string(escapeText(b))), nil
+	}
 	return mcp.NewToolResultText(string(b)), nil
 }

@@ -99,21 +99,25 @@ func runErrorIssue(run *report.Run, e report.RunError) issue {
 	}
 }
 
-// severity grades a finding: what could not be judged blocks; a failed
-// compliance check weighs as its requirement does; any other failure is
-// major.
+// severity grades a finding: what could not be judged blocks; a warning
+// (a failed SHOULD requirement, which does not fail the run) is minor; a
+// failed MUST requirement is critical; a SHOULD requirement that still
+// failed the run (compliance --strict) and any other failure are major; a
+// check of a weaker severity (MAY) is info.
 func severity(f *findings.Finding) string {
-	if f.Errored() {
+	switch {
+	case f.Errored():
 		return severityBlocker
-	}
-	if f.Test.Check == nil {
+	case f.Warning():
+		return severityMinor
+	case f.Test.Check == nil:
 		return severityMajor
 	}
 	switch f.CheckSeverity() {
 	case "MUST", "MUST NOT", "REQUIRED", "SHALL", "SHALL NOT":
 		return severityCritical
 	case "SHOULD", "SHOULD NOT", "RECOMMENDED":
-		return severityMinor
+		return severityMajor
 	}
 	return severityInfo
 }

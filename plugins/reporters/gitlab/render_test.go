@@ -5,10 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/spans/spanstest"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
@@ -172,5 +174,23 @@ func TestRenderWithoutRunFinished(t *testing.T) {
 	}
 	if err := stream.Close(); err == nil || !strings.Contains(err.Error(), "run_finished") {
 		t.Errorf("Close = %v, want the missing run_finished error", err)
+	}
+}
+
+// A SHOULD warning never blocks: it is minor, while a MUST failure beside
+// it stays critical. A SHOULD requirement that failed the run (--strict)
+// is major.
+func TestWarningSeverity(t *testing.T) {
+	issues := decode(t, render(t, finished(spanstest.WarningRun())))
+	got := map[string]string{}
+	for _, is := range issues {
+		got[is.CheckName] = is.Severity
+	}
+	if want := map[string]string{"T06": "minor", "J04": "critical", "mcptest/assertion/llm-judge": "major"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("severities = %v, want %v", got, want)
+	}
+	issues = decode(t, render(t, finished(spanstest.StrictFailure())))
+	if len(issues) != 1 || issues[0].Severity != "major" {
+		t.Errorf("failing should-check: %+v", issues)
 	}
 }

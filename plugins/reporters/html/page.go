@@ -31,6 +31,7 @@ type page struct {
 	RunID, Tool, Shard    string
 	ExitCode              int
 	Suites                []string
+	Models                []string // model_compatibility (models.go)
 	Servers               []report.Server
 	Versions              []report.VersionSummary
 	Latency               []latencyView
@@ -136,6 +137,7 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 	for _, s := range run.Suites {
 		p.Suites = append(p.Suites, textsafe.Clean(s))
 	}
+	p.Models = modelsView(run)
 	for _, s := range run.Servers {
 		p.Servers = append(p.Servers, report.Server{Name: textsafe.Clean(s.Name), Transport: textsafe.Clean(s.Transport),
 			TargetVersion: textsafe.Clean(s.TargetVersion), ProtocolVersion: textsafe.Clean(s.ProtocolVersion),

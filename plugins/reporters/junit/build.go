@@ -63,7 +63,7 @@ func buildDocument(run *report.Run) *testsuitesXML {
 
 // newSuite returns an empty suite with the attributes every suite shares.
 func newSuite(run *report.Run, name, pkg string, id int) *suiteXML {
-	return &suiteXML{
+	s := &suiteXML{
 		Name:      nonEmpty(name, runSuiteName),
 		Package:   nonEmpty(pkg, runSuiteName),
 		ID:        id,
@@ -74,6 +74,8 @@ func newSuite(run *report.Run, name, pkg string, id int) *suiteXML {
 			{Name: "mcptest.version", Value: textsafe.CleanLineTrim(run.Tool.Version)},
 		}},
 	}
+	addModelProperties(&s.Properties, run)
+	return s
 }
 
 // buildSuite renders one group of tests.

@@ -51,6 +51,7 @@ func statusLabel(st report.Status) string {
 func document(run *report.Run, opt docOptions) string {
 	var b strings.Builder
 	writeHeader(&b, run)
+	writeModels(&b, run)
 	writeVersions(&b, run)
 	writeLatency(&b, run)
 	if opt.note != "" {

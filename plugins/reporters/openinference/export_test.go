@@ -6,11 +6,14 @@ import (
 	"encoding/json"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/spans"
+	"github.com/mcptest/mcptest/plugins/reporters/internal/spans/spanstest"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
@@ -55,19 +58,19 @@ func lines(t *testing.T, out string) []json.RawMessage {
 	return ls
 }
 
-func decodeSpans(t *testing.T, out string) []span {
+func decodeSpans(t *testing.T, out string) []line {
 	t.Helper()
-	var spans []span
+	var tree []line
 	for _, l := range lines(t, out) {
-		var sp span
+		var sp line
 		dec := json.NewDecoder(bytes.NewReader(l))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&sp); err != nil {
 			t.Fatalf("line is not a span: %v\n%s", err, l)
 		}
-		spans = append(spans, sp)
+		tree = append(tree, sp)
 	}
-	return spans
+	return tree
 }
 
 func TestDeterministic(t *testing.T) {
@@ -88,7 +91,7 @@ func TestDeterministic(t *testing.T) {
 	if a[0].TraceID == b[0].TraceID || a[1].SpanID == b[1].SpanID {
 		t.Error("different run ids gave the same ids")
 	}
-	if want := traceID(reporttest.Sample().RunID); a[0].TraceID != want {
+	if want := spans.TraceID(reporttest.Sample()); a[0].TraceID != want {
 		t.Errorf("trace id %s is not derived from the run id (%s)", a[0].TraceID, want)
 	}
 }
@@ -100,12 +103,12 @@ var (
 
 // checkTree checks ids and links: one trace, unique well-formed span ids,
 // one root, and every parent present in the file.
-func checkTree(t *testing.T, spans []span) map[string]span {
+func checkTree(t *testing.T, tree []line) map[string]line {
 	t.Helper()
-	byID := map[string]span{}
+	byID := map[string]line{}
 	roots := 0
-	for _, sp := range spans {
-		if !traceRE.MatchString(sp.TraceID) || sp.TraceID != spans[0].TraceID {
+	for _, sp := range tree {
+		if !traceRE.MatchString(sp.TraceID) || sp.TraceID != tree[0].TraceID {
 			t.Errorf("span %s: trace id %q", sp.Name, sp.TraceID)
 		}
 		if !spanRE.MatchString(sp.SpanID) {
@@ -119,10 +122,10 @@ func checkTree(t *testing.T, spans []span) map[string]span {
 			roots++
 		}
 	}
-	if roots != 1 || spans[0].ParentSpanID != nil || spans[0].Name != nameRun {
-		t.Errorf("%d roots; the first span is %s", roots, spans[0].Name)
+	if roots != 1 || tree[0].ParentSpanID != nil || tree[0].Name != spans.NameRun {
+		t.Errorf("%d roots; the first span is %s", roots, tree[0].Name)
 	}
-	for _, sp := range spans {
+	for _, sp := range tree {
 		if sp.ParentSpanID == nil {
 			continue
 		}
@@ -131,7 +134,7 @@ func checkTree(t *testing.T, spans []span) map[string]span {
 			t.Errorf("span %s %s: parent %s is not in the file", sp.Name, sp.SpanID, *sp.ParentSpanID)
 			continue
 		}
-		want := map[string]string{nameTest: nameRun, nameVerdict: nameTest}[sp.Name]
+		want := map[string]string{spans.NameTest: spans.NameRun, spans.NameVerdict: spans.NameTest}[sp.Name]
 		if parent.Name != want {
 			t.Errorf("a %s span hangs under a %s span", sp.Name, parent.Name)
 		}
@@ -141,15 +144,15 @@ func checkTree(t *testing.T, spans []span) map[string]span {
 
 func TestSampleTree(t *testing.T) {
 	run := reporttest.Sample()
-	spans := decodeSpans(t, export(t, reporttest.Events()))
-	checkTree(t, spans)
+	tree := decodeSpans(t, export(t, reporttest.Events()))
+	checkTree(t, tree)
 
-	var tests, verdicts []span
-	for _, sp := range spans[1:] {
+	var tests, verdicts []line
+	for _, sp := range tree[1:] {
 		switch sp.Name {
-		case nameTest:
+		case spans.NameTest:
 			tests = append(tests, sp)
-		case nameVerdict:
+		case spans.NameVerdict:
 			verdicts = append(verdicts, sp)
 		}
 	}
@@ -158,15 +161,24 @@ func TestSampleTree(t *testing.T) {
 	}
 	wantCode := map[report.Status]string{report.StatusPassed: "OK", report.StatusFailed: "ERROR", report.StatusSkipped: "UNSET", report.StatusErrored: "UNSET"}
 	wantWord := map[report.Status]string{report.StatusPassed: "pass", report.StatusFailed: "fail", report.StatusSkipped: "skip", report.StatusErrored: "inconclusive"}
+	warned := 0
 	for i, sp := range tests {
 		tt := run.Tests[i]
-		if sp.StatusCode != wantCode[tt.Status] || sp.Attributes["mcptest.test.status"] != wantWord[tt.Status] {
+		code, word := wantCode[tt.Status], wantWord[tt.Status]
+		if tt.IsWarning() { // a failed SHOULD check: a pass with a warning
+			code, word = "OK", "pass"
+			warned++
+			if sp.Attributes["mcptest.test.warning"] != true {
+				t.Errorf("test %q: warning attribute %v", tt.Name, sp.Attributes["mcptest.test.warning"])
+			}
+		}
+		if sp.StatusCode != code || sp.Attributes["mcptest.test.status"] != word {
 			t.Errorf("test %q (%s): status %s / %v", tt.Name, tt.Status, sp.StatusCode, sp.Attributes["mcptest.test.status"])
 		}
-		if sp.Attributes["mcptest.test.name"] != tt.Name || sp.DurationMS != tt.DurationMS || sp.SpanKind != kindChain {
+		if sp.Attributes["mcptest.test.name"] != tt.Name || sp.DurationMS != tt.DurationMS || sp.SpanKind != spans.KindChain {
 			t.Errorf("test %q: %+v", tt.Name, sp)
 		}
-		if (sp.StatusMessage != "") != (sp.StatusCode == statusError) {
+		if (sp.StatusMessage != "") != (sp.StatusCode == spans.StatusError) {
 			t.Errorf("test %q: status message %q with code %s", tt.Name, sp.StatusMessage, sp.StatusCode)
 		}
 		if tt.Check != nil && sp.Attributes["mcptest.test.rule_id"] != tt.Check.ID {
@@ -176,23 +188,36 @@ func TestSampleTree(t *testing.T) {
 
 	// Only the scored test is judged; it passed with 0.75 against 0.7.
 	if len(verdicts) != 1 {
-		t.Fatalf("%d verdict spans, want 1", len(verdicts))
+		t.Fatalf("%d verdict tree, want 1", len(verdicts))
 	}
 	v := verdicts[0]
-	if v.SpanKind != kindEvaluator || v.StatusCode != statusOK || *v.ParentSpanID != tests[2].SpanID ||
+	if v.SpanKind != spans.KindEvaluator || v.StatusCode != spans.StatusOK || *v.ParentSpanID != tests[2].SpanID ||
 		v.Attributes["mcptest.verdict.verdict"] != "pass" || v.Attributes["mcptest.verdict.score"] != 0.75 ||
 		v.Attributes["mcptest.verdict.threshold"] != 0.7 {
 		t.Errorf("verdict span: %+v", v)
 	}
 
-	root := spans[0]
+	root := tree[0]
 	s := run.Summary
-	for k, want := range map[string]int{"total": s.Total, "passed": s.Passed, "failed": s.Failed, "skipped": s.Skipped, "inconclusive": s.Errored} {
+	if warned == 0 {
+		t.Fatal("the sample has no warning; the test checks nothing about warnings")
+	}
+	// Warned tests count as passed, as the exit code treats them, and
+	// apart under warned. They are counted from the tests, since the
+	// summary of an older report counts a warning as failed.
+	want := map[string]int{"total": len(run.Tests), "warned": warned}
+	for i := range run.Tests {
+		want[map[string]string{"pass": "passed", "fail": "failed", "skip": "skipped", "inconclusive": "inconclusive"}[tests[i].Attributes["mcptest.test.status"].(string)]]++
+	}
+	if want["passed"] != s.Passed+warned || want["skipped"] != s.Skipped || want["inconclusive"] != s.Errored {
+		t.Errorf("span statuses %v disagree with the summary %+v", want, s)
+	}
+	for k, want := range want {
 		if got := root.Attributes["mcptest.run."+k]; got != float64(want) {
 			t.Errorf("mcptest.run.%s = %v, want %d", k, got, want)
 		}
 	}
-	if root.StatusCode != statusError || root.Attributes["mcptest.run.id"] != run.RunID || root.Attributes["mcptest.version"] != run.Tool.Version {
+	if root.StatusCode != spans.StatusError || root.Attributes["mcptest.run.id"] != run.RunID || root.Attributes["mcptest.version"] != run.Tool.Version {
 		t.Errorf("root span: %+v", root)
 	}
 }
@@ -214,7 +239,7 @@ func TestEveryLineValidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "edge cases": edgeRun()} {
+	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "edge cases": edgeRun(), "warning": spanstest.WarningRun(), "partial": partialRun()} {
 		for i, l := range lines(t, export(t, finishedOnly(run))) {
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(l))
 			if err != nil {
@@ -234,6 +259,9 @@ func TestEveryLineValidates(t *testing.T) {
 		strings.Replace(good, `"parent_span_id":"`, `"parent_span_id":"0`, 1),
 		strings.Replace(good, `"attributes":{`, `"attributes":{"other.key":1,`, 1),
 		strings.Replace(good, `"schema_version":"mcptest.dev/openinference/v1"`, `"schema_version":"v2"`, 1),
+		strings.Replace(good, `"openinference.span.kind":"CHAIN"`, `"openinference.span.kind":"EVALUATOR"`, 1),
+		strings.Replace(good, `"start_time_unix_nano":"`, `"start_time_unix_nano":"-`, 1),
+		strings.Replace(good, `"end_time_unix_nano":"`, `"other_time":"`, 1),
 	} {
 		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
 		if err != nil {
@@ -266,24 +294,24 @@ func edgeRun() *report.Run {
 }
 
 func TestEdgeCases(t *testing.T) {
-	spans := decodeSpans(t, export(t, finishedOnly(edgeRun())))
-	checkTree(t, spans)
-	if len(spans) != 1+4+2 {
-		t.Fatalf("%d spans, want 7", len(spans))
+	tree := decodeSpans(t, export(t, finishedOnly(edgeRun())))
+	checkTree(t, tree)
+	if len(tree) != 1+4+2 {
+		t.Fatalf("%d tree, want 7", len(tree))
 	}
-	if spans[1].SpanID == spans[2].SpanID {
+	if tree[1].SpanID == tree[2].SpanID {
 		t.Error("tests sharing an id share a span id")
 	}
-	low := spans[4]
-	if low.Name != nameVerdict || low.StatusCode != statusError || !strings.Contains(low.StatusMessage, "below the threshold") {
+	low := tree[4]
+	if low.Name != spans.NameVerdict || low.StatusCode != spans.StatusError || !strings.Contains(low.StatusMessage, "below the threshold") {
 		t.Errorf("failed verdict: %+v", low)
 	}
-	inconclusive := spans[6]
-	if inconclusive.Name != nameVerdict || inconclusive.StatusCode != statusUnset || inconclusive.Attributes["mcptest.verdict.verdict"] != "inconclusive" {
+	inconclusive := tree[6]
+	if inconclusive.Name != spans.NameVerdict || inconclusive.StatusCode != spans.StatusUnset || inconclusive.Attributes["mcptest.verdict.verdict"] != "inconclusive" {
 		t.Errorf("errored verdict: %+v", inconclusive)
 	}
-	if spans[0].StatusCode != statusError {
-		t.Errorf("run with a failure: %s", spans[0].StatusCode)
+	if tree[0].StatusCode != spans.StatusError {
+		t.Errorf("run with a failure: %s", tree[0].StatusCode)
 	}
 
 	// The run span is OK only when tests passed and nothing else happened.
@@ -293,7 +321,7 @@ func TestEdgeCases(t *testing.T) {
 	for _, tc := range []struct {
 		run  *report.Run
 		want string
-	}{{pass, statusOK}, {empty, statusUnset}, {crashed, statusUnset}} {
+	}{{pass, spans.StatusOK}, {empty, spans.StatusUnset}, {crashed, spans.StatusUnset}} {
 		if got := decodeSpans(t, export(t, finishedOnly(tc.run)))[0].StatusCode; got != tc.want {
 			t.Errorf("run %s: status %s, want %s", tc.run.RunID, got, tc.want)
 		}
@@ -306,4 +334,33 @@ func TestWithoutRunFinished(t *testing.T) {
 	if got.Err == nil || !strings.Contains(got.Err.Error(), "run_finished") || got.Primary != "" {
 		t.Errorf("err = %v, output %q; want the missing run_finished error and no output", got.Err, got.Primary)
 	}
+}
+
+// The lines carry the shared tree's times as decimal strings, and a run
+// whose only finding is a SHOULD warning is OK from root to leaf.
+func TestTimesAndWarnings(t *testing.T) {
+	run := spanstest.OnlyWarning()
+	got := decodeSpans(t, export(t, finishedOnly(run)))
+	tree := spans.Build(run)
+	if len(got) != len(tree) {
+		t.Fatalf("%d lines for %d spans", len(got), len(tree))
+	}
+	for i, l := range got {
+		if l.StartTimeUnixNano != strconv.FormatInt(tree[i].StartUnixNano, 10) || l.EndTimeUnixNano != strconv.FormatInt(tree[i].EndUnixNano, 10) {
+			t.Errorf("line %d times %s..%s, span %d..%d", i, l.StartTimeUnixNano, l.EndTimeUnixNano, tree[i].StartUnixNano, tree[i].EndUnixNano)
+		}
+		if l.StatusCode != spans.StatusOK {
+			t.Errorf("line %d (%s) is %s in a run that only warned", i, l.Name, l.StatusCode)
+		}
+	}
+	if got[0].StartTimeUnixNano != "1795599000000000000" {
+		t.Errorf("run starts at %s", got[0].StartTimeUnixNano)
+	}
+}
+
+// partialRun is a merged report that lacks two of its four shards.
+func partialRun() *report.Run {
+	run := spanstest.WarningRun()
+	run.Partial = &report.Partial{MissingShards: []int{2, 3}, ShardTotal: 4}
+	return run
 }

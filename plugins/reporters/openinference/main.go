@@ -4,7 +4,9 @@
 // mcptest.dev/openinference/v1): an mcptest.run root, one mcptest.test
 // child per test, and an mcptest.verdict evaluator under each judged test.
 // Trace and span ids are derived from the run id, so exporting the same
-// run again yields the same ids and consumers can correlate runs.
+// run again yields the same ids and consumers can correlate runs. The
+// tree itself is built by plugins/reporters/internal/spans, which the otlp
+// reporter shares; this plugin only writes it as JSONL.
 //
 // The export is a neutral interchange file: collectors and eval platforms
 // ingest it through their own import paths, so no vendor SDK is bundled.

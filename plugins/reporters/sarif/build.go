@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -65,78 +66,19 @@ func buildLog(run *report.Run) *sarifLog {
 		Version: sarifVersion,
 		Runs: []sarifRun{{
 			Tool: tool{Driver: driver{
-				Name: driverName, Version: textsafe.CleanLineTrim(run.Tool.Version), InformationURI: informationURI,
+				Name: driverName, FullName: fullName(run), Version: textsafe.CleanLineTrim(run.Tool.Version), InformationURI: informationURI,
 				Rules: append([]descriptor{}, b.rules...), Notifications: b.notifications,
 			}},
-			Invocations: []invocation{inv},
+			AutomationDetails: automation(run, os.Getenv),
+			Invocations:       []invocation{inv},
 			OriginalURIBaseIDs: map[string]artifactLocation{srcRoot: {
 				Description: &message{Text: "The directory mcptest ran in; suite paths are relative to it."},
 			}},
 			Results:    results,
 			ColumnKind: "unicodeCodePoints",
-			Properties: map[string]any{"runId": textsafe.CleanLineTrim(run.RunID), "summary": run.Summary},
+			Properties: runProperties(run),
 		}},
 	}
-}
-
-// checkRule declares the rule of a compliance check once; the first test
-// naming the check describes it.
-func (b *builder) checkRule(c *report.Check) int {
-	id := textsafe.CleanLineTrim(c.ID)
-	if i, ok := b.ruleIndex[id]; ok {
-		return i
-	}
-	sev := strings.ToUpper(textsafe.CleanLineTrim(c.Severity))
-	title := cmp.Or(textsafe.CleanLineTrim(c.Title), id)
-	full := "MCP specification requirement"
-	if sev != "" {
-		full = sev + " requirement of the MCP specification"
-	}
-	if where := failtext.JoinWords(c.Revision, c.Section); where != "" {
-		full += " (" + where + ")"
-	}
-	props := map[string]any{"tags": []string{"mcp", "compliance"}}
-	for k, v := range map[string]string{"severity": sev, "revision": textsafe.CleanLineTrim(c.Revision), "section": textsafe.CleanLineTrim(c.Section)} {
-		if v != "" {
-			props[k] = v
-		}
-	}
-	return b.addRule(descriptor{
-		ID:                   id,
-		ShortDescription:     &message{Text: title},
-		FullDescription:      &message{Text: full + ": " + title + "."},
-		DefaultConfiguration: &configuration{Level: severityLevel(sev)},
-		Properties:           props,
-	})
-}
-
-// genericRule declares one of mcptest's own rules once.
-func (b *builder) genericRule(id string) int {
-	if i, ok := b.ruleIndex[id]; ok {
-		return i
-	}
-	var text string
-	switch {
-	case strings.HasPrefix(id, findings.RuleAssertionPrefix):
-		text = "An assertion using the " + strings.TrimPrefix(id, findings.RuleAssertionPrefix) + " matcher failed"
-	case id == findings.RuleTestFailed:
-		text = "A test failed without a failed assertion, such as a score below its threshold"
-	default:
-		text = "A test could not be judged: a server, transport or plugin failed, or the suite is wrong"
-	}
-	return b.addRule(descriptor{
-		ID:                   id,
-		ShortDescription:     &message{Text: text},
-		DefaultConfiguration: &configuration{Level: "error"},
-		Properties:           map[string]any{"tags": []string{"mcptest"}},
-	})
-}
-
-// addRule appends a rule and returns its index.
-func (b *builder) addRule(d descriptor) int {
-	b.ruleIndex[d.ID] = len(b.rules)
-	b.rules = append(b.rules, d)
-	return len(b.rules) - 1
 }
 
 // result renders one finding.
@@ -149,10 +91,7 @@ func (b *builder) result(f *findings.Finding) result {
 	} else {
 		idx = b.genericRule(id)
 	}
-	level := "error"
-	if !f.Errored() && t.Check != nil {
-		level = severityLevel(f.CheckSeverity())
-	}
+	level := resultLevel(f)
 	text := f.Summary()
 	if d := f.Details(); len(d) > 0 {
 		text += "\n" + strings.Join(d, "\n")
@@ -218,9 +157,7 @@ func (b *builder) notification(e report.RunError) notification {
 	if !ok {
 		idx = len(b.notifications)
 		b.notifIndex[id] = idx
-		b.notifications = append(b.notifications, descriptor{
-			ID: id, ShortDescription: &message{Text: "A " + source + " failed during the run"},
-		})
+		b.notifications = append(b.notifications, notificationDescriptor(id, source))
 	}
 	text := failtext.JoinWords(source, e.Name) + ": " + cmp.Or(textsafe.CleanLineTrim(e.Message), "no message")
 	props := map[string]any{"source": source}
@@ -232,6 +169,45 @@ func (b *builder) notification(e report.RunError) notification {
 		props["stderrTail"] = tail
 	}
 	return notification{Level: "error", Message: message{Text: text}, Descriptor: &descriptorRef{ID: id, Index: idx}, Properties: props}
+}
+
+// runProperties records the run id and summary, and for a merged report
+// that lacks shards which ones: its results are not the whole run's.
+func runProperties(run *report.Run) map[string]any {
+	p := map[string]any{"runId": textsafe.CleanLineTrim(run.RunID), "summary": run.Summary}
+	if run.Partial != nil {
+		p["partial"] = run.Partial
+	}
+	return p
+}
+
+// resultLevel grades a finding: what could not be judged is an error; a
+// warning (a failed SHOULD requirement, which does not fail the run) is a
+// warning and never an error; any other failure of a check weighs as its
+// requirement does, with a SHOULD that still failed the run (--strict)
+// an error; any other failure is an error.
+func resultLevel(f *findings.Finding) string {
+	switch {
+	case f.Errored():
+		return "error"
+	case f.Warning():
+		return "warning"
+	case f.Test.Check == nil:
+		return "error"
+	}
+	if lvl := severityLevel(f.CheckSeverity()); lvl != "warning" {
+		return lvl
+	}
+	return "error"
+}
+
+// fullName names the tool with its version, as code scanning services
+// show it.
+func fullName(run *report.Run) string {
+	if v := textsafe.CleanLineTrim(run.Tool.Version); v != "" {
+		return driverName + " " + v
+	}
+	return driverName
 }
 
 // severityLevel maps a check's severity to a SARIF level.

@@ -5,7 +5,10 @@
 //   - tool.driver is mcptest, at the version recorded in the report;
 //   - every compliance check seen in the run is a rule (ruleId = check
 //     ID, level error for MUST and warning for SHOULD), whether it passed
-//     or not;
+//     or not; every rule has a name, descriptions and help, as code
+//     scanning services require;
+//   - a test that failed only a SHOULD requirement (a warning, which does
+//     not fail the run) gives results of level warning, never error;
 //   - every failed assertion of a failed test is a result: a compliance
 //     test's under its check's rule, any other under
 //     "mcptest/assertion/<matcher>"; a failed test without a failed
@@ -15,7 +18,9 @@
 //     SRCROOT, the directory mcptest ran in) and carries a stable
 //     fingerprint;
 //   - run-level errors (a crashed plugin) are tool execution
-//     notifications, and make the invocation unsuccessful.
+//     notifications, and make the invocation unsuccessful;
+//   - automationDetails names the analysis: mcptest/<run id>, or inside
+//     an Azure Pipelines job the build, as Azure DevOps requires.
 //
 // Passing and skipped tests give no results. Text that came from a server
 // or a plugin is stripped of escape sequences and control characters.

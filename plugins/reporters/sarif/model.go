@@ -12,7 +12,10 @@ type sarifLog struct {
 
 // sarifRun is one run of one tool.
 type sarifRun struct {
-	Tool               tool                        `json:"tool"`
+	Tool tool `json:"tool"`
+	// AutomationDetails names the analysis; code scanning services group
+	// the runs of one analysis by the part of its id before the last /.
+	AutomationDetails  *automationDetails          `json:"automationDetails,omitempty"`
 	Invocations        []invocation                `json:"invocations"`
 	OriginalURIBaseIDs map[string]artifactLocation `json:"originalUriBaseIds,omitempty"`
 	// Results is [] rather than null when nothing was found: null would
@@ -20,6 +23,12 @@ type sarifRun struct {
 	Results    []result       `json:"results"`
 	ColumnKind string         `json:"columnKind,omitempty"`
 	Properties map[string]any `json:"properties,omitempty"`
+}
+
+// automationDetails is a runAutomationDetails: "category/instance".
+type automationDetails struct {
+	ID         string            `json:"id"`
+	Properties map[string]string `json:"properties,omitempty"`
 }
 
 // tool describes the analysis tool.
@@ -30,6 +39,7 @@ type tool struct {
 // driver is the tool component that produced the results.
 type driver struct {
 	Name           string       `json:"name"`
+	FullName       string       `json:"fullName,omitempty"`
 	Version        string       `json:"version,omitempty"`
 	InformationURI string       `json:"informationUri,omitempty"`
 	Rules          []descriptor `json:"rules"`
@@ -38,11 +48,23 @@ type driver struct {
 
 // descriptor is a reportingDescriptor: a rule, or a kind of notification.
 type descriptor struct {
-	ID                   string         `json:"id"`
+	ID string `json:"id"`
+	// Name is a PascalCase identifier for the rule, as SARIF recommends
+	// and GitHub Advanced Security for Azure DevOps requires.
+	Name                 string         `json:"name,omitempty"`
 	ShortDescription     *message       `json:"shortDescription,omitempty"`
 	FullDescription      *message       `json:"fullDescription,omitempty"`
+	Help                 *helpText      `json:"help,omitempty"`
+	HelpURI              string         `json:"helpUri,omitempty"`
 	DefaultConfiguration *configuration `json:"defaultConfiguration,omitempty"`
 	Properties           map[string]any `json:"properties,omitempty"`
+}
+
+// helpText is a multiformatMessageString. Only its plain text is
+// written: check titles come from outside and may hold characters that
+// Markdown would read as markup.
+type helpText struct {
+	Text string `json:"text"`
 }
 
 // configuration is a reportingConfiguration.

@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/spans/spanstest"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
@@ -232,7 +235,9 @@ func TestHostileRun(t *testing.T) {
 	}
 	got := decode(t, render(t, finished(run)))
 	r := got.Results[0]
-	if r.RuleID != "abcde fg\ufffdh" || r.Level != "warning" || got.Tool.Driver.Rules[0].ID != r.RuleID {
+	// "should" is not the SHOULD the core grades as a warning
+	// (report.Test.IsWarning): the test failed the run, so it is an error.
+	if r.RuleID != "abcde fg\ufffdh" || r.Level != "error" || got.Tool.Driver.Rules[0].ID != r.RuleID {
 		t.Errorf("result = %+v", r)
 	}
 }
@@ -245,5 +250,90 @@ func TestRenderWithoutRunFinished(t *testing.T) {
 	}
 	if err := stream.Close(); err == nil || !strings.Contains(err.Error(), "run_finished") {
 		t.Errorf("Close = %v, want the missing run_finished error", err)
+	}
+}
+
+// A SHOULD warning is a warning, never an error; a MUST failure beside it
+// stays an error. Every rule carries what code scanning services need,
+// and properties.testId is the test's id from the report.
+func TestWarningsAndRuleMetadata(t *testing.T) {
+	setEnv(t, nil)
+	src := spanstest.WarningRun()
+	run := decode(t, render(t, finished(src)))
+	levels := map[string]string{}
+	for _, r := range run.Results {
+		levels[r.RuleID] = r.Level
+		id, _ := r.Properties["testId"].(string)
+		found := false
+		for _, tt := range src.Tests {
+			found = found || tt.ID == id
+		}
+		if !found {
+			t.Errorf("result %s: testId %q is no test of the report", r.RuleID, id)
+		}
+	}
+	if want := map[string]string{"T06": "warning", "J04": "error", "mcptest/assertion/llm-judge": "error"}; !reflect.DeepEqual(levels, want) {
+		t.Errorf("levels = %v, want %v", levels, want)
+	}
+	d := run.Tool.Driver
+	if d.FullName != "mcptest 0.1.0" {
+		t.Errorf("driver fullName = %q", d.FullName)
+	}
+	names := map[string]string{}
+	for _, r := range d.Rules {
+		names[r.ID] = r.Name
+		if r.ShortDescription == nil || r.FullDescription == nil || r.Help == nil || r.Help.Text == "" || r.HelpURI == "" {
+			t.Errorf("rule %s lacks a description or help: %+v", r.ID, r)
+		}
+	}
+	if want := map[string]string{"T06": "ComplianceCheckT06", "J04": "ComplianceCheckJ04", "mcptest/assertion/llm-judge": "AssertionFailedLlmJudge"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("rule names = %v", names)
+	}
+	if run.AutomationDetails == nil || run.AutomationDetails.ID != "mcptest/"+src.RunID || run.AutomationDetails.Properties != nil {
+		t.Errorf("automationDetails = %+v", run.AutomationDetails)
+	}
+
+	// A merged report that lacks shards says which.
+	partialRun := spanstest.WarningRun()
+	partialRun.Partial = &report.Partial{MissingShards: []int{3}, ShardTotal: 4}
+	if p, _ := decode(t, render(t, finished(partialRun))).Properties["partial"].(map[string]any); p == nil || p["shard_total"] != 4.0 {
+		t.Errorf("partial run properties: %v", p)
+	}
+
+	// A SHOULD requirement that failed the run (--strict) is an error.
+	strict := decode(t, render(t, finished(spanstest.StrictFailure())))
+	if len(strict.Results) != 1 || strict.Results[0].Level != "error" {
+		t.Errorf("strict SHOULD failure: %+v", strict.Results)
+	}
+
+	// A run whose only finding is the warning: still a warning result,
+	// and an invocation that succeeded.
+	only := decode(t, render(t, finished(spanstest.OnlyWarning())))
+	if len(only.Results) != 1 || only.Results[0].Level != "warning" || !only.Invocations[0].ExecutionSuccessful {
+		t.Errorf("warning-only run: %+v", only.Results)
+	}
+}
+
+// The Azure Pipelines id is used only when the job's variables are all
+// there and well formed; anything less keeps the plain id.
+func TestAzurePipelineDetection(t *testing.T) {
+	get := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	if d := azurePipeline(get(azureEnv)); d == nil || !strings.HasPrefix(d.ID, azurePrefix+"contoso/") {
+		t.Errorf("complete job: %+v", d)
+	}
+	legacy := maps.Clone(azureEnv)
+	legacy["SYSTEM_COLLECTIONURI"] = "https://fabrikam.visualstudio.com/"
+	delete(legacy, "SYSTEM_PHASEID")
+	legacy["SYSTEM_JOBID"] = azureEnv["SYSTEM_PHASEID"]
+	if d := azurePipeline(get(legacy)); d == nil || !strings.HasPrefix(d.ID, azurePrefix+"fabrikam/") {
+		t.Errorf("visualstudio.com job with SYSTEM_JOBID: %+v", d)
+	}
+	for k, bad := range map[string]string{"TF_BUILD": "", "SYSTEM_TEAMPROJECTID": "00000000-0000-0000-0000-000000000000",
+		"BUILD_BUILDID": "0", "SYSTEM_COLLECTIONURI": "https://example.com/x", "BUILD_SOURCEBRANCH": " "} {
+		env := maps.Clone(azureEnv)
+		env[k] = bad
+		if d := azurePipeline(get(env)); d != nil {
+			t.Errorf("%s=%q: got %+v, want no Azure id", k, bad, d)
+		}
 	}
 }

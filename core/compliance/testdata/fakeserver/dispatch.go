@@ -42,6 +42,16 @@ func (c *conn) handle(line []byte) []any {
 		if on("drop-batch") {
 			return nil
 		}
+		if on("process-batch") {
+			// Answer each member, as 2025-03-26 servers did.
+			var batch []json.RawMessage
+			_ = json.Unmarshal(trimmed, &batch)
+			var out []any
+			for _, item := range batch {
+				out = append(out, c.handle(item)...)
+			}
+			return out
+		}
 		return []any{errorResponse(nil, -32600, "batches are not supported")}
 	}
 	var m msg
@@ -198,6 +208,9 @@ func (c *conn) initialize(id json.RawMessage, p map[string]json.RawMessage) []an
 	info := map[string]any{"name": "fakeserver", "version": "0.0.1"}
 	if on("no-server-info") {
 		delete(info, "version")
+	}
+	if on("empty-version") {
+		info["version"] = ""
 	}
 	out := []any{response(id, map[string]any{"protocolVersion": chosen, "capabilities": capabilities(), "serverInfo": info})}
 	if on("early-request") {

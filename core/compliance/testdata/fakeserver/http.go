@@ -17,6 +17,7 @@ type httpServer struct {
 	sessions map[string]*conn
 	deleted  map[string]bool
 	next     int
+	logs     map[string]*sseLog // SSE events by session, for resumption (sse.go)
 }
 
 func serveHTTP(addr string) error {
@@ -25,7 +26,7 @@ func serveHTTP(addr string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "fakeserver: listening on http://%s/mcp\n", ln.Addr())
-	h := &httpServer{sessions: map[string]*conn{}, deleted: map[string]bool{}}
+	h := &httpServer{sessions: map[string]*conn{}, deleted: map[string]bool{}, logs: map[string]*sseLog{}}
 	return http.Serve(ln, h)
 }
 
@@ -53,7 +54,7 @@ func (h *httpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		if !loopbackHost(r.Host) {
+		if !loopbackHost(r.Host) && !on("h06-no-host-check") {
 			http.Error(w, "forbidden host", http.StatusForbidden)
 			return
 		}
@@ -65,6 +66,10 @@ func (h *httpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodGet:
 		if on("h03-404") {
 			http.NotFound(w, r)
+			return
+		}
+		if last := r.Header.Get("Last-Event-Id"); last != "" && on("sse") {
+			h.resume(w, r.Header.Get("Mcp-Session-Id"), last)
 			return
 		}
 		w.WriteHeader(http.StatusMethodNotAllowed)
@@ -99,6 +104,11 @@ func (h *httpServer) post(w http.ResponseWriter, r *http.Request) {
 	}
 	var m msg
 	isJSON := json.Unmarshal(body, &m) == nil
+	if !isJSON && on("j05-http-400") {
+		// Allowed on Streamable HTTP: an error status, no JSON-RPC body.
+		http.Error(w, "malformed JSON", http.StatusBadRequest)
+		return
+	}
 	if on("crash-on-garbage") && !isJSON {
 		fmt.Fprintln(os.Stderr, "fakeserver: cannot parse input, giving up")
 		os.Exit(3)
@@ -193,6 +203,10 @@ func (h *httpServer) reply(w http.ResponseWriter, replies []any, isRequest, isIn
 	}
 	if !isRequest {
 		status = http.StatusBadRequest
+	}
+	if on("sse") && isRequest && !isInit && sid != "" && len(replies) > 0 {
+		h.sseReply(w, sid, replies, status)
+		return
 	}
 	if len(replies) > 1 {
 		w.Header().Set("Content-Type", "text/event-stream")

@@ -4,16 +4,30 @@
 //	"panic"  panics on this item
 //	"exit"   writes to stderr and exits the process
 //	"hang"   never answers
+//	"hang-first:PATH"
+//	         never answers if the file PATH does not exist yet, creating
+//	         it first; passes once it exists. The file outlives the process,
+//	         so a plugin restarted after the hang passes.
 package main
 
 import (
 	"context"
 	"os"
+	"strings"
 
 	"github.com/mcptest/mcptest/sdk"
 )
 
 func chaos(ctx context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+	if path, ok := strings.CutPrefix(strings.Trim(string(in.Argument), `"`), "hang-first:"); ok {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil {
+			return sdk.Pass(), nil
+		}
+		f.Close()
+		sdk.Logger().Error("chaos: hanging on purpose, this once")
+		select {}
+	}
 	switch string(in.Argument) {
 	case `"panic"`:
 		panic("chaos: panic on purpose")

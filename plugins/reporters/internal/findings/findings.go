@@ -94,9 +94,10 @@ func Collect(tests []report.Test) []Finding {
 	}
 	for i := range tests {
 		t := &tests[i]
-		switch t.Status {
-		case report.StatusPassed, report.StatusSkipped:
-		case report.StatusFailed:
+		// A warning is listed like a failure whatever status the report
+		// gives it; Warning tells the formats to grade it down.
+		switch {
+		case t.Status == report.StatusFailed || t.IsWarning():
 			n := len(out)
 			for j := range t.Assertions {
 				switch a := &t.Assertions[j]; a.Status {
@@ -109,6 +110,7 @@ func Collect(tests []report.Test) []Finding {
 			if len(out) == n {
 				add(t, nil, TestFailed)
 			}
+		case t.Status == report.StatusPassed || t.Status == report.StatusSkipped:
 		default: // errored, or a status this reporter does not know
 			add(t, nil, TestErrored)
 		}
@@ -135,6 +137,13 @@ func (f *Finding) RuleID() string {
 // be judged rather than something that failed.
 func (f *Finding) Errored() bool {
 	return f.Kind == AssertionErrored || f.Kind == TestErrored
+}
+
+// Warning reports whether the finding is a warning: its test failed only
+// a SHOULD requirement (report.Test.IsWarning), which does not fail the
+// run. Formats grade it below any failure.
+func (f *Finding) Warning() bool {
+	return !f.Errored() && f.Test.IsWarning()
 }
 
 // CheckSeverity returns the compliance check's severity in capitals ("MUST",

@@ -113,3 +113,20 @@ func TestCollectFindingsEdges(t *testing.T) {
 		}
 	}
 }
+
+// Only the findings of a test that failed nothing but a SHOULD check are
+// warnings; a MUST failure, a plain failure and an errored SHOULD check
+// are not.
+func TestWarning(t *testing.T) {
+	fs := Collect(reporttest.Sample().Tests)
+	for _, f := range fs {
+		want := f.Test.Check != nil && f.Test.Check.ID == "T06"
+		if f.Warning() != want {
+			t.Errorf("%s (%s): Warning() = %v, want %v", f.Test.Name, f.RuleID(), f.Warning(), want)
+		}
+	}
+	errored := []report.Test{{ID: "x", Status: report.StatusErrored, Check: &report.Check{ID: "X", Severity: "SHOULD"}}}
+	if fs := Collect(errored); len(fs) != 1 || fs[0].Warning() {
+		t.Errorf("an errored SHOULD check is a warning: %+v", fs)
+	}
+}

@@ -1,4 +1,4 @@
-package main
+package spans
 
 import (
 	"crypto/sha256"
@@ -33,7 +33,11 @@ func runKey(run *report.Run) string {
 	return "started:" + run.StartedAt.UTC().Format("2006-01-02T15:04:05.999999999Z") + "|" + strings.Join(run.Suites, "|")
 }
 
-// traceID is the run's trace id: 32 lowercase hex digits.
+// TraceID returns the trace id of run: 32 lowercase hex digits derived
+// from its run id, the same at every export of the run.
+func TraceID(run *report.Run) string { return traceID(runKey(run)) }
+
+// traceID is the trace id of the run with the given key.
 func traceID(key string) string { return derive(traceIDBytes, "trace", key) }
 
 // runSpanID is the id of the root span.

@@ -1,4 +1,4 @@
-package main
+package spans
 
 import (
 	"fmt"
@@ -7,74 +7,51 @@ import (
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
-// Verdict words, as the spec spells test statuses and verdicts. An errored
-// test could not be judged, so it is inconclusive: neither pass nor fail.
-const (
-	verdictPass         = "pass"
-	verdictFail         = "fail"
-	verdictSkip         = "skip"
-	verdictInconclusive = "inconclusive"
-)
-
 // methodWeightedScore names how a judged test reached its verdict: the
 // weighted score of its assertions against the test's threshold.
 const methodWeightedScore = "weighted_score"
 
-// buildSpans projects run onto its span tree, in output order.
-func buildSpans(run *report.Run) []span {
-	key := runKey(run)
-	trace := traceID(key)
-	root := runSpanID(key)
-	spans := []span{runSpan(run, trace, root)}
-	seen := map[string]int{}
-	for i := range run.Tests {
-		t := &run.Tests[i]
-		id := testSpanID(key, t.ID, seen[t.ID])
-		seen[t.ID]++
-		spans = append(spans, testSpan(t, trace, id, root))
-		if judged(t) {
-			spans = append(spans, verdictSpan(t, trace, verdictSpanID(key, id), id))
-		}
-	}
-	return spans
-}
-
-// counts tallies the tests by verdict word. They are counted from the
-// tests written below the root rather than read from the summary, so the
-// totals always agree with the spans in the same file.
+// counts tallies the tests by verdict word, and the warnings among the
+// passes under "warned". They are counted from the tests written below
+// the root rather than read from the summary, so the totals always agree
+// with the spans in the same file.
 func counts(run *report.Run) map[string]int {
 	c := map[string]int{}
 	for i := range run.Tests {
-		c[verdictOf(run.Tests[i].Status)]++
+		t := &run.Tests[i]
+		c[VerdictOf(t)]++
+		if t.IsWarning() {
+			c["warned"]++
+		}
 	}
 	return c
 }
 
 // runSpan is the root. Its status is ERROR when any test failed; OK when
-// tests passed and nothing failed, errored or went wrong at the run level;
-// UNSET otherwise (nothing was judged, or the run was inconclusive).
-func runSpan(run *report.Run, trace, id string) span {
+// tests passed (warnings included) and nothing failed, errored or went
+// wrong at the run level; UNSET otherwise (nothing was judged, or the run
+// was inconclusive). Times are set later, once the tests are placed.
+func runSpan(run *report.Run, trace, id string) Span {
 	c := counts(run)
-	sp := span{SchemaVersion: schemaVersion, TraceID: trace, SpanID: id, Name: nameRun, SpanKind: kindChain, StatusCode: statusUnset}
+	sp := Span{TraceID: trace, SpanID: id, Name: NameRun, Kind: KindChain, StatusCode: StatusUnset}
 	switch {
-	case c[verdictFail] > 0:
-		sp.StatusCode = statusError
-		sp.StatusMessage = fmt.Sprintf("%d of %d tests failed", c[verdictFail], len(run.Tests))
-	case c[verdictPass] > 0 && c[verdictInconclusive] == 0 && len(run.Errors) == 0:
-		sp.StatusCode = statusOK
+	case c[VerdictFail] > 0:
+		sp.StatusCode = StatusError
+		sp.StatusMessage = fmt.Sprintf("%d of %d tests failed", c[VerdictFail], len(run.Tests))
+	case c[VerdictPass] > 0 && c[VerdictInconclusive] == 0 && len(run.Errors) == 0:
+		sp.StatusCode = StatusOK
 	}
-	sp.DurationMS = run.DurationMS
-	if sp.DurationMS == 0 {
-		sp.DurationMS = run.Summary.DurationMS
-	}
+	sp.DurationMS = runDurationMS(run)
 	a := map[string]any{
+		AttrSpanKind:               KindChain,
 		"mcptest.run.id":           run.RunID,
 		"mcptest.version":          run.Tool.Version,
 		"mcptest.run.total":        len(run.Tests),
-		"mcptest.run.passed":       c[verdictPass],
-		"mcptest.run.failed":       c[verdictFail],
-		"mcptest.run.skipped":      c[verdictSkip],
-		"mcptest.run.inconclusive": c[verdictInconclusive],
+		"mcptest.run.passed":       c[VerdictPass],
+		"mcptest.run.warned":       c["warned"],
+		"mcptest.run.failed":       c[VerdictFail],
+		"mcptest.run.skipped":      c[VerdictSkip],
+		"mcptest.run.inconclusive": c[VerdictInconclusive],
 		"mcptest.run.exit_code":    run.ExitCode,
 	}
 	setTime(a, "mcptest.run.started_at", run.StartedAt)
@@ -97,22 +74,50 @@ func runSpan(run *report.Run, trace, id string) span {
 		a["mcptest.run.shard.index"] = run.Shard.Index
 		a["mcptest.run.shard.total"] = run.Shard.Total
 	}
+	// A merged report that lacks shards is not the whole run: say so, and
+	// which shards are missing, so a dashboard does not read it as one.
+	if p := run.Partial; p != nil {
+		a["mcptest.run.partial"] = true
+		a["mcptest.run.shard.total"] = p.ShardTotal
+		a["mcptest.run.missing_shards"] = append([]int{}, p.MissingShards...)
+	}
 	sp.Attributes = a
 	return sp
 }
 
-// testSpan is one test under the root.
-func testSpan(t *report.Test, trace, id, parent string) span {
-	verdict := verdictOf(t.Status)
-	sp := span{SchemaVersion: schemaVersion, TraceID: trace, SpanID: id, ParentSpanID: &parent,
-		Name: nameTest, SpanKind: kindChain, StatusCode: statusOf(verdict), DurationMS: t.DurationMS}
-	if sp.StatusCode == statusError {
-		sp.StatusMessage = failureMessage(t)
+// runDurationMS is the run's recorded duration: its own, the summary's,
+// or the span of its start and finish times.
+func runDurationMS(run *report.Run) float64 {
+	switch {
+	case run.DurationMS > 0:
+		return run.DurationMS
+	case run.Summary.DurationMS > 0:
+		return run.Summary.DurationMS
+	case !run.StartedAt.IsZero() && run.FinishedAt.After(run.StartedAt):
+		return float64(run.FinishedAt.Sub(run.StartedAt).Microseconds()) / 1000
+	}
+	return 0
+}
+
+// testSpan is one test under the root. A warning keeps status OK (the
+// run does not fail on it) and says so in mcptest.test.warning.
+func testSpan(t *report.Test, trace, id, parent string) Span {
+	verdict := VerdictOf(t)
+	sp := Span{TraceID: trace, SpanID: id, ParentSpanID: parent,
+		Name: NameTest, Kind: KindChain, StatusCode: statusOf(verdict), DurationMS: t.DurationMS}
+	if sp.StatusCode == StatusError {
+		sp.StatusMessage = FailureMessage(t)
 	}
 	a := map[string]any{
-		"mcptest.test.id":     t.ID,
-		"mcptest.test.name":   t.Name,
-		"mcptest.test.status": verdict,
+		AttrSpanKind:             KindChain,
+		"mcptest.test.id":        t.ID,
+		"mcptest.test.name":      t.Name,
+		"mcptest.test.status":    verdict,
+		"mcptest.test.cache_hit": t.CacheHit,
+	}
+	if t.IsWarning() {
+		a["mcptest.test.warning"] = true
+		a["mcptest.test.warning_message"] = FailureMessage(t)
 	}
 	setString(a, "mcptest.test.file", t.File)
 	setInt(a, "mcptest.test.line", t.Line)
@@ -141,23 +146,20 @@ func testSpan(t *report.Test, trace, id, parent string) span {
 		a["mcptest.test.assertions.total"] = len(t.Assertions)
 		a["mcptest.test.assertions.failed"] = len(failedAssertions(t))
 	}
+	setIO(a, t)
 	sp.Attributes = a
 	return sp
 }
 
-// judged reports tests that carry a verdict worth its own evaluator span:
-// those scored against a threshold. The report sets Score only for them.
-func judged(t *report.Test) bool {
-	return t.Score != nil && t.Status != report.StatusSkipped
-}
-
 // verdictSpan is the evaluator span under a judged test. The report does
-// not time scoring on its own, so its duration is 0.
-func verdictSpan(t *report.Test, trace, id, parent string) span {
-	verdict := verdictOf(t.Status)
-	sp := span{SchemaVersion: schemaVersion, TraceID: trace, SpanID: id, ParentSpanID: &parent,
-		Name: nameVerdict, SpanKind: kindEvaluator, StatusCode: statusOf(verdict)}
+// not time scoring on its own, so it has no duration: it sits at the end
+// of its test.
+func verdictSpan(t *report.Test, trace, id, parent string) Span {
+	verdict := VerdictOf(t)
+	sp := Span{TraceID: trace, SpanID: id, ParentSpanID: parent,
+		Name: NameVerdict, Kind: KindEvaluator, StatusCode: statusOf(verdict)}
 	a := map[string]any{
+		AttrSpanKind:              KindEvaluator,
 		"mcptest.verdict.verdict": verdict,
 		"mcptest.verdict.method":  methodWeightedScore,
 		"mcptest.verdict.score":   *t.Score,
@@ -165,8 +167,8 @@ func verdictSpan(t *report.Test, trace, id, parent string) span {
 	if t.Threshold != nil {
 		a["mcptest.verdict.threshold"] = *t.Threshold
 	}
-	if sp.StatusCode == statusError {
-		sp.StatusMessage = failureMessage(t)
+	if sp.StatusCode == StatusError {
+		sp.StatusMessage = FailureMessage(t)
 		if t.Threshold != nil && *t.Score < *t.Threshold {
 			sp.StatusMessage = fmt.Sprintf("score %g is below the threshold %g", *t.Score, *t.Threshold)
 		}
@@ -189,31 +191,6 @@ func verdictSpan(t *report.Test, trace, id, parent string) span {
 	return sp
 }
 
-// verdictOf maps a test status to the spec's verdict words.
-func verdictOf(st report.Status) string {
-	switch st {
-	case report.StatusPassed:
-		return verdictPass
-	case report.StatusFailed:
-		return verdictFail
-	case report.StatusSkipped:
-		return verdictSkip
-	}
-	return verdictInconclusive
-}
-
-// statusOf maps a verdict to its OpenTelemetry status code: OK for a
-// pass, ERROR for a fail, UNSET for a skip or an inconclusive verdict.
-func statusOf(verdict string) string {
-	switch verdict {
-	case verdictPass:
-		return statusOK
-	case verdictFail:
-		return statusError
-	}
-	return statusUnset
-}
-
 // failedAssertions returns the assertions that failed or errored.
 func failedAssertions(t *report.Test) []*report.Assertion {
 	var out []*report.Assertion
@@ -225,8 +202,8 @@ func failedAssertions(t *report.Test) []*report.Assertion {
 	return out
 }
 
-// failureMessage says in one line why a test failed.
-func failureMessage(t *report.Test) string {
+// FailureMessage says in one line why a test failed (or warned).
+func FailureMessage(t *report.Test) string {
 	failed := failedAssertions(t)
 	switch {
 	case len(failed) > 0 && failed[0].Message != "":

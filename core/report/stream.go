@@ -1,0 +1,120 @@
+package report
+
+import (
+	"sync"
+
+	"github.com/mcptest/mcptest/core/plugin"
+)
+
+// stream is one report being rendered: the events queued for its
+// reporter, the goroutine that sends them, and where the output goes.
+//
+// Events are queued rather than sent by the caller so that a slow or
+// stalled reporter never holds up the test workers that emit them, nor
+// the other reporters; the sender alone waits on the plugin, within the
+// deadlines of plugin.RenderStream.
+type stream struct {
+	out  Output
+	rs   *plugin.RenderStream
+	dest *destination
+	// finalOnly: the reporter reads only run_finished (its plugin says
+	// so), so the live events are not sent to it.
+	finalOnly bool
+
+	mu     sync.Mutex
+	wake   *sync.Cond
+	queue  [][]byte
+	ending bool
+	failed bool
+	done   chan struct{}
+}
+
+func newStream(out Output) *stream {
+	s := &stream{out: out, done: make(chan struct{})}
+	s.wake = sync.NewCond(&s.mu)
+	return s
+}
+
+// push queues one encoded event; it never blocks on the reporter.
+func (s *stream) push(b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failed || s.ending {
+		return
+	}
+	s.queue = append(s.queue, b)
+	s.wake.Signal()
+}
+
+// end says no event will follow; the sender then closes the render.
+func (s *stream) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ending = true
+	s.wake.Signal()
+}
+
+// live reports whether the stream still takes live events.
+func (s *stream) live() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.failed && !s.finalOnly
+}
+
+// markFailed stops the stream taking events and drops those queued.
+func (s *stream) markFailed() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failed = true
+	s.queue = nil
+}
+
+// send is the stream's sender: it sends the queued events in order, then
+// closes the render and commits or discards the output. fail records a
+// failure of the reporter or of its output.
+func (s *stream) send(fail func(*stream, error)) {
+	defer close(s.done)
+	for {
+		s.mu.Lock()
+		for len(s.queue) == 0 && !s.ending {
+			s.wake.Wait()
+		}
+		batch := s.queue
+		s.queue = nil
+		failed := s.failed
+		s.mu.Unlock()
+		if len(batch) == 0 {
+			break
+		}
+		if failed {
+			continue
+		}
+		for _, b := range batch {
+			if err := s.rs.Send(b); err != nil {
+				s.markFailed()
+				fail(s, err)
+				break
+			}
+		}
+	}
+	s.mu.Lock()
+	failed := s.failed
+	s.mu.Unlock()
+	if !failed {
+		if err := s.rs.Close(); err != nil {
+			s.markFailed()
+			fail(s, err)
+			failed = true
+		}
+	} else {
+		s.rs.Abort()
+	}
+	if failed {
+		// An incomplete report must not replace an earlier one.
+		s.dest.discard()
+		return
+	}
+	if err := s.dest.commit(); err != nil {
+		fail(s, err)
+	}
+}

@@ -1,0 +1,153 @@
+//go:build unix
+
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// bigBodyServer answers initialize, and answers every tools/call with a
+// result whose text is 768 KiB, sent in two parts: all of it but the end,
+// then (once release is closed) the end. With sse set the answer is one
+// SSE event, else a JSON body.
+func bigBodyServer(t *testing.T, sse bool, release <-chan struct{}) string {
+	t.Helper()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &m)
+		switch m.Method {
+		case "initialize":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"big","version":"1"}}}`, m.ID)
+			return
+		case "tools/call":
+		default:
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, m.ID)
+		if sse {
+			w.Header().Set("Content-Type", "text/event-stream")
+			head = "data: " + head
+		} else {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		_, _ = io.WriteString(w, head+strings.Repeat("x", 768<<10))
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		tail := `"}]}}`
+		if sse {
+			tail += "\n\n"
+		}
+		_, _ = io.WriteString(w, tail)
+	}))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// Four big bodies read at once may not hold more than the session's
+// budget: with room for two, two calls fail at once with a message that
+// names the budget, and the other two complete.
+func TestHTTPBodiesShareABudget(t *testing.T) {
+	for _, sse := range []bool{false, true} {
+		t.Run(fmt.Sprintf("sse=%v", sse), func(t *testing.T) {
+			release := make(chan struct{})
+			u := bigBodyServer(t, sse, release)
+			s := startURLSession(t, HTTPConfig{URL: u, MaxMessageBytes: 1 << 20, MaxBufferedBytes: 2<<20 + 2})
+			type result struct {
+				out *Outcome
+				err error
+			}
+			results := make(chan result, 4)
+			for range 4 {
+				go func() {
+					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+					defer cancel()
+					out, err := s.CallTool(ctx, "big", nil)
+					results <- result{out, err}
+				}()
+			}
+			get := func() result {
+				select {
+				case r := <-results:
+					return r
+				case <-time.After(20 * time.Second):
+					t.Fatal("no answer")
+				}
+				return result{}
+			}
+			for range 2 {
+				r := get()
+				if !errors.Is(r.err, ErrBadResponse) || !errors.Is(r.err, errBodyBudget) {
+					t.Fatalf("err = %v, want the budget's", r.err)
+				}
+				if !strings.Contains(r.err.Error(), "the session's budget of 2 MiB") {
+					t.Errorf("message: %v", r.err)
+				}
+			}
+			close(release)
+			for range 2 {
+				r := get()
+				if r.err != nil {
+					t.Fatalf("err = %v", r.err)
+				}
+				if n := len(toolText(t, r.out.Result)); n != 768<<10 {
+					t.Errorf("text of %d bytes", n)
+				}
+			}
+			// Everything went back: a call now has the whole budget.
+			if used := s.t.(*streamable).h.budget.used; used != 0 {
+				t.Errorf("%d bytes still held", used)
+			}
+		})
+	}
+}
+
+func TestReadBody(t *testing.T) {
+	b := &bodyBudget{limit: 10 << 10}
+	h := &bodyHold{budget: b}
+	for _, hint := range []int64{-1, 5000, 100} {
+		body, long, err := readBody(strings.NewReader(strings.Repeat("a", 5000)), 8000, h, hint)
+		if err != nil || long || string(body) != strings.Repeat("a", 5000) {
+			t.Fatalf("hint %d: got %d bytes, %v, %v", hint, len(body), long, err)
+		}
+		h.release()
+	}
+	_, long, err := readBody(strings.NewReader(strings.Repeat("a", 9000)), 8000, h, -1)
+	if err != nil || !long {
+		t.Fatalf("over the limit: %v, %v", long, err)
+	}
+	if b.used > 8001 {
+		t.Errorf("holds %d bytes for an 8000-byte limit", b.used)
+	}
+	other := &bodyHold{budget: b}
+	if _, _, err := readBody(strings.NewReader(strings.Repeat("a", 9000)), 8000, other, -1); !errors.Is(err, errBodyBudget) {
+		t.Errorf("second body: err = %v, want the budget's", err)
+	}
+	h.release()
+	other.release()
+	if b.used != 0 {
+		t.Errorf("%d bytes held after release", b.used)
+	}
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"cmp"
+	"strings"
+	"unicode"
+
+	"github.com/mcptest/mcptest/plugins/reporters/internal/failtext"
+	"github.com/mcptest/mcptest/plugins/reporters/internal/findings"
+	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
+	"github.com/mcptest/mcptest/sdk/report"
+)
+
+// Rules and notification kinds are described in full: code scanning
+// services refuse descriptors without a name, a full description or help
+// (GitHub Advanced Security and its Azure DevOps flavour; the SARIF
+// multitool's Gh and Ado rule kinds check this), and they show the help
+// beside each result.
+
+// Pages a rule's helpUri points at.
+const (
+	helpCompliance = informationURI + "/blob/main/docs/compliance.md"
+	helpMatchers   = informationURI + "/blob/main/docs/matchers.md"
+	helpReport     = informationURI + "/blob/main/docs/report-sarif.md"
+)
+
+// checkRule declares the rule of a compliance check once; the first test
+// naming the check describes it.
+func (b *builder) checkRule(c *report.Check) int {
+	id := textsafe.CleanLineTrim(c.ID)
+	if i, ok := b.ruleIndex[id]; ok {
+		return i
+	}
+	sev := strings.ToUpper(textsafe.CleanLineTrim(c.Severity))
+	title := cmp.Or(textsafe.CleanLineTrim(c.Title), id)
+	full := "MCP specification requirement"
+	if sev != "" {
+		full = sev + " requirement of the MCP specification"
+	}
+	if where := failtext.JoinWords(c.Revision, c.Section); where != "" {
+		full += " (" + where + ")"
+	}
+	full += ": " + title + "."
+	help := full + " The server under test did not meet it. Fix the server and run the check again (mcptest compliance, or the suite's compliance entry)."
+	switch level := severityLevel(sev); level {
+	case "warning":
+		help += " A SHOULD requirement is a recommendation: a failure is a warning and does not fail the run, unless mcptest compliance runs with --strict."
+	case "error":
+		help += " A MUST requirement is mandatory: a failure fails the run."
+	}
+	props := map[string]any{"tags": []string{"mcp", "compliance"}}
+	for k, v := range map[string]string{"severity": sev, "revision": textsafe.CleanLineTrim(c.Revision), "section": textsafe.CleanLineTrim(c.Section)} {
+		if v != "" {
+			props[k] = v
+		}
+	}
+	return b.addRule(descriptor{
+		ID:                   id,
+		Name:                 "ComplianceCheck" + pascal(id),
+		ShortDescription:     &message{Text: title},
+		FullDescription:      &message{Text: full},
+		Help:                 &helpText{Text: help},
+		HelpURI:              helpCompliance,
+		DefaultConfiguration: &configuration{Level: severityLevel(sev)},
+		Properties:           props,
+	})
+}
+
+// genericRule declares one of mcptest's own rules once.
+func (b *builder) genericRule(id string) int {
+	if i, ok := b.ruleIndex[id]; ok {
+		return i
+	}
+	var name, short, full, help, uri string
+	switch {
+	case strings.HasPrefix(id, findings.RuleAssertionPrefix):
+		matcher := strings.TrimPrefix(id, findings.RuleAssertionPrefix)
+		name = "AssertionFailed" + pascal(matcher)
+		short = "An assertion using the " + matcher + " matcher failed"
+		full = "A test's expectation checked with the " + matcher + " matcher did not hold for the server's answer."
+		help = full + " The result's message gives the target, the expected and the actual values; fix the server or the suite's expectation."
+		uri = helpMatchers
+	case id == findings.RuleTestFailed:
+		name = "TestFailed"
+		short = "A test failed without a failed assertion, such as a score below its threshold"
+		full = "A test failed as a whole although none of its assertions did: its weighted score stayed below its threshold, a gated derived metric missed its target, or its call failed with nothing to check."
+		help = full + " The result's message says which."
+		uri = helpReport
+	default:
+		name = "TestErrored"
+		short = "A test could not be judged: a server, transport or plugin failed, or the suite is wrong"
+		full = "A test, or one of its assertions, could not be judged: the server exited or timed out, the transport failed, a plugin crashed, or the suite asked for something impossible."
+		help = full + " This is neither a pass nor a failure; the run exits 2. The result's message names the cause."
+		uri = helpReport
+	}
+	return b.addRule(descriptor{
+		ID:                   id,
+		Name:                 name,
+		ShortDescription:     &message{Text: short},
+		FullDescription:      &message{Text: full},
+		Help:                 &helpText{Text: help},
+		HelpURI:              uri,
+		DefaultConfiguration: &configuration{Level: "error"},
+		Properties:           map[string]any{"tags": []string{"mcptest"}},
+	})
+}
+
+// addRule appends a rule and returns its index.
+func (b *builder) addRule(d descriptor) int {
+	b.ruleIndex[d.ID] = len(b.rules)
+	b.rules = append(b.rules, d)
+	return len(b.rules) - 1
+}
+
+// notificationDescriptor describes a kind of run-level error.
+func notificationDescriptor(id, source string) descriptor {
+	full := "A " + source + " failed during the run, outside any single test (a plugin that crashed, a server that never started, a hook that failed)."
+	help := full + " The notification's message and its stderrTail property say what happened; the tests it affected are reported as errored, and the run exits 2."
+	return descriptor{
+		ID:               id,
+		Name:             "RunError" + pascal(source),
+		ShortDescription: &message{Text: "A " + source + " failed during the run"},
+		FullDescription:  &message{Text: full},
+		Help:             &helpText{Text: help},
+		HelpURI:          helpReport,
+	}
+}
+
+// pascal turns text into a PascalCase identifier: letters and digits
+// kept, each run of them capitalised, everything else dropped ("llm-judge"
+// becomes "LlmJudge"). An identifier with nothing left is "Unnamed".
+func pascal(s string) string {
+	var b strings.Builder
+	upper := true
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) || r > unicode.MaxASCII {
+			upper = true
+			continue
+		}
+		if upper {
+			r = unicode.ToUpper(r)
+			upper = false
+		}
+		b.WriteRune(r)
+	}
+	if b.Len() == 0 {
+		return "Unnamed"
+	}
+	return b.String()
+}
