@@ -178,20 +178,6 @@ tools:
 	}
 }
 
-// readRun reads a JSON report.
-func readRun(t *testing.T, path string) *report.Run {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var run report.Run
-	if err := json.Unmarshal(raw, &run); err != nil {
-		t.Fatal(err)
-	}
-	return &run
-}
-
 // compactJSON drops white space from JSON text, keeping order and literals.
 func compactJSON(t *testing.T, raw json.RawMessage) string {
 	t.Helper()

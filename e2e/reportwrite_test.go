@@ -88,6 +88,7 @@ func TestStalledReporterCannotHangTheRun(t *testing.T) {
 		t.Errorf("the json report was not written: %q", b)
 	}
 	noTempFiles(t, dir)
+	waitFor(t, "the stalled plugin to be gone", 3*time.Second, func() bool { return len(procsUnder(plugins)) == 0 })
 	assertNoOrphans(t)
 }
 
@@ -165,6 +166,7 @@ func TestSecondInterruptStopsAtOnce(t *testing.T) {
 	mustContain(t, "stderr", r.stderr.String(), "stopping at once")
 	mustHoldEarlier(t, stalled)
 	noTempFiles(t, dir)
+	waitFor(t, "the stalled plugin to be gone", 3*time.Second, func() bool { return len(procsUnder(plugins)) == 0 })
 	assertNoOrphans(t)
 }
 
@@ -207,5 +209,38 @@ func TestSignalEndsRunBlockedOnFIFO(t *testing.T) {
 		t.Fatalf("exit %d, want 130\n%s", code, r.stderr)
 	}
 	mustContain(t, "stderr", r.stderr.String(), "interrupted by SIGTERM")
+	assertNoOrphans(t)
+}
+
+// procsUnder lists running processes whose executable lies under dir
+// (installed plugins live outside the build folders liveProcs watches).
+func procsUnder(dir string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		if exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && strings.HasPrefix(exe, dir) {
+			out = append(out, e.Name()+" "+exe)
+		}
+	}
+	return out
+}
+
+// A signal also ends mcptest while it waits for a plugin that never
+// completes its start, and the plugin does not outlive it.
+func TestSignalEndsRunBlockedOnPluginStart(t *testing.T) {
+	plugins := install(t, "stall")
+	r := startMcptest(t, []string{"STALL_HANDSHAKE=1"}, "run", "--plugin-dir", plugins, "--reporter", "stall", writeSuite(t, quickSuite))
+	waitFor(t, "the plugin to be started", 30*time.Second, func() bool { return len(procsUnder(plugins)) > 0 })
+	r.signal(t, syscall.SIGTERM)
+	// The plugin's start timeout is 10 s: exiting well within it shows the
+	// signal, not the timeout, ended the run.
+	if code := r.wait(t, 8*time.Second); code != 130 {
+		t.Fatalf("exit %d, want 130\n%s", code, r.stderr)
+	}
+	mustContain(t, "stderr", r.stderr.String(), "interrupted by SIGTERM")
+	waitFor(t, "the plugin to be gone", 3*time.Second, func() bool { return len(procsUnder(plugins)) == 0 })
 	assertNoOrphans(t)
 }

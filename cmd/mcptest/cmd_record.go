@@ -36,7 +36,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var f recordFlags
 	fs := newFlagSet("record", stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mcptest record [flags] SUITE.yml...")
+		fmt.Fprintln(stderr, "usage: mcptest record [flags] SUITE.yml... (or --config SUITE.yml)")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&f.cassetteDir, "cassette-dir", defaultCassetteDir, "write the cassettes into this folder, one SERVER.json per server")
@@ -48,7 +48,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return code
 	}
 	if len(f.files(fs.Args())) == 0 {
-		fmt.Fprintln(stderr, "mcptest record: no suite given; usage: mcptest record [flags] SUITE.yml...")
+		fmt.Fprintln(stderr, "mcptest record: no suite given; usage: mcptest record [flags] SUITE.yml... (or --config SUITE.yml)")
 		return 2
 	}
 	if f.cassetteDir == "" {

@@ -35,7 +35,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var f runFlags
 	fs := newFlagSet("run", stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mcptest run [flags] SUITE.yml...")
+		fmt.Fprintln(stderr, "usage: mcptest run [flags] SUITE.yml... (or --config SUITE.yml)")
 		fs.PrintDefaults()
 	}
 	f.outputFlags.register(fs)
@@ -52,7 +52,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if len(f.files(fs.Args())) == 0 {
-		fmt.Fprintln(stderr, "mcptest run: no suite given; usage: mcptest run [flags] SUITE.yml...")
+		fmt.Fprintln(stderr, "mcptest run: no suite given; usage: mcptest run [flags] SUITE.yml... (or --config SUITE.yml)")
 		return 2
 	}
 	// A CI job must never rewrite golden files behind a reviewer's back.

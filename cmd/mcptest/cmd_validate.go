@@ -14,7 +14,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	var sf suiteFlags
 	fs := newFlagSet("validate", stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mcptest validate [flags] SUITE.yml...")
+		fmt.Fprintln(stderr, "usage: mcptest validate [flags] SUITE.yml... (or --config SUITE.yml)")
 		fmt.Fprintln(stderr, "Loads the suites, resolves every matcher to a plugin and has the plugins vet their arguments; no server is started.")
 		fs.PrintDefaults()
 	}
@@ -24,7 +24,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return code
 	}
 	if len(sf.files(fs.Args())) == 0 {
-		fmt.Fprintln(stderr, "mcptest validate: no suite given; usage: mcptest validate [flags] SUITE.yml...")
+		fmt.Fprintln(stderr, "mcptest validate: no suite given; usage: mcptest validate [flags] SUITE.yml... (or --config SUITE.yml)")
 		return 2
 	}
 	p, _, code, ok := loadAndPlan(sf.files(fs.Args()), pf, sf, nil, stderr)

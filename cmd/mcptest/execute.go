@@ -105,6 +105,6 @@ func noteInterrupt(ctx context.Context, result *rpt.Run) {
 	if unreached > 0 {
 		msg = fmt.Sprintf("%s; %d test(s) cut short or not started were skipped", msg, unreached)
 	}
-	result.Errors = append(result.Errors, rpt.RunError{Source: "interrupt", Message: msg})
+	result.Errors = append(result.Errors, rpt.RunError{Source: rpt.ErrorSourceInterrupt, Message: msg})
 	result.ExitCode = exitInterrupted
 }

@@ -11,7 +11,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/report"
+	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
 // Interrupts. SIGINT and SIGTERM are caught from the start of mainCode and
@@ -29,7 +31,7 @@ import (
 //     reports not yet complete are then dropped and earlier ones kept.
 
 // exitInterrupted is the exit code of a run stopped by Ctrl-C or SIGTERM.
-const exitInterrupted = 130
+const exitInterrupted = rpt.ExitInterrupted
 
 // errInterrupted is the cancellation cause of a command stopped by a
 // signal; context.Cause(ctx) wraps it with the signal's name.
@@ -117,10 +119,37 @@ func (in *interrupts) run(ctx context.Context, stderr io.Writer, cmd func(contex
 	return in.abandon()
 }
 
+// abandoned is set when mcptest gives up on a command that is still
+// running; main then bounds its wait for the plugins to stop.
+var abandoned atomic.Bool
+
 // abandon gives up on the command, which may still be running: main exits
 // right after, killing the plugins; servers die with mcptest (their
-// parent-death signal) or with their stdin.
+// parent-death signal, the orphan sweep) or with their stdin.
 func (in *interrupts) abandon() int {
+	abandoned.Store(true)
 	report.DiscardPending()
 	return exitInterrupted
+}
+
+// stopPlugins kills the plugin processes still running. After an abandoned
+// command it waits at most a second: go-plugin holds a client's lock for
+// the whole of its start, so killing a plugin that never completes its
+// handshake would wait out the start timeout. What it leaves is killed by
+// the orphan sweep that follows (Linux) and the plugins' parent-death
+// signal.
+func stopPlugins() {
+	done := make(chan struct{})
+	go func() {
+		plugin.CleanupClients()
+		close(done)
+	}()
+	if !abandoned.Load() {
+		<-done
+		return
+	}
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+	}
 }

@@ -35,7 +35,7 @@ func main() {
 	stopProfile := startProfile()
 	code := mainCode(os.Args[1:], os.Stdout, os.Stderr)
 	stopProfile()
-	plugin.CleanupClients()
+	stopPlugins()
 	// Every server, hook and plugin is stopped: whatever child is left
 	// is an orphan.
 	proc.KillOrphans(orphanWait)

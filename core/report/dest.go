@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -67,7 +68,7 @@ func openDestination(path string) (*destination, error) {
 	switch {
 	case err == nil && fi.IsDir():
 		return nil, fmt.Errorf("report path %s is a directory", path)
-	case err == nil && !fi.Mode().IsRegular():
+	case err == nil && (!fi.Mode().IsRegular() || isDescriptorPath(path)):
 		return openStreamed(path, target, fi)
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("report path: %w", err)
@@ -108,13 +109,36 @@ func createBeside(target string) (*os.File, error) {
 	return nil, errors.New("no free temporary file name")
 }
 
-// openStreamed opens a pipe or device for writing in place. A FIFO is
-// opened without blocking: with no reader it is an error now rather than a
-// run that hangs before its first test.
+// isDescriptorPath reports whether path names an open descriptor rather
+// than a file (/dev/stdout, /dev/fd/3, /proc/self/fd/3, bash's >(...)).
+// Even when the descriptor is a regular file it is written in place: the
+// caller redirected it there, perhaps to append (>>), and a rename would
+// replace the file behind the caller's back.
+func isDescriptorPath(path string) bool {
+	clean := filepath.Clean(path)
+	switch {
+	case clean == "/dev/stdout", clean == "/dev/stderr", strings.HasPrefix(clean, "/dev/fd/"):
+		return true
+	case strings.HasPrefix(clean, "/proc/"):
+		// /proc/self/fd/N, /proc/PID/fd/N
+		parts := strings.Split(clean, "/")
+		return len(parts) == 5 && parts[3] == "fd"
+	}
+	return false
+}
+
+// openStreamed opens a pipe, a device or a descriptor path for writing in
+// place, appending (so a file behind a descriptor opened with >> keeps what
+// it held). A FIFO is opened without blocking: with no reader it is an
+// error now rather than a run that hangs before its first test.
 func openStreamed(path, target string, fi fs.FileInfo) (*destination, error) {
-	flag := os.O_WRONLY
+	flag := os.O_WRONLY | os.O_APPEND
 	if fi.Mode()&fs.ModeNamedPipe != 0 {
 		flag |= syscall.O_NONBLOCK
+	}
+	if isDescriptorPath(path) {
+		// Reopen the descriptor itself, not the file it resolved to.
+		target = path
 	}
 	f, err := os.OpenFile(target, flag, 0)
 	if err != nil {

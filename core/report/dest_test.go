@@ -4,6 +4,7 @@ package report
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -231,5 +232,47 @@ func TestStepSummaryWriteErrorIsReportedOnce(t *testing.T) {
 	}
 	if err := s.write([]byte("y")); err != nil {
 		t.Errorf("second write = %v, want nothing more", err)
+	}
+}
+
+// A descriptor path (/dev/stdout, /proc/self/fd/N) is written in place,
+// even when the descriptor is a regular file: the caller redirected it
+// there, perhaps to append, and a rename would swap the file under it.
+func TestDestinationDescriptorPathIsWrittenInPlace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "redirected.txt")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("kept\n"); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := f.Stat()
+	d, err := openDestination(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
+	if err != nil {
+		t.Skip("no /proc/self/fd here:", err)
+	}
+	d.write([]byte("appended\n"))
+	if err := d.commit(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(path)
+	if err != nil || !os.SameFile(before, after) {
+		t.Errorf("the file behind the descriptor was replaced")
+	}
+	if got := readFile(t, path); got != "kept\nappended\n" {
+		t.Errorf("file holds %q", got)
+	}
+}
+
+func TestIsDescriptorPath(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/dev/stdout": true, "/dev/stderr": true, "/dev/fd/63": true, "/proc/self/fd/3": true, "/proc/42/fd/1": true,
+		"/dev/shm/report.json": false, "/dev/full": false, "/proc/self/status": false, "out/run.json": false,
+	} {
+		if got := isDescriptorPath(path); got != want {
+			t.Errorf("isDescriptorPath(%q) = %v, want %v", path, got, want)
+		}
 	}
 }

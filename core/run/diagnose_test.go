@@ -64,3 +64,28 @@ tools:
 		t.Errorf("no expectations: %s %+v", tr.Status, tr.Error)
 	}
 }
+
+// TestUnknownToolDiagnosisNeedsTheList: a server that cannot list its
+// tools (here every tools/list is turned into an unknown method on its way
+// in) gets no note, only the test's own failure.
+func TestUnknownToolDiagnosisNeedsTheList(t *testing.T) {
+	pl, h := setup(t, `
+servers:
+  demo:
+    command: ["sh", "-c", "sed -u 's#tools/list#tools/lisx#' | 'DEMO'"]
+tools:
+  - name: typo
+    server: demo
+    tool: ecoh
+    args: {message: hi}
+    expect:
+      - {target: "result.content[0].text", matcher: {eq: "hi"}}
+`)
+	res := run.Execute(context.Background(), pl, run.Options{Host: h})
+	if len(res.Tests) != 1 {
+		t.Fatalf("%d tests", len(res.Tests))
+	}
+	if tr := res.Tests[0]; tr.Status != report.StatusFailed || tr.Error != nil {
+		t.Errorf("typo: %s %+v", tr.Status, tr.Error)
+	}
+}

@@ -6,7 +6,7 @@ import (
 )
 
 // KindInterrupted is the error kind of the tests an interrupt skipped.
-const KindInterrupted = "interrupted"
+const KindInterrupted = rpt.ErrorKindInterrupted
 
 // Interrupted runs. A test not begun when the run is interrupted is
 // skipped ("run interrupted before the test started", runBatch); a test

@@ -83,10 +83,10 @@ type judging struct {
 	// the previous assertion: most tests use one plugin throughout.
 	lastPlugin *plugin.Found
 	lastLabel  string
-	// values memoises the encoded value of the first targets extracted:
-	// a test's assertions mostly look at a few targets (the text content,
-	// a structured field), and extracting and encoding again would give
-	// the same bytes.
+	// values memoises the JSON text at the first targets extracted: a
+	// test's assertions mostly look at a few targets (the text content, a
+	// structured field), and reading the document again would give the
+	// same bytes.
 	values  [maxMemoTargets]targetValue
 	nvalues int
 }
@@ -96,7 +96,7 @@ type judging struct {
 // assertion than without the memo.
 const maxMemoTargets = 8
 
-// targetValue is the encoded value at one target of the envelope.
+// targetValue is the JSON text at one target of the envelope.
 type targetValue struct {
 	target string
 	actual json.RawMessage
@@ -198,7 +198,7 @@ func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage,
 	return actual, true
 }
 
-// memoised returns the encoded value at target if it was memoised.
+// memoised returns the JSON text at target if it was memoised.
 func (j *judging) memoised(target string) (json.RawMessage, bool) {
 	for _, v := range j.values[:j.nvalues] {
 		if v.target == target {
@@ -208,7 +208,7 @@ func (j *judging) memoised(target string) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// memoise remembers the encoded value at target, while there is room.
+// memoise remembers the JSON text at target, while there is room.
 func (j *judging) memoise(target string, actual json.RawMessage) {
 	if j.nvalues < len(j.values) {
 		j.values[j.nvalues] = targetValue{target, actual}

@@ -118,10 +118,12 @@ func (s *Session) routeTooLong(head []byte, size int) {
 		return
 	}
 	if c := s.takePending(id); c != nil {
-		f := newCutFrame(Received, at, head, size)
+		// Masked before the cut, as in frame: only the kept part and a
+		// margin after it.
 		if s.redact != nil {
-			f.Raw = s.redact.scrub(f.Raw)
+			head = s.redact.scrubBytes(head[:min(len(head), FrameLimit+maskMargin)])
 		}
+		f := newCutFrame(Received, at, head, size)
 		c.done <- reply{frame: f, tooLong: size, at: at}
 	}
 }

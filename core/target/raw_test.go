@@ -199,3 +199,24 @@ func TestExtractRawUnder(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractRawReadsHugeResultsInPlace: the isError normalisation and
+// string targets of an 8 MB result cost a handful of small allocations,
+// never a decode or copy of the result.
+func TestExtractRawReadsHugeResultsInPlace(t *testing.T) {
+	big := []byte(`{"content":[{"type":"text","text":"` + strings.Repeat("x", 8<<20) + `"}]}`)
+	for expr, want := range map[string]string{"result.isError": "false", "result.content[0].type": `"text"`} {
+		p := MustParse(expr)
+		got, err := p.ExtractRawUnder("result", big, isErrorFill)
+		if err != nil || string(got) != want {
+			t.Fatalf("%s = %.40s (%v)", expr, got, err)
+		}
+		if n := testing.AllocsPerRun(5, func() { _, _ = p.ExtractRawUnder("result", big, isErrorFill) }); n > 4 {
+			t.Errorf("%s: %v allocations", expr, n)
+		}
+	}
+	text, err := MustParse("result.content[0].text").ExtractRawUnder("result", big, isErrorFill)
+	if err != nil || len(text) != 8<<20+2 || &text[1] != &big[len(`{"content":[{"type":"text","text":"`)] {
+		t.Errorf("the text is not a slice of the result (%d bytes, %v)", len(text), err)
+	}
+}

@@ -5,12 +5,17 @@
 //	           returns: the host's deadlines must cut it off
 //	"halfway"  writes part of a report, then fails at run_finished: the
 //	           report file must not be replaced by the half
+//
+// With STALL_HANDSHAKE set, the plugin never completes go-plugin's
+// handshake (it still answers `describe`, so it can be installed): mcptest
+// is then blocked starting it.
 package main
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/report"
@@ -38,6 +43,9 @@ func halfway(_ context.Context, s *sdk.RenderSession) error {
 }
 
 func main() {
+	if os.Getenv("STALL_HANDSHAKE") != "" && len(os.Args) == 1 {
+		select {}
+	}
 	sdk.Serve(&sdk.Plugin{
 		Name:    "stall",
 		Version: "0.0.1",
