@@ -63,10 +63,11 @@ var ErrNoRunFinished = errors.New("event stream ended without run_finished")
 
 // Terminal describes where output goes.
 type Terminal struct {
-	// IsTTY is set when the destination is an interactive terminal.
+	// IsTTY is set when the destination is an interactive terminal that
+	// understands cursor control (the host reports TERM=dumb as not one).
 	IsTTY bool
-	// Color is set when the host allows colour (a TTY, no NO_COLOR, TERM is
-	// not dumb).
+	// Color is set when the host allows colour (a TTY, NO_COLOR unset or
+	// empty, TERM is not dumb).
 	Color bool
 	// Width is the terminal width in columns, 0 when unknown.
 	Width int

@@ -178,6 +178,9 @@ func (f *complianceFlags) execute(ctx context.Context, target compliance.Target,
 		OnResult: func(r *compliance.Result) {
 			bl.Apply([]*compliance.Result{r})
 			t := r.Test(label)
+			if f.strict {
+				compliance.Strict(&t)
+			}
 			emitter.Emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Time: time.Now().UTC(), Test: &t})
 		},
 	})
@@ -200,6 +203,12 @@ func (f *complianceFlags) execute(ctx context.Context, target compliance.Target,
 	}
 	code := verdict.ExitCode(f.strict, f.failOnStale)
 	run := rep.RunReport()
+	if f.strict {
+		for i := range run.Tests {
+			compliance.Strict(&run.Tests[i])
+		}
+		run.Summarize()
+	}
 	run.RunID = runID
 	run.Tool = rpt.ToolInfo{Name: "mcptest", Version: version}
 	if f.baseline != "" {

@@ -20,7 +20,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var pf pluginFlags
 	var formats []string
 	var output string
-	var noColor bool
+	var noColor, exitCode bool
 	fs := newFlagSet("report", stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcptest report [flags] RUN.json            re-render a saved run, running nothing")
@@ -30,6 +30,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.StringArrayVarP(&formats, "format", "f", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")
 	fs.StringVarP(&output, "output", "o", "", "write the single format's output to this file instead of stdout")
 	fs.BoolVar(&noColor, "no-color", false, "never colour the output")
+	fs.BoolVar(&exitCode, "exit-code", false, "exit with the rendered run's exit code (0 passed, 1 failed, 2 errored, 130 interrupted) once the reports are written")
 	pf.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -66,6 +67,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		code = 2
 	}
+	if exitCode && code == 0 {
+		return run.ExitCode
+	}
 	return code
 }
 
@@ -73,6 +77,7 @@ func reportMerge(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("report merge", stderr)
 	output := fs.StringP("output", "o", "", "file to write the merged report to (default stdout)")
 	allowPartial := fs.Bool("allow-partial", false, "merge even when shards of the run are missing, marking the report partial")
+	exitCode := fs.Bool("exit-code", false, "exit with the merged run's exit code (0 passed, 1 failed, 2 errored) once it is written")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -100,12 +105,17 @@ func reportMerge(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	b = append(b, '\n')
+	// done is the exit code of a merge that wrote its report.
+	done := 0
+	if *exitCode {
+		done = merged.ExitCode
+	}
 	if *output == "" {
 		_, _ = stdout.Write(b)
 		if merged.Partial != nil {
 			fmt.Fprintf(stderr, "mcptest report merge: the merged report is %s\n", merged.Partial.Text())
 		}
-		return 0
+		return done
 	}
 	if err := os.MkdirAll(filepath.Dir(*output), 0o755); err != nil {
 		fmt.Fprintf(stderr, "mcptest report merge: %v\n", err)
@@ -120,5 +130,5 @@ func reportMerge(args []string, stdout, stderr io.Writer) int {
 		note = " (" + merged.Partial.Text() + ")"
 	}
 	fmt.Fprintf(stderr, "merged %d reports (%d tests) into %s%s\n", len(runs), len(merged.Tests), *output, note)
-	return 0
+	return done
 }

@@ -11,10 +11,10 @@ import (
 //
 //   - pass: status passed.
 //   - fail (a MUST requirement broken): status failed, severity MUST.
-//   - warn (a SHOULD requirement broken): status failed, severity SHOULD,
-//     so every reporter shows it and SARIF and GitLab grade it as a
-//     warning; the compliance command does not count it towards exit 1
-//     unless --strict is given.
+//   - warn (a SHOULD requirement broken): status warned, severity SHOULD,
+//     so every reporter shows it as a warning and none as a failure; the
+//     compliance command does not count it towards exit 1. With --strict
+//     it counts, and [Strict] turns the test into a failed one.
 //   - not applicable: status skipped, Error.Kind "not_applicable" with the
 //     reason.
 //   - error (the check could not be carried out): status errored.
@@ -45,12 +45,14 @@ func (r *Result) Test(server string) rpt.Test {
 	if r.Status == Fail {
 		sev = Must
 	}
+	// The revision is the check's (Check.Revision), not the test's
+	// ProtocolVersion: that one marks tests of a suite that fans out over
+	// target_versions, and only those make per-revision summaries.
 	t := rpt.Test{
 		ID: TestID(c.ID), Name: c.ID + " " + c.Title, Block: "compliance", Server: server,
-		ProtocolVersion: r.Revision,
-		DurationMS:      float64(r.Duration.Microseconds()) / 1000,
-		Frames:          r.evidence(),
-		Check:           &rpt.Check{ID: c.ID, Title: c.Title, Severity: string(sev), Revision: r.Revision, Section: c.Section},
+		DurationMS: float64(r.Duration.Microseconds()) / 1000,
+		Frames:     r.evidence(),
+		Check:      &rpt.Check{ID: c.ID, Title: c.Title, Severity: string(sev), Revision: r.Revision, Section: c.Section},
 	}
 	for i, f := range r.Findings {
 		t.Assertions = append(t.Assertions, findingAssertion(i, f, c.Severity))
@@ -64,6 +66,9 @@ func (r *Result) Test(server string) rpt.Test {
 		}
 	case Fail, Warn:
 		t.Status = rpt.StatusFailed
+		if r.Status == Warn {
+			t.Status = rpt.StatusWarned
+		}
 		t.Stderr = r.Stderr
 		if r.Known {
 			t.Status = rpt.StatusPassed
@@ -88,6 +93,15 @@ func (r *Result) Test(server string) rpt.Test {
 		t.Error = &rpt.Error{Kind: ErrorKindCheck, Message: r.Message}
 	}
 	return t
+}
+
+// Strict turns a warned test into a failed one, for `compliance run
+// --strict`, where a broken SHOULD requirement fails the run: every
+// reporter then shows it as the failure the exit code says it is.
+func Strict(t *rpt.Test) {
+	if t.Status == rpt.StatusWarned {
+		t.Status = rpt.StatusFailed
+	}
 }
 
 // evidence returns the frames the report keeps: only those of findings

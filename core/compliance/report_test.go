@@ -19,6 +19,7 @@ func TestResultToTest(t *testing.T) {
 	fail.Findings = []Finding{{Name: "null id", Status: Fail, Expected: "-32600", Actual: json.RawMessage(`{"x":1}`), Note: "n"}}
 	warn := result("J05", Warn)
 	warn.Findings = []Finding{{Name: "soft", Status: Warn}}
+	warn.Revision = "2025-11-25"
 	known := result("J07", Fail)
 	known.Known, known.KnownReason = true, "SDK bug"
 	known.Findings = []Finding{{Name: "numeric uri", Status: Fail}}
@@ -34,7 +35,7 @@ func TestResultToTest(t *testing.T) {
 		severity string
 	}{
 		{fail, rpt.StatusFailed, "MUST"},
-		{warn, rpt.StatusFailed, "SHOULD"},
+		{warn, rpt.StatusWarned, "SHOULD"},
 		{known, rpt.StatusPassed, "MUST"},
 		{stale, rpt.StatusPassed, "MUST"},
 		{na, rpt.StatusSkipped, "MUST"},
@@ -49,8 +50,22 @@ func TestResultToTest(t *testing.T) {
 	if tt := fail.Test("srv"); tt.Assertions[0].Matcher != "MUST" || tt.Assertions[0].Status != rpt.StatusFailed {
 		t.Errorf("finding assertion: %+v", tt.Assertions[0])
 	}
-	if tt := warn.Test("srv"); tt.Assertions[0].Matcher != "SHOULD" {
+	if tt := warn.Test("srv"); tt.Assertions[0].Matcher != "SHOULD" || !tt.IsWarning() {
 		t.Errorf("a warning's finding must read SHOULD: %+v", tt.Assertions[0])
+	}
+	// --strict makes a warning a failure, and only a warning.
+	for _, r := range []*Result{warn, fail, na} {
+		tt := r.Test("srv")
+		before := tt.Status
+		Strict(&tt)
+		if want := map[rpt.Status]rpt.Status{rpt.StatusWarned: rpt.StatusFailed}[before]; want != "" && tt.Status != want || want == "" && tt.Status != before {
+			t.Errorf("Strict(%s %s) = %s", r.Check.ID, before, tt.Status)
+		}
+	}
+	// The check's revision is recorded on the check; the test's protocol
+	// version is left to suites that fan out over target_versions.
+	if tt := warn.Test("srv"); tt.ProtocolVersion != "" || tt.Check.Revision != warn.Revision {
+		t.Errorf("revision: test %q check %q", tt.ProtocolVersion, tt.Check.Revision)
 	}
 	if tt := known.Test("srv"); tt.Assertions[0].Target != "baseline" || tt.Assertions[1].Status != rpt.StatusSkipped {
 		t.Errorf("known failure: %+v", tt.Assertions)
@@ -73,7 +88,7 @@ func TestRunReportMatchesSchema(t *testing.T) {
 	rep.Err = errors.New("for the run errors")
 	run := rep.RunReport()
 	run.RunID, run.Tool = "id", rpt.ToolInfo{Name: "mcptest", Version: "dev"}
-	if run.Summary.Total != 5 || run.Summary.Failed != 2 || run.Summary.Skipped != 1 {
+	if run.Summary.Total != 5 || run.Summary.Failed != 1 || run.Summary.Warned != 1 || run.Summary.Skipped != 1 || run.VersionSummaries != nil {
 		t.Errorf("summary %+v", run.Summary)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemas.ReportV1))

@@ -69,7 +69,7 @@ func Merge(runs []*rpt.Run, opts MergeOptions) (*rpt.Run, error) {
 			}
 		}
 		for _, s := range r.Servers {
-			key := s.Name + "\x00" + s.TargetVersion + "\x00" + s.Transport + "\x00" + s.Error
+			key := s.Name + "\x00" + s.Suite + "\x00" + s.TargetVersion + "\x00" + s.Transport + "\x00" + s.Error
 			if !seenServer[key] {
 				seenServer[key] = true
 				out.Servers = append(out.Servers, s)
@@ -105,7 +105,7 @@ func Merge(runs []*rpt.Run, opts MergeOptions) (*rpt.Run, error) {
 		}
 		return a.ID < b.ID
 	})
-	sort.SliceStable(out.Servers, func(i, j int) bool { return out.Servers[i].Name < out.Servers[j].Name })
+	rpt.SortServers(out.Servers)
 	out.DurationMS = float64(out.FinishedAt.Sub(out.StartedAt).Microseconds()) / 1000
 	out.Summary.DurationMS = out.DurationMS
 	out.Summarize()

@@ -69,5 +69,6 @@ func ReadRun(path string) (*rpt.Run, error) {
 	if err := json.Unmarshal(raw, &run); err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrInvalidReport, path, err)
 	}
+	upgradeWarnings(&run, raw)
 	return &run, nil
 }

@@ -24,8 +24,13 @@ import (
 // own checks as one test:
 //
 //   - a MUST failure fails the test;
-//   - a SHOULD failure fails it with check.severity "SHOULD": a warning,
-//     which reporters grade as such and which does not fail the run;
+//   - a SHOULD failure alone makes it warned, with check.severity
+//     "SHOULD": a warning, which every reporter shows as one and which
+//     does not fail the run;
+//   - an entry that runs several checks (a prefix, "*", a sequence) has
+//     one assertion per check, each naming its own check (id, severity of
+//     what was broken), so findings are reported under the real check
+//     and never under the entry's pattern;
 //   - a check that does not apply to the server is a skipped assertion,
 //     and an entry none of whose checks applies is skipped with the
 //     reason;
@@ -66,7 +71,8 @@ func (r *runner) runCompliance(ctx context.Context, t *plan.Test) (res rpt.Test)
 			results = append(results, res)
 		}
 	}
-	res.ProtocolVersion = cr.rep.Revision
+	// The test's ProtocolVersion stays the plan's (set only for suites
+	// that list target_versions); the revision checked is the check's.
 	res.Check.Revision = cr.rep.Revision
 	if pc.Sequence == "" && len(results) == 1 {
 		return r.singleCheck(res, results[0])
@@ -128,12 +134,15 @@ func (r *runner) checkResults(res *rpt.Test, results []*compliance.Result, hasEx
 	for _, cr := range results {
 		c := cr.Check
 		a := rpt.Assertion{Index: len(res.Assertions), Target: c.ID + " " + c.Title, Matcher: string(c.Severity),
-			Message: r.opts.Redact.String(cr.Message)}
+			Message: r.opts.Redact.String(cr.Message),
+			Check:   &rpt.Check{ID: c.ID, Title: c.Title, Severity: string(c.Severity), Revision: cr.Revision, Section: c.Section}}
 		switch cr.Status {
 		case compliance.Pass:
 			a.Status = rpt.StatusPassed
 			applied = append(applied, c.ID)
 		case compliance.Fail, compliance.Warn:
+			// The level is what was broken: a SHOULD finding of a MUST
+			// check is a warning.
 			a.Status = rpt.StatusFailed
 			a.Matcher = string(compliance.Must)
 			if cr.Status == compliance.Warn {
@@ -142,6 +151,7 @@ func (r *runner) checkResults(res *rpt.Test, results []*compliance.Result, hasEx
 			} else {
 				must = append(must, c.ID)
 			}
+			a.Check.Severity = a.Matcher
 			for _, f := range cr.Test(res.Server).Assertions {
 				if f.Status == rpt.StatusFailed {
 					a.Failure = r.opts.Redact.Bytes(f.Failure)
@@ -183,7 +193,7 @@ func (r *runner) checkResults(res *rpt.Test, results []*compliance.Result, hasEx
 			res.Error = &rpt.Error{Kind: "compliance", Message: "MUST requirements broken: " + strings.Join(must, ", ")}
 		}
 	case len(should) > 0:
-		res.Status = rpt.StatusFailed
+		res.Status = rpt.StatusWarned
 		res.Check.Severity = string(compliance.Should)
 		res.Error = &rpt.Error{Kind: "compliance", Message: "SHOULD requirements broken (a warning): " + strings.Join(should, ", ")}
 	case len(applied) == 0 && !hasExpect:

@@ -98,9 +98,11 @@ type hookOutcome struct {
 	Skipped *int `json:"skipped,omitempty"`
 }
 
-// verdicts maps test statuses to payload verdicts.
+// verdicts maps test statuses to payload verdicts. A warning (a SHOULD
+// requirement broken) passes, as it does for the exit code; the message
+// says what was broken.
 var verdicts = map[rpt.Status]string{
-	rpt.StatusPassed: "pass", rpt.StatusFailed: "fail", rpt.StatusErrored: "error", rpt.StatusSkipped: "skip",
+	rpt.StatusPassed: "pass", rpt.StatusWarned: "pass", rpt.StatusFailed: "fail", rpt.StatusErrored: "error", rpt.StatusSkipped: "skip",
 }
 
 // testOutcome is the afterEach result of one test.

@@ -59,7 +59,7 @@ func (s *servers) noteProbed(suite *config.Suite, srv *config.Server, version st
 		return
 	}
 	rec.Name = srv.Name
-	s.m[key] = &serverEntry{name: srv.Name, transport: rec.Transport, version: version, first: &rec}
+	s.m[key] = &serverEntry{name: srv.Name, suite: suite.File, transport: rec.Transport, version: version, first: &rec}
 }
 
 // closeSession closes a session, then removes its fixture copy.

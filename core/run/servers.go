@@ -3,7 +3,6 @@ package run
 import (
 	"cmp"
 	"context"
-	"sort"
 	"sync"
 
 	"github.com/mcptest/mcptest/core/config"
@@ -24,7 +23,9 @@ type servers struct {
 }
 
 type serverEntry struct {
-	name      string
+	name string
+	// suite is the file of the suite that declares the server.
+	suite     string
 	transport string
 	// version is the revision the suite's target_versions asked for; ""
 	// when it lists none (the run's revision).
@@ -55,7 +56,7 @@ func (s *servers) get(ctx context.Context, suite *config.Suite, srv *config.Serv
 	s.mu.Lock()
 	e, ok := s.m[key]
 	if !ok {
-		e = &serverEntry{name: srv.Name, transport: string(cmp.Or(srv.Kind, config.StdioServer)), version: version}
+		e = &serverEntry{name: srv.Name, suite: suite.File, transport: string(cmp.Or(srv.Kind, config.StdioServer)), version: version}
 		s.m[key] = e
 	}
 	s.mu.Unlock()
@@ -96,15 +97,11 @@ func (s *servers) close() []rpt.Server {
 				rec = *e.first
 			}
 			rec.TargetVersion = e.version
+			rec.Suite = e.suite
 			out[i] = rec
 		}()
 	}
 	wg.Wait()
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Name != out[j].Name {
-			return out[i].Name < out[j].Name
-		}
-		return out[i].TargetVersion < out[j].TargetVersion
-	})
+	rpt.SortServers(out)
 	return out
 }

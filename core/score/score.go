@@ -38,8 +38,8 @@ func TestStatus(assertions []report.Assertion) report.Status {
 
 // ExitCode is the process exit code of a finished run: 2 when anything
 // errored (a test or the run itself), else 1 when a test failed, else 0.
-// A compliance check that broke only a SHOULD requirement is a warning
-// (report.Test.IsWarning): it is reported, but it does not fail the run.
+// A warned test (a compliance check that broke only SHOULD requirements)
+// is reported, but it does not fail the run.
 func ExitCode(r *report.Run) int {
 	if len(r.Errors) > 0 {
 		return ExitError
@@ -50,9 +50,7 @@ func ExitCode(r *report.Run) int {
 		case report.StatusErrored:
 			return ExitError
 		case report.StatusFailed:
-			if !t.IsWarning() {
-				code = ExitFailed
-			}
+			code = ExitFailed
 		}
 	}
 	return code

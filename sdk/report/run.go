@@ -1,6 +1,9 @@
 package report
 
-import "time"
+import (
+	"sort"
+	"time"
+)
 
 // SchemaVersion is the version of the report's JSON shape. It changes only
 // when a field changes meaning or disappears; added fields keep it.
@@ -52,6 +55,36 @@ type Run struct {
 	Partial *Partial `json:"partial,omitempty"`
 }
 
+// SortServers orders server records the way every report lists them: by
+// name, then suite file, then target revision, then transport, so a run
+// and the merge of its shards list them alike.
+func SortServers(servers []Server) {
+	sort.SliceStable(servers, func(i, j int) bool {
+		a, b := servers[i], servers[j]
+		switch {
+		case a.Name != b.Name:
+			return a.Name < b.Name
+		case a.Suite != b.Suite:
+			return a.Suite < b.Suite
+		case a.TargetVersion != b.TargetVersion:
+			return a.TargetVersion < b.TargetVersion
+		}
+		return a.Transport < b.Transport
+	})
+}
+
+// ServerLabel names servers[i] for people: its name, followed by its suite
+// file in parentheses when a server of another suite has the same name.
+func ServerLabel(servers []Server, i int) string {
+	s := servers[i]
+	for j := range servers {
+		if servers[j].Name == s.Name && servers[j].Suite != s.Suite {
+			return s.Name + " (" + s.Suite + ")"
+		}
+	}
+	return s.Name
+}
+
 // Shard says which part of a sharded run a report covers.
 type Shard struct {
 	// Index is 1-based; Total is the number of shards.
@@ -67,7 +100,11 @@ type ToolInfo struct {
 
 // Server records what a server under test said about itself.
 type Server struct {
-	Name      string `json:"name"`
+	Name string `json:"name"`
+	// Suite is the suite file that declares the server: two suites may
+	// each declare a server of the same name, and each is its own entry.
+	// Empty for a server given on the command line (compliance run).
+	Suite     string `json:"suite,omitempty"`
 	Transport string `json:"transport"`
 	// TargetVersion is the revision mcptest asked this server for, set
 	// when the suite lists target_versions: a server is then started once
@@ -88,9 +125,12 @@ type Server struct {
 
 // Summary counts tests by status.
 type Summary struct {
-	Total      int     `json:"total"`
-	Passed     int     `json:"passed"`
-	Failed     int     `json:"failed"`
+	Total  int `json:"total"`
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+	// Warned counts compliance tests that broke only SHOULD requirements;
+	// they do not fail the run.
+	Warned     int     `json:"warned"`
 	Errored    int     `json:"errored"`
 	Skipped    int     `json:"skipped"`
 	DurationMS float64 `json:"duration_ms"`
@@ -123,6 +163,8 @@ func (s *Summary) Add(st Status) {
 		s.Passed++
 	case StatusFailed:
 		s.Failed++
+	case StatusWarned:
+		s.Warned++
 	case StatusErrored:
 		s.Errored++
 	case StatusSkipped:

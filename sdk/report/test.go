@@ -7,9 +7,12 @@ type Status string
 
 // The statuses. Errored means the test could not be judged (a server or a
 // plugin failed, or the suite is wrong); it is neither a pass nor a failure.
+// Warned is a test status only: a compliance test that broke nothing but
+// SHOULD requirements. It is reported, but it does not fail the run.
 const (
 	StatusPassed  Status = "passed"
 	StatusFailed  Status = "failed"
+	StatusWarned  Status = "warned"
 	StatusErrored Status = "errored"
 	StatusSkipped Status = "skipped"
 )
@@ -73,11 +76,15 @@ type Test struct {
 
 // Check identifies a compliance check and what the specification demands.
 type Check struct {
-	// ID is the check's stable identifier, such as "J01".
+	// ID is the check's stable identifier, such as "J01". On a test that
+	// runs several checks (a suite entry with a prefix such as "J*", "*"
+	// or a sequence) it is the entry's pattern, and each assertion names
+	// its own check.
 	ID string `json:"id"`
 	// Title says what is checked, in one line.
 	Title string `json:"title"`
-	// Severity is "MUST" (a failure is an error) or "SHOULD" (a warning).
+	// Severity is the level of the requirement that was broken, or of the
+	// check when nothing was: "MUST" (a failure) or "SHOULD" (a warning).
 	Severity string `json:"severity"`
 	// Revision and Section locate the requirement in the specification.
 	Revision string `json:"revision,omitempty"`
@@ -116,6 +123,10 @@ type Assertion struct {
 	Error string `json:"error,omitempty"`
 	// Plugin names the plugin that judged the assertion, as name@version.
 	Plugin string `json:"plugin,omitempty"`
+	// Check is the compliance check the assertion reports, on a test that
+	// runs several (its severity is the level of what was broken); nil
+	// elsewhere. Reporters name a finding by this check, not the test's.
+	Check *Check `json:"check,omitempty"`
 }
 
 // DerivedMetric is the value of one derived metric of a test.
@@ -160,9 +171,20 @@ func (t *Test) Header() Test {
 		Server: t.Server, Tool: t.Tool, Tags: t.Tags, ProtocolVersion: t.ProtocolVersion, Check: t.Check}
 }
 
-// IsWarning reports whether the test failed only a SHOULD requirement of a
-// compliance check: it is reported as failed, with check severity
-// "SHOULD", but it is a warning that does not fail the run.
+// IsWarning reports whether the test is a warning: a compliance test that
+// broke only SHOULD requirements (status warned). A warning is reported
+// but does not fail the run. Under `compliance run --strict` such a test
+// is failed instead, and is not a warning.
 func (t *Test) IsWarning() bool {
-	return t.Status == StatusFailed && t.Check != nil && t.Check.Severity == "SHOULD"
+	return t.Status == StatusWarned
+}
+
+// FindingCheck returns the compliance check an assertion of t reports:
+// the assertion's own check when it has one, else the test's (nil for
+// tests that are not compliance checks).
+func (t *Test) FindingCheck(a *Assertion) *Check {
+	if a != nil && a.Check != nil {
+		return a.Check
+	}
+	return t.Check
 }

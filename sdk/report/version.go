@@ -9,6 +9,7 @@ type VersionSummary struct {
 	Total           int    `json:"total"`
 	Passed          int    `json:"passed"`
 	Failed          int    `json:"failed"`
+	Warned          int    `json:"warned"`
 	Errored         int    `json:"errored"`
 	Skipped         int    `json:"skipped"`
 }
@@ -20,6 +21,7 @@ func (v *VersionSummary) add(st Status) {
 	v.Total += s.Total
 	v.Passed += s.Passed
 	v.Failed += s.Failed
+	v.Warned += s.Warned
 	v.Errored += s.Errored
 	v.Skipped += s.Skipped
 }

@@ -22,6 +22,7 @@ const endpointSchema = 1
 // consumer reading the JSON can tell it from plain failures.
 const (
 	colorPassed  = "brightgreen"
+	colorWarned  = "yellow"
 	colorFailed  = "red"
 	colorErrored = "critical"
 	colorNoTests = "lightgrey"
@@ -52,6 +53,9 @@ func writeBadge(_ context.Context, s *sdk.RenderSession, run *report.Run) error 
 //   - a test errored or the run itself had errors: "critical", naming
 //     the failed and errored counts ("2 failed, 1 errored", "run error");
 //   - a test failed: "red", "3 failed";
+//   - tests passed with warnings (compliance tests that broke only SHOULD
+//     requirements, which do not fail the run): "yellow", "5 passed,
+//     1 warning", noting skips;
 //   - tests passed: "brightgreen", "5/5 passed", noting skips
 //     ("4/4 passed, 1 skipped");
 //   - nothing ran (no tests, or all skipped): "lightgrey", "no tests" or
@@ -65,7 +69,7 @@ func badgeFor(run *report.Run) badge {
 		s.Add(run.Tests[i].Status)
 	}
 	b := badge{SchemaVersion: endpointSchema, Label: label}
-	judged := s.Passed + s.Failed + s.Errored
+	judged := s.Passed + s.Failed + s.Warned + s.Errored
 	switch {
 	case s.Errored > 0 || len(run.Errors) > 0:
 		b.Color = colorErrored
@@ -73,6 +77,12 @@ func badgeFor(run *report.Run) badge {
 	case s.Failed > 0:
 		b.Color = colorFailed
 		b.Message = problems(s, 0)
+	case s.Warned > 0:
+		b.Color = colorWarned
+		b.Message = strconv.Itoa(s.Passed) + " passed, " + plural(s.Warned, "warning")
+		if s.Skipped > 0 {
+			b.Message += ", " + strconv.Itoa(s.Skipped) + " skipped"
+		}
 	case judged > 0:
 		b.Color = colorPassed
 		b.Message = strconv.Itoa(s.Passed) + "/" + strconv.Itoa(judged) + " passed"
@@ -106,4 +116,12 @@ func problems(s report.Summary, runErrors int) string {
 		parts = append(parts, "run error")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// plural writes a count with its noun, adding "s" unless it is one.
+func plural(n int, noun string) string {
+	if n != 1 {
+		noun += "s"
+	}
+	return strconv.Itoa(n) + " " + noun
 }

@@ -86,6 +86,7 @@ func TestBadgeRules(t *testing.T) {
 		f = report.StatusFailed
 		e = report.StatusErrored
 		s = report.StatusSkipped
+		w = report.StatusWarned
 	)
 	crashed := finished(p, p)
 	crashed[0].Run.Errors = []report.RunError{{Source: "plugin", Message: "crashed"}}
@@ -102,7 +103,10 @@ func TestBadgeRules(t *testing.T) {
 		{"run error", crashed, "run error", "critical"},
 		{"all skipped", finished(s, s), "2 skipped", "lightgrey"},
 		{"nothing ran", finished(), "no tests", "lightgrey"},
-		{"sample", reporttest.Events(), "3 failed, 1 errored", "critical"},
+		{"warning", finished(p, p, p, p, p, w), "5 passed, 1 warning", "yellow"},
+		{"warnings and skips", finished(p, w, w, s), "1 passed, 2 warnings, 1 skipped", "yellow"},
+		{"a warning and a failure", finished(p, w, f), "1 failed", "red"},
+		{"sample", reporttest.Events(), "2 failed, 1 errored", "critical"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := renderBadge(t, tc.events)

@@ -66,7 +66,7 @@ func buildIssues(run *report.Run) []issue {
 // findingIssue renders one finding of a test.
 func findingIssue(run *report.Run, f *findings.Finding) issue {
 	category := "Bug Risk"
-	if f.Test.Check != nil {
+	if f.Check() != nil {
 		category = "Compatibility"
 	}
 	return issue{
@@ -110,7 +110,7 @@ func severity(f *findings.Finding) string {
 		return severityBlocker
 	case f.Warning():
 		return severityMinor
-	case f.Test.Check == nil:
+	case f.Check() == nil:
 		return severityMajor
 	}
 	switch f.CheckSeverity() {

@@ -100,7 +100,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("shown = %q", got)
 		}
 		counts := text(byID(t, doc, "counts"))
-		for _, want := range []string{"Passed3", "Failed3", "Errored1", "Skipped1", "Total8"} {
+		for _, want := range []string{"Passed3", "Failed2", "Warned1", "Errored1", "Skipped1", "Total8"} {
 			if !strings.Contains(strings.Join(strings.Fields(counts), ""), want) {
 				t.Errorf("header counts %q lack %s", counts, want)
 			}
@@ -144,7 +144,8 @@ func TestBrowser(t *testing.T) {
 		want     string
 		shown    string
 	}{
-		{"#status=failed", "test-2,test-7,test-8", "3 of 8 tests shown"},
+		{"#status=failed", "test-2,test-7", "2 of 8 tests shown"},
+		{"#status=warned", "test-8", "1 of 8 tests shown"},
 		{"#status=failed,errored&q=ECHO", "test-2", "1 of 8 tests shown"},
 		{"#tag=slow", "test-5", "1 of 8 tests shown"},
 		{"#tag=fast&tag=slow", "test-1,test-5", "2 of 8 tests shown"},

@@ -101,7 +101,7 @@ var statusNames = []struct {
 	status report.Status
 	label  string
 }{
-	{report.StatusPassed, "passed"}, {report.StatusFailed, "failed"},
+	{report.StatusPassed, "passed"}, {report.StatusFailed, "failed"}, {report.StatusWarned, "warned"},
 	{report.StatusErrored, "errored"}, {report.StatusSkipped, "skipped"},
 }
 
@@ -139,7 +139,7 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 	}
 	p.Models = modelsView(run)
 	for _, s := range run.Servers {
-		p.Servers = append(p.Servers, report.Server{Name: textsafe.Clean(s.Name), Transport: textsafe.Clean(s.Transport),
+		p.Servers = append(p.Servers, report.Server{Name: textsafe.Clean(s.Name), Suite: textsafe.Clean(s.Suite), Transport: textsafe.Clean(s.Transport),
 			TargetVersion: textsafe.Clean(s.TargetVersion), ProtocolVersion: textsafe.Clean(s.ProtocolVersion),
 			ServerName: textsafe.Clean(s.ServerName), ServerVersion: textsafe.Clean(s.ServerVersion), Error: textsafe.Clean(s.Error)})
 	}
@@ -167,7 +167,7 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 		for _, tag := range uniq(t.Tags) {
 			tags[textsafe.Clean(tag)]++
 		}
-		if t.Status == report.StatusFailed || t.Status == report.StatusErrored {
+		if needsLook(t.Status) {
 			notPassing++
 		}
 	}
@@ -194,7 +194,8 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 }
 
 // verdict is the run's outcome and its CSS class. Errored tests and
-// run-level errors outrank failures, as they do for the exit code.
+// run-level errors outrank failures, as they do for the exit code;
+// warnings (SHOULD requirements broken) do not fail the run.
 func verdict(run *report.Run) (string, string) {
 	s := run.Summary
 	switch {
@@ -204,8 +205,16 @@ func verdict(run *report.Run) (string, string) {
 		return "failed", "st-failed"
 	case s.Total == 0:
 		return "no tests", "st-skipped"
+	case s.Warned > 0:
+		return "passed with warnings", "st-warned"
 	}
 	return "passed", "st-passed"
+}
+
+// needsLook reports the statuses whose tests are shown expanded: those
+// that failed, errored or warned.
+func needsLook(st report.Status) bool {
+	return st == report.StatusFailed || st == report.StatusErrored || st == report.StatusWarned
 }
 
 // newTestView builds the view of one test; index numbers it from 1.
@@ -215,7 +224,7 @@ func newTestView(index int, t *report.Test, openFailures bool) testView {
 		Index: index, Status: textsafe.Clean(string(t.Status)), Class: statusClass(t.Status),
 		Name: textsafe.Clean(t.Name), ID: textsafe.Clean(t.ID), Block: textsafe.Clean(t.Block), Server: textsafe.Clean(t.Server), Tool: textsafe.Clean(t.Tool),
 		ProtocolVersion: textsafe.Clean(t.ProtocolVersion), Stderr: textsafe.Clean(strings.TrimRight(t.Stderr, "\n")),
-		Open: openFailures && (t.Status == report.StatusFailed || t.Status == report.StatusErrored),
+		Open: openFailures && needsLook(t.Status),
 	}
 	v.Label = strings.ToUpper(v.Status)
 	v.Location = textsafe.Clean(t.File)

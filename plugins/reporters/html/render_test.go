@@ -48,7 +48,7 @@ func TestSampleStructure(t *testing.T) {
 	if !strings.HasPrefix(page, "<!DOCTYPE html>") {
 		t.Error("page lacks its doctype")
 	}
-	for key, want := range map[string]string{"passed": "3", "failed": "3", "errored": "1", "skipped": "1", "total": "8", "duration": "1.50 s"} {
+	for key, want := range map[string]string{"passed": "3", "failed": "2", "warned": "1", "errored": "1", "skipped": "1", "total": "8", "duration": "1.50 s"} {
 		got := all(doc, func(n *html.Node) bool { v, _ := attr(n, "data-count"); return v == key })
 		if len(got) != 1 || text(got[0]) != want {
 			t.Errorf("count %s: want %s", key, want)
@@ -65,7 +65,7 @@ func TestSampleStructure(t *testing.T) {
 			t.Errorf("test %d: status %q, name %q", i+1, st, text(name[0]))
 		}
 		_, open := attr(n, "open")
-		if want := st == "failed" || st == "errored"; open != want {
+		if want := st == "failed" || st == "errored" || st == "warned"; open != want {
 			t.Errorf("test %d (%s): open = %v", i+1, st, open)
 		}
 	}
@@ -92,6 +92,9 @@ func TestSampleStructure(t *testing.T) {
 	}
 	if !strings.Contains(text(list[7]), "T06 SHOULD · 2025-11-25 server/tools") {
 		t.Errorf("compliance check missing: %q", text(list[7]))
+	}
+	if v := all(doc, byClass("verdict")); len(v) != 1 || text(v[0]) != "errored" {
+		t.Errorf("verdict of the sample")
 	}
 	if !strings.Contains(text(byID(t, doc, "run-errors")), "ERROR: chaos: exiting on purpose") {
 		t.Error("run errors lack the plugin's stderr")
@@ -333,4 +336,46 @@ func findID(doc *html.Node, id string) *html.Node {
 		return nil
 	}
 	return got[0]
+}
+
+// TestWarningsPassAndValuesShowCharacters: a run whose only finding is a
+// SHOULD warning passed with warnings; made strict, it failed. JSON values
+// show "<b>", escaped by the page, not "\u003cb\u003e".
+func TestWarningsPassAndValuesShowCharacters(t *testing.T) {
+	mk := func(st report.Status) *report.Run {
+		run := &report.Run{RunID: "w", Tests: []report.Test{
+			{ID: "a", Name: "echo", Status: report.StatusPassed},
+			{ID: "b", Name: "prompt errors", Block: "compliance", Status: st,
+				Check: &report.Check{ID: "P01", Title: "prompt errors", Severity: "SHOULD"},
+				Assertions: []report.Assertion{{Target: "prompts/get", Matcher: "SHOULD", Status: report.StatusFailed,
+					Failure: json.RawMessage(`{"actual":{"message":"\u003cb\u003ebad\u003c/b\u003e \u0026 worse"}}`)}},
+				Response: json.RawMessage(`{"text":"\u003ci\u003e"}`)},
+		}}
+		run.Summarize()
+		if st == report.StatusFailed {
+			run.ExitCode = 1
+		}
+		return run
+	}
+	page := renderRun(t, mk(report.StatusWarned))
+	doc := parseHTML(t, page)
+	if v := all(doc, byClass("verdict")); len(v) != 1 || text(v[0]) != "passed with warnings" {
+		t.Errorf("verdict of a warned run")
+	}
+	body := text(tests(doc)[1])
+	for _, want := range []string{`"message": "<b>bad</b> & worse"`, `"text": "<i>"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the warned test does not show %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, `\u003c`) {
+		t.Errorf("JSON escapes shown:\n%s", body)
+	}
+	if strings.Contains(page, "<b>bad") || strings.Contains(page, "<i>") {
+		t.Error("server text reached the page as markup")
+	}
+	strict := parseHTML(t, renderRun(t, mk(report.StatusFailed)))
+	if v := all(strict, byClass("verdict")); len(v) != 1 || text(v[0]) != "failed" {
+		t.Errorf("verdict of a strict run")
+	}
 }

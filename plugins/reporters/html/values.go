@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/jsontext"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 )
 
@@ -84,11 +85,12 @@ func failureFields(raw json.RawMessage, score *float64) []fieldView {
 }
 
 // prettyJSON indents a JSON value for reading, keeping numbers exactly as
-// written; text that is not JSON is shown as it is. Either way it is
-// cleaned of control characters.
+// written and showing characters rather than \u escapes ("<b>", which the
+// template escapes, not "\u003cb\u003e"); text that is not JSON is shown
+// as it is. Either way it is cleaned of control characters.
 func prettyJSON(raw json.RawMessage) string {
 	var buf bytes.Buffer
-	if err := json.Indent(&buf, bytes.TrimSpace(raw), "", "  "); err != nil {
+	if err := json.Indent(&buf, jsontext.Readable(bytes.TrimSpace(raw)), "", "  "); err != nil {
 		return textsafe.Clean(string(raw))
 	}
 	return textsafe.Clean(buf.String())

@@ -93,7 +93,7 @@ func buildSuite(run *report.Run, g *group, id int) *suiteXML {
 	s.Properties.add("suite.protocol_version", version)
 	addServerProperties(&s.Properties, run.Servers, g.tests)
 
-	var stderr strings.Builder
+	var stdout, stderr strings.Builder
 	var total float64
 	for _, t := range g.tests {
 		s.Cases = append(s.Cases, buildCase(t, file, block))
@@ -104,6 +104,8 @@ func buildSuite(run *report.Run, g *group, id int) *suiteXML {
 			s.Failures++
 		case report.StatusSkipped:
 			s.Skipped++
+		case report.StatusWarned:
+			stdout.WriteString(warningText(t))
 		case report.StatusPassed:
 		default:
 			s.Errors++
@@ -114,6 +116,7 @@ func buildSuite(run *report.Run, g *group, id int) *suiteXML {
 	}
 	s.Tests = len(s.Cases)
 	s.Time = seconds(total)
+	s.SystemOut = textXML(stdout.String())
 	s.SystemErr = textXML(stderr.String())
 	return s
 }
@@ -162,7 +165,8 @@ func addServerProperties(p *propertiesXML, servers []report.Server, tests []*rep
 		}
 		seen[t.Server] = true
 		for _, s := range servers {
-			if s.Name == t.Server && s.TargetVersion == t.ProtocolVersion {
+			// A server of another suite may share the name.
+			if s.Name == t.Server && s.TargetVersion == t.ProtocolVersion && (s.Suite == "" || s.Suite == t.File) {
 				p.add("server["+textsafe.CleanLineTrim(s.Name)+"].protocol_version", textsafe.CleanLineTrim(s.ProtocolVersion))
 			}
 		}
@@ -187,6 +191,16 @@ func addTestProperties(p *propertiesXML, t *report.Test) {
 	}
 	p.add(prefix+"tags", strings.Join(tags, ","))
 	p.add(prefix+"protocol_version", textsafe.CleanLineTrim(t.ProtocolVersion))
+	if t.Status == report.StatusWarned {
+		p.add(prefix+"warning", warningSummary(t))
+	}
+	var findings []string
+	for i := range t.Assertions {
+		if a := &t.Assertions[i]; a.Check != nil && a.Status == report.StatusFailed {
+			findings = append(findings, failtext.JoinWords(a.Check.ID, a.Check.Severity))
+		}
+	}
+	p.add(prefix+"findings", strings.Join(findings, ", "))
 	if c := t.Check; c != nil {
 		p.add(prefix+"check.id", textsafe.CleanLineTrim(c.ID))
 		p.add(prefix+"check.severity", textsafe.CleanLineTrim(c.Severity))

@@ -58,6 +58,7 @@ type readSuite struct {
 		Value string `xml:"value,attr"`
 	} `xml:"properties>property"`
 	Cases     []readCase `xml:"testcase"`
+	SystemOut string     `xml:"system-out"`
 	SystemErr string     `xml:"system-err"`
 }
 
@@ -124,7 +125,7 @@ func TestSampleContent(t *testing.T) {
 	}
 	want := []counts{
 		{"suites/smoke.yml tools", 5, 1, 1, 1},
-		{"suites/compliance.yml compliance", 3, 2, 0, 0},
+		{"suites/compliance.yml compliance", 3, 1, 0, 0},
 		{"mcptest", 1, 0, 1, 0},
 	}
 	if len(doc.Suites) != len(want) {
@@ -207,6 +208,18 @@ func TestSampleContent(t *testing.T) {
 	}
 	if got := comp.prop("test[T06 tool names follow the naming rules].check.severity"); got != "SHOULD" {
 		t.Errorf("check severity property = %q", got)
+	}
+	// The SHOULD warning passes, as the run does; the finding is in the
+	// suite's system-out and a property.
+	if w := comp.Cases[2]; w.Failure != nil || w.Error != nil || w.Skipped != nil {
+		t.Errorf("a warning must be a passing test case: %+v", w)
+	}
+	if got := comp.prop("test[T06 tool names follow the naming rules].warning"); got != "T06 (SHOULD)" {
+		t.Errorf("warning property = %q", got)
+	}
+	if !strings.Contains(comp.SystemOut, "=== T06 tool names follow the naming rules\nwarning: T06 (SHOULD)\nresult.tools[2].name regex\n") ||
+		!strings.Contains(comp.SystemOut, `actual:   "bad name!"`) {
+		t.Errorf("system-out = %q", comp.SystemOut)
 	}
 	if f := comp.Cases[1].Failure; f == nil || !strings.Contains(f.Body, "expected: -32601\n  actual:   -32600\n") ||
 		!strings.Contains(f.Body, "check: J04 Unknown method answers -32601 (MUST, 2025-11-25, basic/index)") {
@@ -299,5 +312,48 @@ func TestRenderWithoutRunFinished(t *testing.T) {
 	}
 	if err := stream.Close(); err == nil || !strings.Contains(err.Error(), "run_finished") {
 		t.Errorf("Close = %v, want the missing run_finished error", err)
+	}
+}
+
+// TestWildcardEntryAndStrictWarning: an entry running every check ("*")
+// names each finding by its own check and level; a SHOULD failure made
+// strict (status failed) is a JUnit failure like any other.
+func TestWildcardEntryAndStrictWarning(t *testing.T) {
+	run := &report.Run{RunID: "w", Tests: []report.Test{{
+		ID: "s.yml::compliance::all", Name: "all", File: "s.yml", Block: "compliance", Status: report.StatusFailed,
+		Check: &report.Check{ID: "*", Title: "3 compliance checks", Severity: "MUST"},
+		Assertions: []report.Assertion{
+			{Index: 0, Target: "J06 invalid requests", Matcher: "MUST", Status: report.StatusFailed, Message: "no error",
+				Check: &report.Check{ID: "J06", Title: "invalid requests", Severity: "MUST", Revision: "2025-11-25"}},
+			{Index: 1, Target: "P01 prompt errors", Matcher: "SHOULD", Status: report.StatusFailed,
+				Check: &report.Check{ID: "P01", Title: "prompt errors", Severity: "SHOULD", Revision: "2025-11-25"}},
+		},
+	}, {
+		ID: "s.yml::compliance::strict", Name: "strict", File: "s.yml", Block: "compliance", Status: report.StatusFailed,
+		Check:      &report.Check{ID: "P01", Title: "prompt errors", Severity: "SHOULD"},
+		Assertions: []report.Assertion{{Index: 0, Target: "prompts/get", Matcher: "SHOULD", Status: report.StatusFailed}},
+	}}}
+	run.Summarize()
+	out := render(t, finished(run))
+	validateXSD(t, out)
+	doc := parse(t, out)
+	s := doc.Suites[0]
+	if s.Failures != 2 || s.SystemOut != "" {
+		t.Fatalf("suite %+v", s)
+	}
+	body := s.Cases[0].Failure.Body
+	for _, want := range []string{"check: J06 invalid requests (MUST, 2025-11-25)", "check: P01 prompt errors (SHOULD, 2025-11-25)"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("failure body lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "P01 prompt errors (MUST") {
+		t.Errorf("a SHOULD finding is labelled MUST:\n%s", body)
+	}
+	if got := s.prop("test[all].findings"); got != "J06 MUST, P01 SHOULD" {
+		t.Errorf("findings property = %q", got)
+	}
+	if s.Cases[1].Failure == nil {
+		t.Errorf("a strict SHOULD failure must fail the test case")
 	}
 }

@@ -17,7 +17,7 @@ const stderrLines = 20
 // a report that cannot be read must not pass silently.
 func statusOf(t *report.Test) report.Status {
 	switch t.Status {
-	case report.StatusPassed, report.StatusFailed, report.StatusSkipped:
+	case report.StatusPassed, report.StatusFailed, report.StatusWarned, report.StatusSkipped:
 		return t.Status
 	}
 	return report.StatusErrored
@@ -48,6 +48,46 @@ func buildCase(t *report.Test, file, block string) caseXML {
 		c.Skipped = &detailXML{Message: msg}
 	}
 	return c
+}
+
+// warningText describes a warned test (a compliance test that broke only
+// SHOULD requirements) for the suite's <system-out>: the test case itself
+// passes, as the run does, and the schema gives a test case no element of
+// its own for a warning. It lists each broken requirement with its
+// structured failure, then the test's facts.
+func warningText(t *report.Test) string {
+	var b strings.Builder
+	b.WriteString("=== " + caseName(t) + "\n")
+	b.WriteString("warning: " + warningSummary(t) + "\n")
+	for i := range t.Assertions {
+		if a := &t.Assertions[i]; a.Status == report.StatusFailed || a.Status == report.StatusErrored {
+			writeAssertion(&b, a)
+		}
+	}
+	writeTestFacts(&b, t)
+	return b.String()
+}
+
+// warningSummary names what a warned test broke on one line: the checks
+// and their levels ("P01 (SHOULD)", or "T06, T07 (SHOULD)" for an entry
+// running several), then its error message.
+func warningSummary(t *report.Test) string {
+	var ids []string
+	for i := range t.Assertions {
+		if a := &t.Assertions[i]; a.Status == report.StatusFailed && a.Check != nil {
+			ids = append(ids, textsafe.CleanLineTrim(a.Check.ID))
+		}
+	}
+	if len(ids) == 0 && t.Check != nil {
+		ids = append(ids, textsafe.CleanLineTrim(t.Check.ID))
+	}
+	s := nonEmpty(strings.Join(ids, ", "), "compliance") + " (SHOULD)"
+	if t.Error != nil {
+		if m := textsafe.CleanLineTrim(t.Error.Message); m != "" {
+			s += ": " + m
+		}
+	}
+	return s
 }
 
 // failureDetail describes a failed test: the first failed assertion gives
@@ -123,6 +163,11 @@ func writeAssertion(b *strings.Builder, a *report.Assertion) {
 		}
 		fields = append(fields, failtext.Fields(a.Failure)...)
 	}
+	if c := a.Check; c != nil {
+		// An entry running several checks: name the one this finding
+		// belongs to, at the level of what was broken.
+		fields = append(fields, failtext.Field{Name: "check", Value: checkLine(c)})
+	}
 	width := 0
 	for _, f := range fields {
 		width = max(width, min(len([]rune(f.Name)), 12))
@@ -148,19 +193,25 @@ func writeTestFacts(b *strings.Builder, t *report.Test) {
 		b.WriteString(line + "\n")
 	}
 	if c := t.Check; c != nil {
-		line := "check: " + failtext.JoinWords(c.ID, c.Title)
-		var where []string
-		for _, s := range []string{c.Severity, c.Revision, c.Section} {
-			if s = textsafe.CleanLineTrim(s); s != "" {
-				where = append(where, s)
-			}
-		}
-		if len(where) > 0 {
-			line += " (" + strings.Join(where, ", ") + ")"
-		}
-		b.WriteString(line + "\n")
+		b.WriteString("check: " + checkLine(c) + "\n")
 	}
 	if tail := strings.TrimRight(textsafe.Clean(t.Stderr), "\n"); tail != "" {
 		b.WriteString("server stderr (last lines):\n" + indent(textsafe.Tail(tail, stderrLines), "  ") + "\n")
 	}
+}
+
+// checkLine names a compliance check on one line: id, title, then its
+// severity, revision and section in parentheses.
+func checkLine(c *report.Check) string {
+	line := failtext.JoinWords(c.ID, c.Title)
+	var where []string
+	for _, s := range []string{c.Severity, c.Revision, c.Section} {
+		if s = textsafe.CleanLineTrim(s); s != "" {
+			where = append(where, s)
+		}
+	}
+	if len(where) > 0 {
+		line += " (" + strings.Join(where, ", ") + ")"
+	}
+	return line
 }

@@ -35,3 +35,31 @@ func TestOneTestsuitePerProtocolRevision(t *testing.T) {
 	}
 	validateXSD(t, out)
 }
+
+// TestServerOfEachSuite: two suites each declare a server "demo"; each
+// suite's testsuite records what its own server spoke.
+func TestServerOfEachSuite(t *testing.T) {
+	run := &report.Run{
+		RunID: "r",
+		Servers: []report.Server{
+			{Name: "demo", Suite: "a.yml", ProtocolVersion: "2025-06-18"},
+			{Name: "demo", Suite: "b.yml", ProtocolVersion: "2025-11-25"},
+		},
+		Tests: []report.Test{
+			{ID: "a", Name: "a", File: "a.yml", Block: "tools", Server: "demo", Status: report.StatusPassed},
+			{ID: "b", Name: "b", File: "b.yml", Block: "tools", Server: "demo", Status: report.StatusPassed},
+		},
+	}
+	doc := parse(t, render(t, finished(run)))
+	for i, want := range []string{"2025-06-18", "2025-11-25"} {
+		var got []string
+		for _, p := range doc.Suites[i].Props {
+			if p.Name == "server[demo].protocol_version" {
+				got = append(got, p.Value)
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("suite %d: server[demo].protocol_version %v, want %s", i, got, want)
+		}
+	}
+}

@@ -35,6 +35,7 @@ var fullDoc = docOptions{details: true, maxRows: -1}
 var statusLabels = map[report.Status]string{
 	report.StatusPassed:  "✅ passed",
 	report.StatusFailed:  "❌ failed",
+	report.StatusWarned:  "🟡 warned",
 	report.StatusErrored: "⚠️ errored",
 	report.StatusSkipped: "⏭️ skipped",
 }
@@ -66,9 +67,10 @@ func document(run *report.Run, opt docOptions) string {
 	return b.String()
 }
 
-// verdict is the run's outcome in one word with its mark. A run with
+// verdict is the run's outcome in a few words with its mark. A run with
 // errored tests or run-level errors could not be fully carried out, which
-// outranks failures, as the exit code does.
+// outranks failures, as the exit code does; warnings (SHOULD requirements
+// broken) do not fail the run, so such a run passed with warnings.
 func verdict(run *report.Run) string {
 	s := run.Summary
 	switch {
@@ -78,6 +80,8 @@ func verdict(run *report.Run) string {
 		return "❌ mcptest: failed"
 	case s.Total == 0:
 		return "⚪ mcptest: no tests ran"
+	case s.Warned > 0:
+		return "✅ mcptest: passed with warnings"
 	}
 	return "✅ mcptest: passed"
 }
@@ -98,8 +102,12 @@ func seconds(ms float64) string { return strconv.FormatFloat(ms/1000, 'f', 2, 64
 func writeHeader(b *strings.Builder, run *report.Run) {
 	s := run.Summary
 	b.WriteString("## " + verdict(run) + "\n\n")
-	line := fmt.Sprintf("%d passed, %d failed, %d errored, %d skipped of %d tests in %s",
-		s.Passed, s.Failed, s.Errored, s.Skipped, s.Total, seconds(runMS(run)))
+	warned := ""
+	if s.Warned > 0 {
+		warned = fmt.Sprintf("%d warned, ", s.Warned)
+	}
+	line := fmt.Sprintf("%d passed, %d failed, %s%d errored, %d skipped of %d tests in %s",
+		s.Passed, s.Failed, warned, s.Errored, s.Skipped, s.Total, seconds(runMS(run)))
 	if run.Shard != nil {
 		line += fmt.Sprintf(" · shard %d/%d", run.Shard.Index, run.Shard.Total)
 	}
@@ -113,19 +121,21 @@ func writeHeader(b *strings.Builder, run *report.Run) {
 		line += " · " + inline(run.Tool.Name+" "+run.Tool.Version, maxShortRunes)
 	}
 	b.WriteString(line + "\n\n")
-	b.WriteString("| Passed | Failed | Errored | Skipped | Total | Duration |\n")
-	b.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: |\n")
-	fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %s |\n\n", s.Passed, s.Failed, s.Errored, s.Skipped, s.Total, seconds(runMS(run)))
+	b.WriteString("| Passed | Failed | Warned | Errored | Skipped | Total | Duration |\n")
+	b.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %d | %s |\n\n", s.Passed, s.Failed, s.Warned, s.Errored, s.Skipped, s.Total, seconds(runMS(run)))
 }
 
-// notPassed returns the tests that did not pass: failed first, then
-// errored, then skipped (and any unknown status), each in report order.
+// notPassed returns the tests that did not pass cleanly: failed first,
+// then errored, then warned, then skipped (and any unknown status), each
+// in report order.
 func notPassed(run *report.Run) []*report.Test {
 	var out []*report.Test
-	for _, st := range []report.Status{report.StatusFailed, report.StatusErrored, ""} {
+	for _, st := range []report.Status{report.StatusFailed, report.StatusErrored, report.StatusWarned, ""} {
 		for i := range run.Tests {
 			t := &run.Tests[i]
-			known := t.Status == report.StatusFailed || t.Status == report.StatusErrored || t.Status == report.StatusPassed
+			known := t.Status == report.StatusFailed || t.Status == report.StatusErrored || t.Status == report.StatusWarned ||
+				t.Status == report.StatusPassed
 			if t.Status == st || (st == "" && !known) {
 				out = append(out, t)
 			}
@@ -200,10 +210,10 @@ func writeRollups(b *strings.Builder, run *report.Run) {
 // writeRunErrors writes the problems of the run itself: run-level errors
 // and servers that could not be started.
 func writeRunErrors(b *strings.Builder, run *report.Run) {
-	var failedServers []report.Server
-	for _, s := range run.Servers {
+	var failedServers []int
+	for i, s := range run.Servers {
 		if s.Error != "" {
-			failedServers = append(failedServers, s)
+			failedServers = append(failedServers, i)
 		}
 	}
 	if len(run.Errors)+len(failedServers) == 0 {
@@ -220,7 +230,8 @@ func writeRunErrors(b *strings.Builder, run *report.Run) {
 			b.WriteString(codeBlock("text", lastLines(truncateLines(e.StderrTail), stderrLines)) + "\n")
 		}
 	}
-	for _, s := range failedServers {
-		b.WriteString("⚠️ **server** " + code(s.Name, maxShortRunes, false) + ": " + inline(s.Error, maxReasonRunes*2) + "\n\n")
+	for _, i := range failedServers {
+		s := run.Servers[i]
+		b.WriteString("⚠️ **server** " + code(report.ServerLabel(run.Servers, i), maxShortRunes, false) + ": " + inline(s.Error, maxReasonRunes*2) + "\n\n")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/jsontext"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -70,11 +71,12 @@ func failureFields(raw json.RawMessage, score *float64) []field {
 	return out
 }
 
-// jsonText shows a JSON value compactly, as the matcher sent it; invalid
-// JSON is shown as raw text.
+// jsonText shows a JSON value compactly, as the matcher sent it but with
+// characters rather than \u escapes ("<b>", not "\u003cb\u003e"; the
+// caller escapes them for Markdown); invalid JSON is shown as raw text.
 func jsonText(raw json.RawMessage) string {
 	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
+	if err := json.Compact(&buf, jsontext.Readable(raw)); err != nil {
 		return string(raw)
 	}
 	return buf.String()

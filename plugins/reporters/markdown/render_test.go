@@ -50,7 +50,7 @@ func checkSample(t *testing.T, doc string) {
 		t.Fatalf("want 4 tables (counts, not passed, rollups, matcher rates), got %d", len(md.tables))
 	}
 	counts := md.tables[0]
-	if got := strings.Join(counts.rows[0], ","); got != "3,3,1,1,8,1.50 s" {
+	if got := strings.Join(counts.rows[0], ","); got != "3,2,1,1,1,8,1.50 s" {
 		t.Errorf("counts row = %s", got)
 	}
 
@@ -62,7 +62,7 @@ func checkSample(t *testing.T, doc string) {
 	for _, r := range notPassed.rows {
 		statuses = append(statuses, r[0])
 	}
-	if got := strings.Join(statuses, ","); got != "❌ failed,❌ failed,❌ failed,⚠️ errored,⏭️ skipped" {
+	if got := strings.Join(statuses, ","); got != "❌ failed,❌ failed,⚠️ errored,🟡 warned,⏭️ skipped" {
 		t.Errorf("row order by status: %s", got)
 	}
 	hostile := notPassed.rows[0]
@@ -77,10 +77,10 @@ func checkSample(t *testing.T, doc string) {
 			t.Errorf("reason %q lacks %q", hostile[3], want)
 		}
 	}
-	if !strings.Contains(notPassed.rows[2][1], "(SHOULD)") {
-		t.Errorf("compliance severity missing: %q", notPassed.rows[2][1])
+	if !strings.Contains(notPassed.rows[3][1], "(SHOULD)") {
+		t.Errorf("compliance severity missing: %q", notPassed.rows[3][1])
 	}
-	if got := cellText(notPassed.rows[3][3]); got != `server_exited: server "broken" exited (exit status 3)` {
+	if got := cellText(notPassed.rows[2][3]); got != `server_exited: server "broken" exited (exit status 3)` {
 		t.Errorf("errored reason = %q", got)
 	}
 

@@ -15,11 +15,11 @@ func writeVersions(b *strings.Builder, run *report.Run) {
 		return
 	}
 	b.WriteString("### Protocol revisions\n\n")
-	b.WriteString("| Revision | Passed | Failed | Errored | Skipped | Total | Servers |\n")
-	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	b.WriteString("| Revision | Passed | Failed | Warned | Errored | Skipped | Total | Servers |\n")
+	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, v := range run.VersionSummaries {
-		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %s |\n", code(v.ProtocolVersion, maxShortRunes, true),
-			v.Passed, v.Failed, v.Errored, v.Skipped, v.Total, spokeAt(run.Servers, v.ProtocolVersion))
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %d | %s |\n", code(v.ProtocolVersion, maxShortRunes, true),
+			v.Passed, v.Failed, v.Warned, v.Errored, v.Skipped, v.Total, spokeAt(run.Servers, v.ProtocolVersion))
 	}
 	b.WriteString("\n")
 }
@@ -27,13 +27,13 @@ func writeVersions(b *strings.Builder, run *report.Run) {
 // spokeAt says what the servers started for revision v spoke.
 func spokeAt(servers []report.Server, v string) string {
 	var parts []string
-	for _, s := range servers {
+	for i, s := range servers {
 		switch {
 		case s.TargetVersion != v:
 		case s.Error != "":
-			parts = append(parts, inline(s.Name, maxShortRunes)+" did not start")
+			parts = append(parts, inline(report.ServerLabel(servers, i), maxShortRunes)+" did not start")
 		case s.ProtocolVersion != "":
-			parts = append(parts, inline(s.Name, maxShortRunes)+" spoke "+code(s.ProtocolVersion, maxShortRunes, true))
+			parts = append(parts, inline(report.ServerLabel(servers, i), maxShortRunes)+" spoke "+code(s.ProtocolVersion, maxShortRunes, true))
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -31,8 +31,8 @@ func TestDocumentShowsProtocolRevisions(t *testing.T) {
 		t.Fatalf("no revision table with 2 rows:\n%s", doc)
 	}
 	want := []string{
-		"| `2025-11-25` | 1 | 0 | 0 | 0 | 1 | mem\\|x spoke `2025-06-18` |",
-		"| `2026-07-28` | 0 | 0 | 1 | 0 | 1 | mem\\|x did not start |",
+		"| `2025-11-25` | 1 | 0 | 0 | 0 | 0 | 1 | mem\\|x spoke `2025-06-18` |",
+		"| `2026-07-28` | 0 | 0 | 0 | 1 | 0 | 1 | mem\\|x did not start |",
 	}
 	for _, w := range want {
 		if !strings.Contains(doc, w+"\n") {

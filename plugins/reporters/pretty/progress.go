@@ -8,14 +8,16 @@ import (
 )
 
 // progress keeps a one-line live counter on stderr while tests run. It is
-// drawn only when stderr is a terminal: in a CI log a line rewritten with
-// carriage returns is noise.
+// drawn only when stderr is a terminal that understands cursor control
+// (the host reports a TERM=dumb terminal as not one): in a CI log a line
+// rewritten with carriage returns is noise.
 type progress struct {
 	w       io.Writer
 	on      bool
 	total   int
 	done    int
 	failed  int
+	warned  int
 	errored int
 	drawn   bool
 }
@@ -39,6 +41,8 @@ func (p *progress) finished(t *report.Test) {
 	switch t.Status {
 	case report.StatusFailed:
 		p.failed++
+	case report.StatusWarned:
+		p.warned++
 	case report.StatusErrored:
 		p.errored++
 	}
@@ -51,6 +55,9 @@ func (p *progress) finished(t *report.Test) {
 	}
 	if p.failed > 0 {
 		line += fmt.Sprintf(", %d failed", p.failed)
+	}
+	if p.warned > 0 {
+		line += fmt.Sprintf(", %d warned", p.warned)
 	}
 	if p.errored > 0 {
 		line += fmt.Sprintf(", %d errored", p.errored)

@@ -15,7 +15,7 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 	if tty.Err != nil {
 		t.Fatal(tty.Err)
 	}
-	for _, want := range []string{"running: 1/8", "running: 8/8, 3 failed, 1 errored", "\r\x1b[K"} {
+	for _, want := range []string{"running: 1/8", "running: 8/8, 2 failed, 1 warned, 1 errored", "\r\x1b[K"} {
 		if !strings.Contains(tty.Progress, want) {
 			t.Errorf("progress lacks %q: %q", want, tty.Progress)
 		}

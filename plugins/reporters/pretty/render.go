@@ -80,9 +80,6 @@ func testKey(t *report.Test) string { return t.ID + "\x00" + t.Name }
 // writeTest writes the status line of a test and, unless it passed, why.
 func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 	l := labelFor(t.Status)
-	if t.IsWarning() {
-		l = warnLabel
-	}
 	b.WriteString(r.p.paint(l.st, l.mark+" "+fmt.Sprintf("%-5s", l.word)))
 	b.WriteString(" ")
 	b.WriteString(r.p.line(plain, textsafe.Truncate(t.Name, maxLineRunes)))
@@ -117,7 +114,7 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 		}
 		r.writeField(b, indent1, label, msg, len(label))
 	}
-	if t.Status == report.StatusFailed || t.Status == report.StatusErrored {
+	if t.Status == report.StatusFailed || t.Status == report.StatusWarned || t.Status == report.StatusErrored {
 		r.writeStderr(b, indent1, t.Stderr)
 		r.writeFrames(b, indent1, t.Frames)
 	}
@@ -248,16 +245,10 @@ var (
 )
 
 // summary is the final line: counts by status, total, wall time. Warnings
-// (failed SHOULD checks) are counted apart from the failures.
+// (compliance tests that broke only SHOULD requirements) are counted apart
+// from the failures, and only when there are some.
 func (r *renderer) summary(run *report.Run) string {
 	s := run.Summary
-	warned := 0
-	for i := range run.Tests {
-		if run.Tests[i].IsWarning() {
-			warned++
-		}
-	}
-	s.Failed -= min(warned, s.Failed)
 	count := func(n int, word string, st style) string {
 		text := fmt.Sprintf("%d %s", n, word)
 		if n == 0 {
@@ -277,8 +268,8 @@ func (r *renderer) summary(run *report.Run) string {
 		count(s.Passed, "passed", green),
 		count(s.Failed, "failed", red),
 	}
-	if warned > 0 {
-		parts = append(parts, count(warned, "warned", yellow))
+	if s.Warned > 0 {
+		parts = append(parts, count(s.Warned, "warned", yellow))
 	}
 	parts = append(parts, count(s.Errored, "errored", yellow), count(s.Skipped, "skipped", dim))
 	return strings.Join(parts, ", ") + fmt.Sprintf(" (%d %s) in %s", s.Total, tests, formatSeconds(ms))

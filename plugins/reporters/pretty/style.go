@@ -52,13 +52,10 @@ type statusLabel struct {
 var labels = map[report.Status]statusLabel{
 	report.StatusPassed:  {"✓", "PASS", green},
 	report.StatusFailed:  {"✗", "FAIL", red},
+	report.StatusWarned:  {"!", "WARN", yellow},
 	report.StatusErrored: {"!", "ERROR", yellow},
 	report.StatusSkipped: {"-", "SKIP", dim},
 }
-
-// warnLabel shows a compliance check that broke only a SHOULD
-// requirement: failed in the report, a warning for the run.
-var warnLabel = statusLabel{"!", "WARN", yellow}
 
 // labelFor returns the label of st, inventing one for unknown statuses.
 func labelFor(st report.Status) statusLabel {

@@ -17,7 +17,11 @@ func (r *renderer) writeVersions(b *strings.Builder, run *report.Run) {
 	}
 	b.WriteString("\n" + r.p.paint(bold, "protocol revisions:") + "\n")
 	for _, v := range run.VersionSummaries {
-		counts := fmt.Sprintf("%d passed, %d failed, %d errored, %d skipped", v.Passed, v.Failed, v.Errored, v.Skipped)
+		warned := ""
+		if v.Warned > 0 {
+			warned = fmt.Sprintf("%d warned, ", v.Warned)
+		}
+		counts := fmt.Sprintf("%d passed, %d failed, %s%d errored, %d skipped", v.Passed, v.Failed, warned, v.Errored, v.Skipped)
 		st := green
 		switch {
 		case v.Failed > 0:
@@ -37,13 +41,13 @@ func (r *renderer) writeVersions(b *strings.Builder, run *report.Run) {
 // spoke 2026-07-28", or "mem did not start" when it failed.
 func serversAt(servers []report.Server, v string) string {
 	var parts []string
-	for _, s := range servers {
+	for i, s := range servers {
 		switch {
 		case s.TargetVersion != v:
 		case s.Error != "":
-			parts = append(parts, s.Name+" did not start")
+			parts = append(parts, report.ServerLabel(servers, i)+" did not start")
 		case s.ProtocolVersion != "":
-			parts = append(parts, s.Name+" spoke "+s.ProtocolVersion)
+			parts = append(parts, report.ServerLabel(servers, i)+" spoke "+s.ProtocolVersion)
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -44,7 +44,7 @@ type builder struct {
 func buildLog(run *report.Run) *sarifLog {
 	b := &builder{ruleIndex: map[string]int{}, notifIndex: map[string]int{}}
 	for i := range run.Tests {
-		if c := run.Tests[i].Check; c != nil && textsafe.CleanLineTrim(c.ID) != "" {
+		for _, c := range checksOf(&run.Tests[i]) {
 			b.checkRule(c)
 		}
 	}
@@ -81,13 +81,28 @@ func buildLog(run *report.Run) *sarifLog {
 	}
 }
 
+// checksOf lists the compliance checks a test reports: one per assertion
+// for an entry running several (a prefix such as "*"), else the test's own.
+func checksOf(t *report.Test) []*report.Check {
+	var out []*report.Check
+	for i := range t.Assertions {
+		if c := t.Assertions[i].Check; c != nil && textsafe.CleanLineTrim(c.ID) != "" {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 && t.Check != nil && textsafe.CleanLineTrim(t.Check.ID) != "" {
+		out = append(out, t.Check)
+	}
+	return out
+}
+
 // result renders one finding.
 func (b *builder) result(f *findings.Finding) result {
 	t := f.Test
 	id := f.RuleID()
 	var idx int
-	if t.Check != nil && textsafe.CleanLineTrim(t.Check.ID) != "" {
-		idx = b.checkRule(t.Check)
+	if c := f.Check(); c != nil && textsafe.CleanLineTrim(c.ID) != "" {
+		idx = b.checkRule(c)
 	} else {
 		idx = b.genericRule(id)
 	}
@@ -192,7 +207,7 @@ func resultLevel(f *findings.Finding) string {
 		return "error"
 	case f.Warning():
 		return "warning"
-	case f.Test.Check == nil:
+	case f.Check() == nil:
 		return "error"
 	}
 	if lvl := severityLevel(f.CheckSeverity()); lvl != "warning" {

@@ -21,10 +21,12 @@ var firstFields = []string{"expected", "actual", "diff", "path", "note"}
 // proseFields hold text meant to be read line by line.
 var proseFields = map[string]bool{"diff": true, "note": true}
 
-// diagnostics returns the YAML block of a failed or errored test: what
-// went wrong (message, severity), where the test is (at), and for failures
-// the expected and actual values of the first failed assertion, then every
-// failed or errored assertion in full. Passed and skipped tests have none.
+// diagnostics returns the YAML block of a failed, warned or errored test:
+// what went wrong (message, severity), where the test is (at), and for
+// failures and warnings the expected and actual values of the first failed
+// assertion, then every failed or errored assertion in full, each naming
+// its own compliance check when the test runs several. Passed and skipped
+// tests have none.
 func diagnostics(t *report.Test) []kv {
 	var pairs []kv
 	add := func(k string, v any) { pairs = append(pairs, kv{k, v}) }
@@ -34,6 +36,9 @@ func diagnostics(t *report.Test) []kv {
 	case report.StatusFailed:
 		add("message", failureMessage(t, failed))
 		add("severity", "fail")
+	case report.StatusWarned:
+		add("message", failureMessage(t, failed))
+		add("severity", "warning")
 	case report.StatusErrored:
 		add("message", errorMessage(t))
 		add("severity", "error")
@@ -180,6 +185,9 @@ func assertionMap(a *report.Assertion) []kv {
 	}
 	if a.Plugin != "" {
 		pairs = append(pairs, kv{"plugin", a.Plugin})
+	}
+	if a.Check != nil {
+		pairs = append(pairs, kv{"check", checkPairs(a.Check)})
 	}
 	if len(bytes.TrimSpace(a.Failure)) > 0 {
 		pairs = append(pairs, kv{"failure", failurePairs(a.Failure)})

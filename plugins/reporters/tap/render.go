@@ -90,8 +90,8 @@ func (w *writer) finish(run *report.Run) error {
 		b.WriteString(comment(runErrorText(e)))
 	}
 	for _, v := range run.VersionSummaries {
-		b.WriteString(comment(fmt.Sprintf("protocol %s: %d passed, %d failed, %d errored, %d skipped",
-			v.ProtocolVersion, v.Passed, v.Failed, v.Errored, v.Skipped)))
+		b.WriteString(comment(fmt.Sprintf("protocol %s: %d passed, %d failed, %s%d errored, %d skipped",
+			v.ProtocolVersion, v.Passed, v.Failed, warned(v.Warned), v.Errored, v.Skipped)))
 	}
 	for _, l := range run.Latency {
 		verdict := "within budget"
@@ -102,14 +102,23 @@ func (w *writer) finish(run *report.Run) error {
 			l.File, l.P95MS, l.BudgetMS, l.Tests, l.Over, verdict)))
 	}
 	s := run.Summary
-	b.WriteString(comment(fmt.Sprintf("%d passed, %d failed, %d errored, %d skipped (%d tests)",
-		s.Passed, s.Failed, s.Errored, s.Skipped, s.Total)))
+	b.WriteString(comment(fmt.Sprintf("%d passed, %d failed, %s%d errored, %d skipped (%d tests)",
+		s.Passed, s.Failed, warned(s.Warned), s.Errored, s.Skipped, s.Total)))
 	if w.n == 0 {
 		b.WriteString("1..0 # SKIP no tests ran\n")
 	} else {
 		b.WriteString("1.." + strconv.Itoa(w.n) + "\n")
 	}
 	return w.write(b.String())
+}
+
+// warned is the warnings' part of a count line, present only when there
+// are some: "1 warned, ".
+func warned(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n) + " warned, "
 }
 
 // runErrorText is one run-level problem on one line.

@@ -150,7 +150,7 @@ func TestSampleReadsBackWithTapParser(t *testing.T) {
 	p := parseTAP(t, renderTAP(t, reporttest.Events()))
 	c, s := p.Complete, run.Summary
 
-	if c.Count != s.Total || c.Fail != s.Failed+s.Errored || c.Skip != s.Skipped || c.Pass != s.Passed+s.Skipped {
+	if c.Count != s.Total || c.Fail != s.Failed+s.Errored || c.Skip != s.Skipped || c.Pass != s.Passed+s.Warned+s.Skipped {
 		t.Errorf("tap-parser counted %d tests, %d pass, %d fail, %d skip; the report has %+v", c.Count, c.Pass, c.Fail, c.Skip, s)
 	}
 	if c.OK {
@@ -168,7 +168,7 @@ func TestSampleReadsBackWithTapParser(t *testing.T) {
 		if a.ID != i+1 || a.Name != want || a.Buffered || a.Todo != false {
 			t.Errorf("test point %d = %+v, want id %d name %q", i+1, a, i+1, want)
 		}
-		if wantOK := tt.Status == report.StatusPassed || tt.Status == report.StatusSkipped; a.OK != wantOK {
+		if wantOK := tt.Status == report.StatusPassed || tt.Status == report.StatusWarned || tt.Status == report.StatusSkipped; a.OK != wantOK {
 			t.Errorf("test %q: ok = %v for status %s", tt.Name, a.OK, tt.Status)
 		}
 		if tt.Status == report.StatusSkipped && a.Skip != tt.Error.Message {
@@ -181,13 +181,13 @@ func TestSampleReadsBackWithTapParser(t *testing.T) {
 // checkDiag compares a test point's decoded YAML block with the test.
 func checkDiag(t *testing.T, tt *report.Test, diag map[string]any) {
 	t.Helper()
-	if tt.Status != report.StatusFailed && tt.Status != report.StatusErrored {
+	if tt.Status != report.StatusFailed && tt.Status != report.StatusErrored && tt.Status != report.StatusWarned {
 		if diag != nil {
 			t.Errorf("test %q (%s) has diagnostics: %v", tt.Name, tt.Status, diag)
 		}
 		return
 	}
-	wantSeverity := map[report.Status]string{report.StatusFailed: "fail", report.StatusErrored: "error"}[tt.Status]
+	wantSeverity := map[report.Status]string{report.StatusFailed: "fail", report.StatusWarned: "warning", report.StatusErrored: "error"}[tt.Status]
 	if diag["severity"] != wantSeverity || diag["message"] == "" || diag["message"] == nil {
 		t.Errorf("test %q: severity %v, message %v", tt.Name, diag["severity"], diag["message"])
 	}

@@ -13,11 +13,14 @@ import (
 const maxNameRunes = 300
 
 // testPoint renders one test as a TAP 14 test point, with its diagnostic
-// block when it failed or errored:
+// block when it failed, errored or warned:
 //
 //	ok 1 - name
 //	not ok 2 - name
 //	ok 3 - name # SKIP reason
+//	ok 4 - name            (a warning: passes, as the run does; the
+//	  ---                   diagnostic says what SHOULD requirement
+//	  severity: warning     was broken)
 func testPoint(n int, t *report.Test) string {
 	name := t.Name
 	if strings.TrimSpace(name) == "" {
@@ -30,6 +33,8 @@ func testPoint(n int, t *report.Test) string {
 	switch t.Status {
 	case report.StatusPassed:
 		return endLine(line)
+	case report.StatusWarned:
+		return endLine(line) + yamlBlock(diagnostics(t))
 	case report.StatusSkipped:
 		line += " # SKIP"
 		if reason := skipReason(t); reason != "" {

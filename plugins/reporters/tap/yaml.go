@@ -3,30 +3,36 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 )
 
-// The YAML diagnostic blocks are written by hand rather than with a YAML
-// library: the go.mod has none, and the subset needed is small. Strings are
-// always double-quoted (or, for multi-line prose, literal blocks with an
-// explicit indentation indicator), so no value can be read back as a
-// different type or break out of its block, whatever a server sent.
+// The YAML diagnostic blocks are built as yaml.v3 node trees and written
+// by its encoder, which quotes whatever could be misread (a string "true",
+// "123" or "a: b") and escapes what YAML cannot hold as written. Strings
+// that span lines or are long are literal block scalars, so a diff, a
+// stderr tail or a large JSON value reads as text rather than as one
+// quoted line full of escaped quotes.
 
 // Limits on untrusted values inside a diagnostic block.
 const (
 	// maxDepth is the nesting depth rendered as YAML; deeper values are
-	// shown as one line of JSON.
+	// shown as their JSON text.
 	maxDepth = 8
 	// maxValueBytes is the largest raw JSON value decoded; larger ones are
-	// shown as a string holding their prefix.
+	// shown as their first bytes and a note of how many were left out.
 	maxValueBytes = 64 << 10
 	// maxStringRunes caps one string.
 	maxStringRunes = 4000
+	// blockRunes is the length from which a one-line string is written as
+	// a block scalar rather than inline.
+	blockRunes = 80
 )
 
 // kv is one entry of a mapping, kept in the order it is written.
@@ -42,28 +48,39 @@ type prose string
 // yamlBlock returns the TAP 14 diagnostic block for pairs: the YAML
 // mapping indented two spaces between "  ---" and "  ...".
 func yamlBlock(pairs []kv) string {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	doc := mappingNode(pairs, 0)
+	if err := enc.Encode(doc); err != nil {
+		// The tree holds only scalars the encoder accepts; should it
+		// refuse one anyway, the block says so rather than breaking TAP.
+		buf.Reset()
+		buf.WriteString("message: " + strconv.Quote("diagnostics could not be written: "+err.Error()) + "\n")
+	}
+	_ = enc.Close()
 	var b strings.Builder
 	b.WriteString("  ---\n")
-	writePairs(&b, 2, pairs, 0, false)
+	for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+		// Every line, blank lines of a block scalar included, keeps the
+		// two-space indentation, so a TAP parser sees one block.
+		b.WriteString("  " + line + "\n")
+	}
 	b.WriteString("  ...\n")
 	return b.String()
 }
 
-// writePairs writes a block mapping whose keys sit at column ind. When
-// inline is set the first key follows a sequence dash already written.
-func writePairs(b *strings.Builder, ind int, pairs []kv, depth int, inline bool) {
-	for i, p := range pairs {
-		if i > 0 || !inline {
-			b.WriteString(strings.Repeat(" ", ind))
-		}
-		b.WriteString(yamlKey(p.key) + ":")
-		writeValue(b, ind, p.val, depth+1)
+// mappingNode builds a block mapping from ordered pairs.
+func mappingNode(pairs []kv, depth int) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for _, p := range pairs {
+		n.Content = append(n.Content, keyNode(p.key), valueNode(p.val, depth+1))
 	}
+	return n
 }
 
-// writeValue writes the value of a key or sequence dash at column ind,
-// starting right after the ":" or "-".
-func writeValue(b *strings.Builder, ind int, v any, depth int) {
+// valueNode builds the node of one value.
+func valueNode(v any, depth int) *yaml.Node {
 	if raw, ok := v.(json.RawMessage); ok {
 		v = decodeJSON(raw)
 	}
@@ -71,179 +88,99 @@ func writeValue(b *strings.Builder, ind int, v any, depth int) {
 		v = sortedPairs(m)
 	}
 	if depth > maxDepth {
-		if _, nested := v.([]kv); nested {
-			v = compactJSON(v)
-		} else if _, nested := v.([]any); nested {
-			v = compactJSON(v)
+		switch v.(type) {
+		case []kv, []any:
+			return stringNode(compactJSON(v), false)
 		}
 	}
 	switch v := v.(type) {
 	case []kv:
 		if len(v) == 0 {
-			b.WriteString(" {}\n")
-			return
+			return &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 		}
-		b.WriteString("\n")
-		writePairs(b, ind+2, v, depth, false)
+		return mappingNode(v, depth)
 	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode}
 		if len(v) == 0 {
-			b.WriteString(" []\n")
-			return
+			n.Style = yaml.FlowStyle
 		}
-		b.WriteString("\n")
 		for _, item := range v {
-			b.WriteString(strings.Repeat(" ", ind+2) + "-")
-			if m, ok := item.(map[string]any); ok {
-				item = sortedPairs(m)
-			}
-			// A mapping item starts on the dash line, the usual style.
-			if pairs, ok := item.([]kv); ok && len(pairs) > 0 && depth < maxDepth {
-				b.WriteString(" ")
-				writePairs(b, ind+4, pairs, depth+1, true)
-				continue
-			}
-			writeValue(b, ind+2, item, depth+1)
+			n.Content = append(n.Content, valueNode(item, depth+1))
 		}
+		return n
 	case prose:
-		writeProse(b, ind, string(v))
-	default:
-		b.WriteString(" " + yamlScalar(v) + "\n")
-	}
-}
-
-// writeProse writes multi-line text as a literal block whose content sits
-// two columns right of its key; the explicit indicator (|2-) keeps lines
-// that begin with spaces, such as diff context lines, intact.
-func writeProse(b *strings.Builder, ind int, s string) {
-	s = strings.TrimRight(cleanText(s), "\n")
-	if !strings.Contains(s, "\n") || strings.IndexFunc(s, needsEscape) >= 0 {
-		b.WriteString(" " + quote(s) + "\n")
-		return
-	}
-	pad := strings.Repeat(" ", ind+2)
-	b.WriteString(" |2-\n")
-	for _, line := range strings.Split(s, "\n") {
-		// Blank lines keep the padding so a TAP parser still sees them
-		// as part of the indented block.
-		b.WriteString(pad + line + "\n")
-	}
-}
-
-// yamlScalar renders a scalar. Anything unexpected is shown as a string.
-func yamlScalar(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return strconv.FormatBool(v)
-	case int:
-		return strconv.Itoa(v)
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case json.Number:
-		// Decoded JSON numbers are valid YAML numbers as written.
-		return v.String()
+		return stringNode(strings.TrimRight(cleanText(string(v)), "\n"), true)
 	case string:
-		if isPlainWord(v) {
-			return v
-		}
-		return quote(cleanText(v))
+		return stringNode(cleanText(v), false)
+	case oversized:
+		return stringNode(string(v), true)
+	case nil:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(v)}
+	case int:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(v)}
+	case float64:
+		return numberNode(json.Number(strconv.FormatFloat(v, 'f', -1, 64)))
+	case json.Number:
+		return numberNode(v)
 	}
-	return quote(cleanText(compactJSON(v)))
+	return stringNode(cleanText(compactJSON(v)), false)
 }
 
-// plainKey is a key that reads as the same string unquoted in YAML 1.1
-// and 1.2.
-var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-// plainWord is a string value that reads as the same string unquoted:
-// it starts with a letter (so it is never a number) and holds no
-// character YAML gives a meaning to in a plain scalar.
-var plainWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_./@-]*$`)
-
-// yamlKey quotes keys that could be misread.
-func yamlKey(k string) string {
-	if plainKey.MatchString(k) && !reservedWord(k) {
-		return k
+// stringNode is a string scalar: a literal block when it spans lines or
+// is long (always for prose that spans lines), else inline, quoted by the
+// encoder when it would otherwise read as something else.
+func stringNode(s string, text bool) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	switch {
+	case strings.Contains(s, "\n"):
+		n.Style = yaml.LiteralStyle
+	case !text && utf8.RuneCountInString(s) > blockRunes:
+		n.Style = yaml.LiteralStyle
 	}
-	return quote(cleanText(k))
+	return n
 }
 
-// isPlainWord reports a string value safe to write unquoted, which keeps
-// the common values (statuses, matcher names, ids) easy to read.
-func isPlainWord(s string) bool {
-	return len(s) <= 80 && plainWord.MatchString(s) && !reservedWord(s)
+// keyNode is a mapping key, always one inline line: failure fields come
+// from plugins, so a key may be anything, and a key spanning lines would
+// need YAML's complex-key syntax, which few readers expect.
+func keyNode(k string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: textsafe.Truncate(textsafe.CleanLine(k), maxStringRunes)}
 }
 
-// reservedWord reports the words YAML 1.1 or 1.2 read as booleans or null.
-func reservedWord(s string) bool {
-	switch strings.ToLower(s) {
-	case "null", "true", "false", "yes", "no", "on", "off", "y", "n":
-		return true
+// numberNode writes a number as written: an integer as one, anything
+// else (a fraction, an exponent) as a float; "12" from a float64 is the
+// integer 12, which reads back as the same number.
+func numberNode(v json.Number) *yaml.Node {
+	if _, err := strconv.ParseInt(v.String(), 10, 64); err == nil {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: v.String()}
 	}
-	return false
+	if _, err := v.Float64(); err == nil {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: v.String()}
+	}
+	// Too large for either: keep its digits as text.
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v.String()}
 }
 
 // cleanText strips escape sequences and control characters (keeping
-// newlines and tabs, which quoting escapes) and caps the length.
+// newlines and tabs) and caps the length.
 func cleanText(s string) string {
 	return textsafe.Truncate(textsafe.Clean(s), maxStringRunes)
 }
 
-// quote writes s as a YAML double-quoted scalar, escaping what YAML does
-// not allow unescaped there.
-func quote(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case needsEscape(r):
-			if r > 0xffff {
-				b.WriteString(`\U` + leftPad(strconv.FormatInt(int64(r), 16), 8))
-			} else {
-				b.WriteString(`\u` + leftPad(strconv.FormatInt(int64(r), 16), 4))
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// needsEscape reports runes YAML does not allow as written: those outside
-// its printable set, and the byte order mark.
-func needsEscape(r rune) bool {
-	switch {
-	case r == '\t' || r == '\n':
-		return false
-	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
-		return true
-	case r >= 0xd800 && r <= 0xdfff, r == 0xfeff, r == 0xfffe, r == 0xffff:
-		return true
-	}
-	return false
-}
-
-func leftPad(s string, n int) string {
-	return strings.Repeat("0", max(n-len(s), 0)) + s
-}
+// oversized is the text shown for a JSON value too large to decode: its
+// first bytes, then a line saying how much was left out.
+type oversized string
 
 // decodeJSON turns a raw JSON value into plain Go values, keeping numbers
-// exact. Values too large or not JSON become strings.
+// exact. A value too large is shown as the start of its text and a note;
+// one that is not JSON as a string.
 func decodeJSON(raw json.RawMessage) any {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > maxValueBytes {
-		return string(raw[:maxValueBytes]) + "… (+" + strconv.Itoa(len(raw)-maxValueBytes) + " bytes)"
+		head := cleanText(string(raw[:maxValueBytes]))
+		return oversized(head + "\n… (" + strconv.Itoa(len(raw)-maxValueBytes) + " more bytes; the JSON report has the whole value)")
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()

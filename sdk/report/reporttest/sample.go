@@ -89,12 +89,12 @@ func Sample() *report.Run {
 			},
 			{
 				ID: "suites/compliance.yml::compliance::T06", Name: "T06 tool names follow the naming rules", File: "suites/compliance.yml", Line: 3, Col: 3,
-				Block: "compliance", Server: "demo", Status: report.StatusFailed, DurationMS: 1,
+				Block: "compliance", Server: "demo", Status: report.StatusWarned, DurationMS: 1,
 				Check:      &report.Check{ID: "T06", Title: "Tool names use 1-128 characters of [A-Za-z0-9_.-]", Severity: "SHOULD", Revision: "2025-11-25", Section: "server/tools"},
 				Assertions: []report.Assertion{{Index: 0, Target: "result.tools[2].name", Matcher: "regex", Status: report.StatusFailed, Failure: json.RawMessage(`{"expected":"^[A-Za-z0-9_.-]{1,128}$","actual":"bad name!","match":null}`)}},
 			},
 		},
-		Summary: report.Summary{Total: 8, Passed: 3, Failed: 3, Errored: 1, Skipped: 1, DurationMS: 1500},
+		Summary: report.Summary{Total: 8, Passed: 3, Failed: 2, Warned: 1, Errored: 1, Skipped: 1, DurationMS: 1500},
 		Errors: []report.RunError{{
 			Source: "plugin", Name: "chaos@0.0.1", Message: "plugin crashed: the plugin process exited during the run",
 			StderrTail: "ERROR: chaos: exiting on purpose",

@@ -118,10 +118,17 @@ func Collect(tests []report.Test) []Finding {
 	return out
 }
 
+// Check is the compliance check the finding is about: the assertion's own
+// check (an entry running several checks names one per assertion), else
+// the test's; nil for tests that are not checks.
+func (f *Finding) Check() *report.Check {
+	return f.Test.FindingCheck(f.Assertion)
+}
+
 // RuleID names what the finding violates: the compliance check's ID, the
 // failed assertion's matcher, or a test-level rule.
 func (f *Finding) RuleID() string {
-	if c := f.Test.Check; c != nil && textsafe.CleanLineTrim(c.ID) != "" {
+	if c := f.Check(); c != nil && textsafe.CleanLineTrim(c.ID) != "" {
 		return textsafe.CleanLineTrim(c.ID)
 	}
 	switch f.Kind {
@@ -140,19 +147,47 @@ func (f *Finding) Errored() bool {
 }
 
 // Warning reports whether the finding is a warning: its test failed only
-// a SHOULD requirement (report.Test.IsWarning), which does not fail the
-// run. Formats grade it below any failure.
+// SHOULD requirements (report.Test.IsWarning), which does not fail the
+// run, or it is a SHOULD finding of an entry that failed on a MUST one.
+// Formats grade it below any failure.
 func (f *Finding) Warning() bool {
-	return !f.Errored() && f.Test.IsWarning()
+	switch {
+	case f.Errored():
+		return false
+	case f.Test.IsWarning():
+		return true
+	case !shouldLevel(f.CheckSeverity()) || f.Assertion == nil || f.Assertion.Check == nil:
+		return false
+	}
+	// A test running several checks fails on what it broke at MUST level;
+	// what it broke at SHOULD level beside that is still only a warning.
+	// (With nothing broken at MUST level it failed because of --strict,
+	// and then its SHOULD findings are failures.)
+	for i := range f.Test.Assertions {
+		a := &f.Test.Assertions[i]
+		if a.Status == report.StatusFailed && a.Check != nil && mustLevel(strings.ToUpper(textsafe.CleanLineTrim(a.Check.Severity))) {
+			return true
+		}
+	}
+	return false
+}
+
+// shouldLevel and mustLevel tell the requirement levels of RFC 2119 apart.
+func shouldLevel(sev string) bool {
+	return sev == "SHOULD" || sev == "SHOULD NOT" || sev == "RECOMMENDED"
+}
+
+func mustLevel(sev string) bool {
+	return sev == "MUST" || sev == "MUST NOT" || sev == "REQUIRED" || sev == "SHALL" || sev == "SHALL NOT"
 }
 
 // CheckSeverity returns the compliance check's severity in capitals ("MUST",
 // "SHOULD"), or "" for tests that are not checks.
 func (f *Finding) CheckSeverity() string {
-	if f.Test.Check == nil {
-		return ""
+	if c := f.Check(); c != nil {
+		return strings.ToUpper(textsafe.CleanLineTrim(c.Severity))
 	}
-	return strings.ToUpper(textsafe.CleanLineTrim(f.Test.Check.Severity))
+	return ""
 }
 
 // Subject names the test: a check by its ID, title and severity, any
@@ -160,7 +195,7 @@ func (f *Finding) CheckSeverity() string {
 func (f *Finding) Subject() string {
 	t := f.Test
 	name := cmp.Or(textsafe.CleanLineTrim(t.Name), textsafe.CleanLineTrim(t.ID), "(unnamed test)")
-	if c := t.Check; c != nil {
+	if c := f.Check(); c != nil {
 		s := failtext.JoinWords(c.ID, cmp.Or(textsafe.CleanLineTrim(c.Title), name))
 		if sev := f.CheckSeverity(); sev != "" {
 			s += " (" + sev + ")"
@@ -179,6 +214,9 @@ func (f *Finding) Summary() string {
 	switch f.Kind {
 	case AssertionFailed:
 		what = failtext.JoinWords(a.Target, a.Matcher, "failed")
+		if a.Check != nil {
+			what = "failed" // the subject already names the check and its level
+		}
 		if m := textsafe.CleanLineTrim(a.Message); m != "" {
 			what += ": " + m
 		}
@@ -244,7 +282,7 @@ func (f *Finding) Details() []string {
 	if t.Score != nil && t.Threshold != nil {
 		out = append(out, "test score: "+failtext.FormatNumber(*t.Score)+" (threshold "+failtext.FormatNumber(*t.Threshold)+")")
 	}
-	if c := t.Check; c != nil && (c.Revision != "" || c.Section != "") {
+	if c := f.Check(); c != nil && (c.Revision != "" || c.Section != "") {
 		out = append(out, "specification: "+failtext.JoinWords(c.Revision, c.Section))
 	}
 	if tail := strings.TrimRight(textsafe.Clean(t.Stderr), "\n"); tail != "" {

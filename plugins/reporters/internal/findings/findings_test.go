@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,5 +129,63 @@ func TestWarning(t *testing.T) {
 	errored := []report.Test{{ID: "x", Status: report.StatusErrored, Check: &report.Check{ID: "X", Severity: "SHOULD"}}}
 	if fs := Collect(errored); len(fs) != 1 || fs[0].Warning() {
 		t.Errorf("an errored SHOULD check is a warning: %+v", fs)
+	}
+}
+
+// TestFindingsOfAWildcardEntry: a compliance entry running several checks
+// ("*") reports each finding under the check that raised it, at the level
+// of what was broken, never under the pattern or as MUST for a SHOULD.
+func TestFindingsOfAWildcardEntry(t *testing.T) {
+	tests := []report.Test{{
+		ID: "w", Name: "everything", Status: report.StatusFailed,
+		Check: &report.Check{ID: "*", Title: "3 compliance checks", Severity: "MUST"},
+		Assertions: []report.Assertion{
+			{Index: 0, Target: "J01 ids", Matcher: "MUST", Status: report.StatusPassed, Check: &report.Check{ID: "J01", Severity: "MUST"}},
+			{Index: 1, Target: "J06 invalid", Matcher: "MUST", Status: report.StatusFailed, Message: "no error",
+				Check: &report.Check{ID: "J06", Title: "invalid requests", Severity: "MUST", Revision: "2025-11-25"}},
+			{Index: 2, Target: "P01 prompts", Matcher: "SHOULD", Status: report.StatusFailed,
+				Check: &report.Check{ID: "P01", Title: "prompt errors", Severity: "SHOULD"}},
+		},
+	}, {
+		ID: "s", Name: "should only", Status: report.StatusWarned,
+		Check:      &report.Check{ID: "P01", Title: "prompt errors", Severity: "SHOULD"},
+		Assertions: []report.Assertion{{Index: 0, Target: "prompts/get", Matcher: "SHOULD", Status: report.StatusFailed}},
+	}}
+	fs := Collect(tests)
+	type row struct{ rule, sev, summary string }
+	want := []row{
+		{"J06", "MUST", "J06 invalid requests (MUST): failed: no error"},
+		{"P01", "SHOULD", "P01 prompt errors (SHOULD): failed"},
+		{"P01", "SHOULD", "P01 prompt errors (SHOULD): prompts/get SHOULD failed"},
+	}
+	if len(fs) != len(want) {
+		t.Fatalf("got %d findings, want %d", len(fs), len(want))
+	}
+	for i, w := range want {
+		if got := (row{fs[i].RuleID(), fs[i].CheckSeverity(), fs[i].Summary()}); got != w {
+			t.Errorf("finding %d = %+v, want %+v", i, got, w)
+		}
+	}
+	if d := strings.Join(fs[0].Details(), "\n"); !strings.Contains(d, "specification: 2025-11-25") {
+		t.Errorf("details do not locate the finding's own check: %q", d)
+	}
+}
+
+// On an entry running several checks, a SHOULD finding beside a broken
+// MUST is a warning (the MUST fails the run); with only SHOULD findings
+// on a failed test (--strict) they are failures.
+func TestWarningsOfAWildcardEntry(t *testing.T) {
+	should := &report.Check{ID: "P01", Severity: "SHOULD"}
+	mixed := report.Test{ID: "m", Status: report.StatusFailed, Check: &report.Check{ID: "*", Severity: "MUST"},
+		Assertions: []report.Assertion{
+			{Index: 0, Status: report.StatusFailed, Check: &report.Check{ID: "J06", Severity: "MUST"}},
+			{Index: 1, Status: report.StatusFailed, Check: should},
+		}}
+	strict := report.Test{ID: "s", Status: report.StatusFailed, Check: &report.Check{ID: "*", Severity: "SHOULD"},
+		Assertions: []report.Assertion{{Index: 0, Status: report.StatusFailed, Check: should}}}
+	fs := Collect([]report.Test{mixed, strict})
+	got := []bool{fs[0].Warning(), fs[1].Warning(), fs[2].Warning()}
+	if want := []bool{false, true, false}; !slices.Equal(got, want) {
+		t.Errorf("warnings %v, want %v (J06 MUST, P01 beside it, P01 under --strict)", got, want)
 	}
 }
