@@ -281,10 +281,19 @@ func hasFailure(fs []Finding) bool {
 }
 
 // judge turns findings into a status: any failure fails (a warning for a
-// SHOULD check); otherwise any warning warns; otherwise it passes.
+// SHOULD check); otherwise any warning warns; otherwise it passes. Not
+// applicable findings count for nothing, unless they are all there is.
 func judge(c *Check, fs []Finding) (Status, string) {
-	var firstFail, firstWarn, firstHard *Finding
+	var firstFail, firstWarn, firstHard, firstNA *Finding
+	judged := 0
 	for i := range fs {
+		if fs[i].Status == NotApplicable {
+			if firstNA == nil {
+				firstNA = &fs[i]
+			}
+			continue
+		}
+		judged++
 		switch fs[i].Status {
 		case Fail:
 			if fs[i].Must && firstHard == nil {
@@ -308,7 +317,11 @@ func judge(c *Check, fs []Finding) (Status, string) {
 		return Warn, describe(firstFail)
 	case firstWarn != nil:
 		return Warn, describe(firstWarn)
-	case len(fs) == 0:
+	case judged == 0 && firstNA != nil:
+		// Everything probed was set aside (a slow tool, say): the check
+		// did not apply, and the first reason says why.
+		return NotApplicable, describe(firstNA)
+	case judged == 0:
 		return Errored, "the check recorded no findings"
 	}
 	return Pass, ""
