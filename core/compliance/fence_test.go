@@ -103,3 +103,14 @@ func TestJudgeOnlyNotApplicable(t *testing.T) {
 		t.Errorf("a failure beside a not-applicable finding: got %s", st)
 	}
 }
+
+// TestHTTPStraysNeedNoWait: over HTTP, Quiet no longer sleeps, and an
+// answer to a notification is still caught, because it can only come in
+// the POST's own reply, which is read whole.
+func TestHTTPStraysNeedNoWait(t *testing.T) {
+	url := startServer(t, fakeBin, []string{"MCPTEST_FAKE=answer-notifications"}, "--http", "127.0.0.1:0")
+	rs := runChecks(t, Target{URL: url}, Options{Only: []string{"J03"}})
+	if r := rs["J03"]; r.Status != Fail {
+		t.Fatalf("got %s, want fail\n%s", r.Status, summary(rs))
+	}
+}

@@ -23,9 +23,10 @@ type Options struct {
 	Timeout time.Duration
 	// CheckTimeout bounds one whole check; 0 means 60 s.
 	CheckTimeout time.Duration
-	// Jobs is how many stdio checks run at once, each on its own process;
-	// 0 means 4. HTTP checks run one at a time so a server that stops
-	// answering is charged to the check that stopped it.
+	// Jobs is how many checks run at once, 0 meaning 4: over stdio each
+	// has a process of its own; over HTTP only checks that send nothing
+	// a client would not overlap, and the others run alone, so a server
+	// that stops answering is charged to the check that stopped it.
 	Jobs int
 	// Only runs just these check ids (the others are left out of the
 	// report); nil runs every check.
@@ -170,11 +171,8 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 		rep.Finished = time.Now()
 		return rep, nil
 	}
-	jobs := opts.Jobs
-	if rep.Transport == HTTP {
-		jobs = 1
-	}
-	sem := make(chan struct{}, jobs)
+	sem := make(chan struct{}, opts.Jobs)
+	var gate httpGate
 	var wg sync.WaitGroup
 	var downMu sync.Mutex
 	down := "" // the check after which an HTTP server stopped answering
@@ -184,9 +182,13 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 			continue
 		}
 		sem <- struct{}{}
+		// The gate is entered here, in report order, so a check that must
+		// run alone starts after every earlier check ended and before any
+		// later one starts.
+		leave := gate.enter(c, rep.Transport)
 		wg.Add(1)
 		go func() {
-			defer func() { <-sem; wg.Done() }()
+			defer func() { leave(); <-sem; wg.Done() }()
 			started(c)
 			downMu.Lock()
 			after := down

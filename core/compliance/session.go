@@ -327,7 +327,19 @@ func (s *Session) Wait(ctx context.Context, d time.Duration, match func(*probe.M
 }
 
 // Quiet waits for d (or until ctx ends) so stray messages can arrive.
+// Over HTTP nothing can arrive unasked: every POST's reply is read whole
+// before Send returns and the session opens no GET stream, so Quiet only
+// waits for its answers to the server's requests to be posted.
 func (s *Session) Quiet(ctx context.Context, d time.Duration) {
+	if s.http != nil {
+		done := make(chan struct{})
+		go func() { s.bg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+		return
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
