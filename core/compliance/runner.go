@@ -41,6 +41,9 @@ type Options struct {
 	// finishes, one call at a time.
 	OnStart  func(*Check)
 	OnResult func(*Result)
+
+	// pool holds the run's idle stdio sessions for reuse.
+	pool *sessionPool
 }
 
 // Result is the outcome of one check.
@@ -133,6 +136,10 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Target: t, Transport: t.Transport(), Requested: opts.Revision, Revision: opts.Revision, Started: time.Now()}
+	if rep.Transport == Stdio {
+		opts.pool = &sessionPool{}
+		defer opts.pool.close()
+	}
 	info, discErr := discover(ctx, t, &opts)
 	rep.Server = info
 	if info != nil && info.ProtocolVersion != "" {
@@ -229,7 +236,8 @@ func runOne(ctx context.Context, c *Check, t Target, rep *Report, opts *Options)
 		res.Status, res.Message = NotApplicable, why
 		return res
 	}
-	e := &Env{Revision: rep.Revision, Transport: rep.Transport, Info: rep.Server, target: t, opts: opts, rec: newRecorder()}
+	e := &Env{Revision: rep.Revision, Transport: rep.Transport, Info: rep.Server, target: t, opts: opts, rec: newRecorder(),
+		reuse: reusesProcess[c.ID]}
 	cctx, cancel := context.WithTimeout(ctx, opts.CheckTimeout)
 	err := runGuarded(cctx, c, e)
 	cancel()
@@ -396,6 +404,14 @@ func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error)
 	}
 	if info.ProtocolVersion == "" {
 		info.ProtocolVersion = opts.Revision
+	}
+	if !probe.IsModern(opts.Revision) && info.ProtocolVersion == s.Revision() {
+		// A complete legacy handshake: the first check that may reuse a
+		// server takes this one over rather than start another.
+		s.mu.Lock()
+		s.initialized = true
+		s.mu.Unlock()
+		e.reuse = true
 	}
 	return info, nil
 }
