@@ -17,11 +17,14 @@ import (
 // server from an earlier check and hand it on: they send nothing a client
 // would not, change no session state that outlives them, do not depend
 // on what the server printed at start-up, and wait for every answer.
-// Lifecycle checks, checks that send malformed input, subscribe, set the
-// log level, cancel, or watch for unprompted server requests always get
-// a process of their own.
+// J09 may reuse because a session that saw a non-JSON stdout line is never
+// handed on: a server that prints a banner is never reused at all. The
+// handshake checks (L01-L04), checks that send malformed input, subscribe,
+// set the log level, cancel, or watch for unprompted server requests
+// always get a process of their own.
 var reusesProcess = map[string]bool{
-	"J02": true, "J03": true, "J04": true, "J07": true,
+	"J01": true, "J02": true, "J03": true, "J04": true, "J07": true, "J09": true,
+	"L05": true,
 	"C01": true,
 	"T01": true, "T02": true, "T03": true, "T04": true, "T05": true, "T06": true, "T07": true,
 	"R01": true, "R02": true,

@@ -52,3 +52,16 @@ func TestReuseNeedsEveryAnswer(t *testing.T) {
 		t.Errorf("%d server starts, want 3 (J05 and L01 never reuse)", n)
 	}
 }
+
+// TestReuseNeverHidesABanner: a server that prints a non-JSON line at
+// start is never handed on, so J09 still sees the banner when it would
+// otherwise reuse a process.
+func TestReuseNeverHidesABanner(t *testing.T) {
+	n, rs := starts(t, "banner", "J02", "J09")
+	if rs["J09"].Status != Fail {
+		t.Errorf("J09: %s, want fail for the banner", rs["J09"].Status)
+	}
+	if n != 3 {
+		t.Errorf("%d server starts, want 3 (none reused)", n)
+	}
+}
