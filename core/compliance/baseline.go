@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/mcptest/mcptest/internal/safefile"
 	"io"
-	"os"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -41,7 +41,8 @@ type baselineFile struct {
 
 // LoadBaseline reads a baseline file.
 func LoadBaseline(path string) (*Baseline, error) {
-	b, err := os.ReadFile(path)
+	// Bounded and non-blocking, like every file given by path.
+	b, err := safefile.ReadFile(path, 64<<20)
 	if err != nil {
 		return nil, fmt.Errorf("read baseline: %w", err)
 	}

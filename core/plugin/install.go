@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcptest/mcptest/internal/safefile"
 	"io"
 	"os"
 	"os/exec"
@@ -139,7 +140,7 @@ func checkInstallTarget(dir string, d sdk.Description) error {
 // copyExecutable copies src to dst through a temporary file and a rename,
 // so a running plugin is never overwritten in place.
 func copyExecutable(src, dst string) error {
-	in, err := os.Open(src)
+	in, _, err := safefile.Open(src)
 	if err != nil {
 		return fmt.Errorf("open plugin binary: %w", err)
 	}

@@ -3,6 +3,7 @@ package run
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcptest/mcptest/internal/safefile"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -43,7 +44,9 @@ func (d *diskCache) path(key string) string {
 // load returns the answer stored for key, or nil when there is none (or
 // the file is unreadable: a damaged entry is a miss, not an error).
 func (d *diskCache) load(key string) *session.Outcome {
-	raw, err := os.ReadFile(d.path(key))
+	// The cache folder is the user's, but an entry may have been replaced
+	// by anything: read only a regular file, within the bound of a message.
+	raw, err := safefile.ReadFile(d.path(key), 1<<30)
 	if err != nil {
 		return nil
 	}

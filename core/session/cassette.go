@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcptest/mcptest/internal/safefile"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -68,9 +69,15 @@ type Exchange struct {
 	Error    *RPCError         `json:"error,omitempty"`
 }
 
+// MaxCassetteBytes bounds a cassette file LoadCassette reads: room for a
+// few recorded 50 MB answers, refused from its size before any read.
+const MaxCassetteBytes = 1 << 30
+
 // LoadCassette reads and checks a cassette file.
 func LoadCassette(path string) (*Cassette, error) {
-	b, err := os.ReadFile(path)
+	// Bounded and non-blocking like every file mcptest is given by path
+	// (internal/safefile): a FIFO or a device is refused, not waited on.
+	b, err := safefile.ReadFile(path, MaxCassetteBytes)
 	if err != nil {
 		return nil, fmt.Errorf("cassette: %w", err)
 	}

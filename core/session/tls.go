@@ -4,7 +4,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
-	"os"
+	"github.com/mcptest/mcptest/internal/safefile"
 )
 
 // tlsConfig builds the client TLS configuration of a URL session.
@@ -16,7 +16,9 @@ func tlsConfig(o TLSOptions) (*tls.Config, error) {
 	//nolint:gosec // The user asked for it; the CLI prints a warning banner.
 	conf.InsecureSkipVerify = o.InsecureSkipVerify
 	if o.CABundlePath != "" {
-		pem, err := os.ReadFile(o.CABundlePath)
+		// A CA bundle is a few hundred KiB at most; refuse FIFOs, devices
+		// and huge files before reading (internal/safefile).
+		pem, err := safefile.ReadFile(o.CABundlePath, 16<<20)
 		if err != nil {
 			return nil, fmt.Errorf("tls: read CA bundle: %w", err)
 		}
