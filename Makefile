@@ -6,7 +6,7 @@ PLUGINS_DIR := $(BIN)/mcptest-plugins
 PROTO_DIR := sdk/proto
 PROTO_FILES := $(wildcard $(PROTO_DIR)/mcptest/plugin/v1/*.proto)
 
-.PHONY: all build demo test test-short fuzz-short bench generate check-generate clean
+.PHONY: all build demo test test-short vet fuzz-short bench generate check-generate clean
 
 all: build
 
@@ -16,11 +16,22 @@ build:
 demo: build
 	$(BIN)/mcptest run examples/quickstart.yml
 
+# The SDK (sdk/) and the example plugins (examples/plugins/*) are Go modules
+# of their own, so the root module's ./... does not reach them.
+SUB_MODULES := sdk $(patsubst %/go.mod,%,$(wildcard examples/plugins/*/go.mod))
+
 test: build
 	$(GO) test ./...
+	for m in $(SUB_MODULES); do (cd $$m && $(GO) test ./...) || exit 1; done
 
 test-short:
 	$(GO) test -short ./...
+	for m in $(SUB_MODULES); do (cd $$m && $(GO) test -short ./...) || exit 1; done
+
+# vet checks the root module and each separate one.
+vet:
+	$(GO) vet ./...
+	for m in $(SUB_MODULES); do (cd $$m && $(GO) vet ./...) || exit 1; done
 
 # fuzz-short runs each fuzz target briefly; the loader must never panic,
 # whatever bytes it is given, and reading a large suite item by item must

@@ -60,10 +60,13 @@ func setup() (int, error) {
 	if out, err := bundle.CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("bundle: %v\n%s", err, out)
 	}
-	build := exec.Command("go", "build", "-trimpath", "-o", fixtures+string(filepath.Separator), "./e2e/testdata/plugins/...", "./examples/plugins/...")
+	build := exec.Command("go", "build", "-trimpath", "-o", fixtures+string(filepath.Separator), "./e2e/testdata/plugins/...")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("build fixtures: %v\n%s", err, out)
+	}
+	if err := buildExamplePlugins(); err != nil {
+		return 1, err
 	}
 	chaosServer = filepath.Join(tmp, "servers", "chaos")
 	build = exec.Command("go", "build", "-trimpath", "-o", chaosServer, "./examples/servers/chaos")
@@ -72,6 +75,25 @@ func setup() (int, error) {
 		return 1, fmt.Errorf("build the chaos server: %v\n%s", err, out)
 	}
 	return 0, nil
+}
+
+// buildExamplePlugins builds each plugin under examples/plugins the way a
+// team builds its own: as a separate Go module that requires only the SDK
+// module (through the replace its go.mod carries), from its own folder.
+func buildExamplePlugins() error {
+	dirs, err := filepath.Glob(filepath.Join(root, "examples", "plugins", "*", "go.mod"))
+	if err != nil || len(dirs) == 0 {
+		return fmt.Errorf("no example plugin modules under examples/plugins (%v)", err)
+	}
+	for _, mod := range dirs {
+		dir := filepath.Dir(mod)
+		build := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(fixtures, filepath.Base(dir)), ".")
+		build.Dir = dir
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("build example plugin module %s: %v\n%s", dir, err, out)
+		}
+	}
+	return nil
 }
 
 // result is one finished mcptest invocation.

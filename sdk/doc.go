@@ -17,4 +17,16 @@
 // Authors see Go types only; the gRPC protocol (package mcptest.plugin.v1)
 // and hashicorp/go-plugin stay behind Serve. The package imports nothing
 // from mcptest's core and none of its heavy dependencies.
+//
+// The SDK is a Go module of its own (github.com/mcptest/mcptest/sdk), so a
+// plugin's module requires it and nothing else from mcptest.
+//
+// The host-side clients (InfoClient, MatcherClient, ReporterClient,
+// ProviderClient, ScorerClient, ClientPluginSet, GRPCDialOptions) and the
+// wire items they carry are exported for mcptest itself and for
+// sdk/plugintest; they are not author API and carry no compatibility
+// promise. They live here rather than in an internal package because the
+// root module cannot import the SDK module's internal packages, and the
+// plugin-side adapters and these clients share one wire codec (packed.go,
+// toproto.go, fromproto.go) that works on the author types.
 package sdk

@@ -23,7 +23,7 @@ func (s *hostGRPCServer) Complete(ctx context.Context, req *pluginv1.CompleteReq
 	if err != nil {
 		return nil, err
 	}
-	return encodeCompleteResponse(resp)
+	return completeResponseToProto(resp)
 }
 
 func (s *hostGRPCServer) Embed(ctx context.Context, req *pluginv1.EmbedRequest) (*pluginv1.EmbedResponse, error) {
@@ -31,7 +31,7 @@ func (s *hostGRPCServer) Embed(ctx context.Context, req *pluginv1.EmbedRequest) 
 	if err != nil {
 		return nil, err
 	}
-	return encodeEmbedResponse(resp), nil
+	return embedResponseToProto(resp), nil
 }
 
 // hostGRPCClient is the plugin-side Host, calling back into mcptest.
@@ -48,15 +48,15 @@ func (h *hostGRPCClient) Complete(ctx context.Context, provider string, req Chat
 	if err != nil {
 		return ChatResponse{}, fmt.Errorf("host complete: %w", err)
 	}
-	return decodeCompleteResponse(resp)
+	return completeResponseFromProto(resp)
 }
 
 func (h *hostGRPCClient) Embed(ctx context.Context, provider string, req EmbedRequest) (EmbedResponse, error) {
-	resp, err := h.c.Embed(ctx, &pluginv1.EmbedRequest{Key: provider, Model: req.Model, Inputs: req.Inputs})
+	resp, err := h.c.Embed(ctx, embedRequestToProto(provider, req))
 	if err != nil {
 		return EmbedResponse{}, fmt.Errorf("host embed: %w", err)
 	}
-	return decodeEmbedResponse(resp), nil
+	return embedResponseFromProto(resp), nil
 }
 
 // brokenHost is the Host of a plugin whose broker connection failed.

@@ -17,20 +17,7 @@ type infoServer struct {
 }
 
 func (s *infoServer) Describe(context.Context, *pluginv1.DescribeRequest) (*pluginv1.DescribeResponse, error) {
-	d := s.srv.plugin.Describe()
-	resp := &pluginv1.DescribeResponse{
-		Name:            d.Name,
-		Version:         d.Version,
-		ProtocolVersion: ProtocolVersion,
-		ProtocolMinor:   ProtocolMinor,
-		SdkVersion:      d.SDKVersion,
-		Capabilities:    d.Capabilities,
-		MaxRecvBytes:    d.MaxRecvBytes,
-	}
-	for _, c := range d.Components {
-		resp.Components = append(resp.Components, &pluginv1.Component{Kind: c.Kind, Keys: c.Keys})
-	}
-	return resp, nil
+	return descriptionToProto(s.srv.plugin.Describe()), nil
 }
 
 func (s *infoServer) Configure(_ context.Context, req *pluginv1.ConfigureRequest) (*pluginv1.ConfigureResponse, error) {
@@ -51,19 +38,7 @@ func (c *InfoClient) Describe(ctx context.Context) (Description, error) {
 	if err != nil {
 		return Description{}, c.wrap("describe", err)
 	}
-	d := Description{
-		Name:             resp.GetName(),
-		Version:          resp.GetVersion(),
-		ProtocolVersions: []int{int(resp.GetProtocolVersion())},
-		ProtocolMinor:    int(resp.GetProtocolMinor()),
-		SDKVersion:       resp.GetSdkVersion(),
-		Capabilities:     resp.GetCapabilities(),
-		MaxRecvBytes:     resp.GetMaxRecvBytes(),
-	}
-	for _, comp := range resp.GetComponents() {
-		d.Components = append(d.Components, Component{Kind: comp.GetKind(), Keys: comp.GetKeys()})
-	}
-	return d, nil
+	return descriptionFromProto(resp), nil
 }
 
 // Configure hands the plugin its run context. When host is not nil it is

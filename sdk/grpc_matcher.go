@@ -62,34 +62,19 @@ func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (
 	parallel(len(items), func(i int) {
 		it := items[i]
 		res := &results[i]
-		in := MatchInput{
-			Key:      it.GetKey(),
-			Actual:   it.GetActualJson(),
-			Argument: it.GetArgumentJson(),
-			Host:     host,
-			Options: MatchOptions{
-				TestID: it.GetTestId(), TestName: it.GetTestName(), Target: it.GetTarget(), Message: it.GetMessage(),
-				SuiteFile: it.GetSuiteFile(), SuiteDir: it.GetSuiteDir(), UpdateSnapshots: it.GetUpdateSnapshots(),
-				Raw: it.GetOptionsJson(),
-			},
-		}
+		in := matchInputFromProto(it, host)
 		var r MatchItemResult
 		if n := it.GetContext(); n > 0 {
 			if int(n) > len(contexts) {
 				r = MatchItemResult{Error: fmt.Sprintf("item refers to context %d of %d", n, len(contexts)), ErrorKind: ErrorKindInternal}
 			} else {
-				c := contexts[n-1]
-				o := &in.Options
-				o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.GetTestId(), c.GetTestName(), c.GetSuiteFile(), c.GetSuiteDir(), c.GetUpdateSnapshots()
+				applyContextFromProto(&in.Options, contexts[n-1])
 			}
 		}
 		if r.Error == "" {
 			r = s.evaluate(ctx, in)
 		}
-		res.Id, res.Pass, res.FailureJson, res.Error, res.ErrorKind = it.GetId(), r.Pass, r.Failure, r.Error, pluginv1.ErrorKind(r.ErrorKind)
-		if r.Score != nil {
-			res.HasScore, res.Score = true, *r.Score
-		}
+		matchResultToProto(res, it.GetId(), r)
 		out.Results[i] = res
 	})
 	return out, nil
@@ -305,20 +290,14 @@ func (c *MatcherClient) MatchInto(ctx context.Context, items []MatchItem, out []
 			n, ok = sc.index[k]
 		}
 		if !ok {
-			req.Contexts = append(req.Contexts, &pluginv1.MatchContext{
-				TestId: o.TestID, TestName: o.TestName, SuiteFile: o.SuiteFile, SuiteDir: o.SuiteDir, UpdateSnapshots: o.UpdateSnapshots,
-			})
+			req.Contexts = append(req.Contexts, contextToProto(o))
 			n = uint32(len(req.Contexts))
 			sc.index[k] = n
 		}
 		last, lastN = k, n
 		pi := &sc.items[i]
 		req.Items[i] = pi
-		*pi = pluginv1.MatchItem{
-			Id: it.ID, Key: it.Key,
-			ActualJson: it.Actual, ArgumentJson: it.Argument, OptionsJson: o.Raw,
-			Target: o.Target, Message: o.Message, Context: n,
-		}
+		matchItemToProto(pi, it, n)
 	}
 	resp, err := c.c.Match(ctx, req)
 	if err != nil {
@@ -345,12 +324,7 @@ func (c *MatcherClient) MatchInto(ctx context.Context, items []MatchItem, out []
 			out[i] = MatchItemResult{ID: it.ID, Error: "plugin returned no result for this item", ErrorKind: ErrorKindInternal}
 			continue
 		}
-		res := MatchItemResult{ID: it.ID, Pass: r.GetPass(), Failure: r.GetFailureJson(), Error: r.GetError(), ErrorKind: ErrorKind(r.GetErrorKind())}
-		if r.GetHasScore() {
-			score := r.GetScore()
-			res.Score = &score
-		}
-		out[i] = res
+		out[i] = matchResultFromProto(it.ID, r)
 	}
 	return nil
 }
@@ -389,7 +363,7 @@ func (c *MatcherClient) matchPacked(ctx context.Context, items []MatchItem, out 
 func (c *MatcherClient) Check(ctx context.Context, items []CheckItem) ([]CheckItemResult, error) {
 	req := &pluginv1.CheckRequest{Items: make([]*pluginv1.CheckItem, len(items))}
 	for i, it := range items {
-		req.Items[i] = &pluginv1.CheckItem{Id: it.ID, Key: it.Key, ArgumentJson: it.Argument}
+		req.Items[i] = checkItemToProto(it)
 	}
 	resp, err := c.c.Check(ctx, req)
 	if err != nil {
@@ -397,7 +371,7 @@ func (c *MatcherClient) Check(ctx context.Context, items []CheckItem) ([]CheckIt
 	}
 	out := make([]CheckItemResult, 0, len(resp.GetResults()))
 	for _, r := range resp.GetResults() {
-		out = append(out, CheckItemResult{ID: r.GetId(), Error: r.GetError()})
+		out = append(out, checkResultFromProto(r))
 	}
 	return out, nil
 }

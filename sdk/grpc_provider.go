@@ -38,7 +38,7 @@ func (s *providerServer) Complete(ctx context.Context, req *pluginv1.CompleteReq
 	if err != nil {
 		return nil, err
 	}
-	return encodeCompleteResponse(out)
+	return completeResponseToProto(out)
 }
 
 func (s *providerServer) Embed(ctx context.Context, req *pluginv1.EmbedRequest) (resp *pluginv1.EmbedResponse, err error) {
@@ -47,11 +47,11 @@ func (s *providerServer) Embed(ctx context.Context, req *pluginv1.EmbedRequest) 
 		return nil, err
 	}
 	defer recoverInto(s.srv.logger, "provider embed", &err)
-	out, err := p.Embed(ctx, EmbedRequest{Key: req.GetKey(), Model: req.GetModel(), Inputs: req.GetInputs()})
+	out, err := p.Embed(ctx, embedRequestFromProto(req))
 	if err != nil {
 		return nil, err
 	}
-	return encodeEmbedResponse(out), nil
+	return embedResponseToProto(out), nil
 }
 
 // ProviderClient is the host-side client of a plugin's providers.
@@ -70,64 +70,14 @@ func (c *ProviderClient) Complete(ctx context.Context, key string, req ChatReque
 	if err != nil {
 		return ChatResponse{}, c.wrap("complete", err)
 	}
-	return decodeCompleteResponse(resp)
+	return completeResponseFromProto(resp)
 }
 
 // Embed computes embeddings on the provider key.
 func (c *ProviderClient) Embed(ctx context.Context, key string, req EmbedRequest) (EmbedResponse, error) {
-	resp, err := c.c.Embed(ctx, &pluginv1.EmbedRequest{Key: key, Model: req.Model, Inputs: req.Inputs})
+	resp, err := c.c.Embed(ctx, embedRequestToProto(key, req))
 	if err != nil {
 		return EmbedResponse{}, c.wrap("embed", err)
 	}
-	return decodeEmbedResponse(resp), nil
-}
-
-func encodeUsage(u Usage) *pluginv1.Usage {
-	pu := &pluginv1.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
-	if u.CostUSD != nil {
-		pu.HasCost, pu.CostUsd = true, *u.CostUSD
-	}
-	return pu
-}
-
-func decodeUsage(pu *pluginv1.Usage) Usage {
-	u := Usage{InputTokens: pu.GetInputTokens(), OutputTokens: pu.GetOutputTokens()}
-	if pu.GetHasCost() {
-		c := pu.GetCostUsd()
-		u.CostUSD = &c
-	}
-	return u
-}
-
-func encodeCompleteResponse(r ChatResponse) (*pluginv1.CompleteResponse, error) {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return nil, fmt.Errorf("encode chat response: %w", err)
-	}
-	return &pluginv1.CompleteResponse{ResponseJson: b, Usage: encodeUsage(r.Usage)}, nil
-}
-
-func decodeCompleteResponse(resp *pluginv1.CompleteResponse) (ChatResponse, error) {
-	var out ChatResponse
-	if err := json.Unmarshal(resp.GetResponseJson(), &out); err != nil {
-		return ChatResponse{}, fmt.Errorf("decode chat response: %w", err)
-	}
-	out.Usage = decodeUsage(resp.GetUsage())
-	return out, nil
-}
-
-func encodeEmbedResponse(r EmbedResponse) *pluginv1.EmbedResponse {
-	out := &pluginv1.EmbedResponse{Usage: encodeUsage(r.Usage)}
-	for _, v := range r.Vectors {
-		out.Vectors = append(out.Vectors, &pluginv1.Vector{Values: v})
-	}
-	return out
-}
-
-func decodeEmbedResponse(resp *pluginv1.EmbedResponse) EmbedResponse {
-	out := EmbedResponse{Usage: decodeUsage(resp.GetUsage())}
-	for _, v := range resp.GetVectors() {
-		out.Vectors = append(out.Vectors, v.GetValues())
-	}
-	return out
+	return embedResponseFromProto(resp), nil
 }

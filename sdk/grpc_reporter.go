@@ -102,14 +102,6 @@ func (s *reporterServer) render(ctx context.Context, rep Reporter, sess *RenderS
 	return rep.Render(ctx, sess)
 }
 
-func terminalFromProto(t *pluginv1.Terminal) Terminal {
-	return Terminal{IsTTY: t.GetIsTty(), Color: t.GetColor(), Width: int(t.GetWidth())}
-}
-
-func terminalToProto(t Terminal) *pluginv1.Terminal {
-	return &pluginv1.Terminal{IsTty: t.IsTTY, Color: t.Color, Width: uint32(max(t.Width, 0))}
-}
-
 // streamOutput buffers what a reporter writes and sends it in chunks,
 // keeping the order of writes across sinks (a progress line cleared before
 // a result line must reach the terminal in that order). It is flushed
@@ -201,12 +193,7 @@ func (c *ReporterClient) Render(ctx context.Context, start RenderStart, onOutput
 	if err != nil {
 		return nil, c.wrap("render", err)
 	}
-	first := &pluginv1.RenderInput{Msg: &pluginv1.RenderInput_Start{Start: &pluginv1.RenderStart{
-		Key:              start.Key,
-		OptionsJson:      start.Options,
-		Terminal:         terminalToProto(start.Terminal),
-		ProgressTerminal: terminalToProto(start.ProgressTerminal),
-	}}}
+	first := &pluginv1.RenderInput{Msg: &pluginv1.RenderInput_Start{Start: renderStartToProto(start)}}
 	if err := stream.Send(first); err != nil {
 		return nil, c.wrap("render start", err)
 	}

@@ -37,7 +37,7 @@ func (s *scorerServer) scoreOne(ctx context.Context, host Host, it *pluginv1.Sco
 			res = &pluginv1.ScoreResult{Id: it.GetId(), Error: fmt.Sprintf("scorer %q panicked: %v", it.GetKey(), r), ErrorKind: pluginv1.ErrorKind_ERROR_KIND_PANIC}
 		}
 	}()
-	r, err := sc.Score(ctx, ScoreInput{Key: it.GetKey(), Config: it.GetConfigJson(), Envelope: it.GetInputJson(), Host: host})
+	r, err := sc.Score(ctx, scoreInputFromProto(it, host))
 	if err != nil {
 		res.Error = err.Error()
 		res.ErrorKind = pluginv1.ErrorKind_ERROR_KIND_INTERNAL
@@ -46,14 +46,7 @@ func (s *scorerServer) scoreOne(ctx context.Context, host Host, it *pluginv1.Sco
 		}
 		return res
 	}
-	res.Verdict, res.Reasoning = r.Verdict, r.Reasoning
-	if r.Score != nil {
-		res.HasScore, res.Score = true, *r.Score
-	}
-	if r.CostUSD != nil {
-		res.HasCost, res.CostUsd = true, *r.CostUSD
-	}
-	return res
+	return scoreResultToProto(it.GetId(), r)
 }
 
 // ScoreItem is one grading request sent by the host.
@@ -82,7 +75,7 @@ type ScorerClient struct {
 func (c *ScorerClient) Score(ctx context.Context, items []ScoreItem) ([]ScoreItemResult, error) {
 	req := &pluginv1.ScoreRequest{Items: make([]*pluginv1.ScoreItem, len(items))}
 	for i, it := range items {
-		req.Items[i] = &pluginv1.ScoreItem{Id: it.ID, Key: it.Key, ConfigJson: it.Config, InputJson: it.Envelope}
+		req.Items[i] = scoreItemToProto(it)
 	}
 	resp, err := c.c.Score(ctx, req)
 	if err != nil {
@@ -90,17 +83,7 @@ func (c *ScorerClient) Score(ctx context.Context, items []ScoreItem) ([]ScoreIte
 	}
 	out := make([]ScoreItemResult, 0, len(resp.GetResults()))
 	for _, r := range resp.GetResults() {
-		res := ScoreItemResult{ID: r.GetId(), Error: r.GetError(), ErrorKind: ErrorKind(r.GetErrorKind())}
-		res.Verdict, res.Reasoning = r.GetVerdict(), r.GetReasoning()
-		if r.GetHasScore() {
-			v := r.GetScore()
-			res.Score = &v
-		}
-		if r.GetHasCost() {
-			v := r.GetCostUsd()
-			res.CostUSD = &v
-		}
-		out = append(out, res)
+		out = append(out, scoreResultFromProto(r))
 	}
 	return out, nil
 }

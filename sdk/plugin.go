@@ -26,6 +26,13 @@ type Plugin struct {
 	Capabilities []string
 	// Env lists host environment variables the plugin needs passed through.
 	Env []string
+	// TuneGC asks Serve to raise the garbage collector's target (GOGC 400)
+	// and set a soft memory limit of 256 MiB, each unless the environment
+	// already sets GOGC or GOMEMLIMIT. A matcher's live heap is small, so
+	// the default target collects many times per 1,000-item batch; the
+	// bundled plugins opt in. Off by default: the SDK leaves a plugin's
+	// runtime settings alone unless asked.
+	TuneGC bool
 }
 
 // Component is one kind of component a plugin serves, with its keys.

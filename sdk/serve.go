@@ -32,7 +32,7 @@ func Serve(p *Plugin) {
 		}
 		os.Exit(0)
 	}
-	tuneGC()
+	prepareRuntime(p)
 	logger := NewLogger(p.Name)
 	servedLogger = logger
 	plugin.Serve(&plugin.ServeConfig{
@@ -58,11 +58,19 @@ func WriteDescription(w io.Writer, p *Plugin) error {
 	return err
 }
 
+// prepareRuntime applies the runtime settings the plugin asked for; with
+// TuneGC unset it changes nothing.
+func prepareRuntime(p *Plugin) {
+	if p.TuneGC {
+		tuneGC()
+	}
+}
+
 // tuneGC raises the garbage collector's target unless the user set GOGC,
-// with a soft memory limit unless GOMEMLIMIT is set. A plugin's live heap
-// is tiny, so the default target has it collect every few megabytes: many
-// times per 1,000-item batch. The limit makes it collect harder only when
-// memory actually grows.
+// with a soft memory limit unless GOMEMLIMIT is set (Plugin.TuneGC). A
+// plugin's live heap is tiny, so the default target has it collect every
+// few megabytes: many times per 1,000-item batch. The limit makes it
+// collect harder only when memory actually grows.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)

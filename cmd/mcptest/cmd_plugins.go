@@ -13,12 +13,14 @@ import (
 
 func cmdPlugins(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: mcptest plugins list|install|verify [flags]")
+		fmt.Fprintln(stderr, "usage: mcptest plugins list|install|verify|new [flags]")
 		fmt.Fprintln(stderr, "  list              show every plugin found, where from, its keys, checksum and shadowing")
 		fmt.Fprintln(stderr, "  install PATH      copy a plugin binary in and write its manifest (--dir, default ./.mcptest/plugins;")
 		fmt.Fprintln(stderr, "                    --force to install despite a key conflict or an untrusted directory)")
 		fmt.Fprintln(stderr, "  verify            check every plugin's ownership, checksum and key conflicts, and start it to compare")
 		fmt.Fprintln(stderr, "                    it with its manifest")
+		fmt.Fprintln(stderr, "  new KIND NAME     write a new plugin module (KIND: matcher, reporter, provider or scorer) with a test")
+		fmt.Fprintln(stderr, "                    and a Makefile; --sdk DIR points it at a checkout's sdk/ until the SDK is published")
 		if len(args) == 0 {
 			return 2
 		}
@@ -31,9 +33,11 @@ func cmdPlugins(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return pluginsInstall(ctx, args[1:], stdout, stderr)
 	case "verify":
 		return pluginsVerify(ctx, args[1:], stdout, stderr)
+	case "new":
+		return pluginsNew(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "mcptest plugins: unknown subcommand %q", args[0])
-	if s := plugin.Suggest(args[0], []string{"list", "install", "verify"}); s != "" {
+	if s := plugin.Suggest(args[0], []string{"list", "install", "verify", "new"}); s != "" {
 		fmt.Fprintf(stderr, " (did you mean %q?)", s)
 	}
 	fmt.Fprintln(stderr)

@@ -67,6 +67,7 @@ func pluginWith(budget time.Duration) *sdk.Plugin {
 	return &sdk.Plugin{
 		Name:     pluginName,
 		Version:  pluginVersion,
+		TuneGC:   true,
 		Matchers: map[string]sdk.Matcher{matcherKey: m},
 	}
 }

@@ -60,6 +60,7 @@ func pluginWith(l limits) *sdk.Plugin {
 	return &sdk.Plugin{
 		Name:     pluginName,
 		Version:  pluginVersion,
+		TuneGC:   true,
 		Matchers: map[string]sdk.Matcher{matcherKey: newMatcher(l)},
 	}
 }

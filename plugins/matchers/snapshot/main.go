@@ -42,6 +42,7 @@ func newPlugin() *sdk.Plugin {
 	return &sdk.Plugin{
 		Name:     pluginName,
 		Version:  pluginVersion,
+		TuneGC:   true,
 		Matchers: map[string]sdk.Matcher{matcherKey: newMatcher()},
 	}
 }

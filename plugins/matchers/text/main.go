@@ -47,6 +47,7 @@ func newPlugin() *sdk.Plugin {
 	return &sdk.Plugin{
 		Name:     pluginName,
 		Version:  pluginVersion,
+		TuneGC:   true,
 		Matchers: ms,
 	}
 }

@@ -22,6 +22,7 @@ func newPlugin() *sdk.Plugin {
 	return &sdk.Plugin{
 		Name:      pluginName,
 		Version:   pluginVersion,
+		TuneGC:    true,
 		Reporters: map[string]sdk.Reporter{"badge": sdk.FinalReporter(writeBadge)},
 	}
 }

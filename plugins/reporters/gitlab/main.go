@@ -39,6 +39,7 @@ func newPlugin() *sdk.Plugin {
 	return &sdk.Plugin{
 		Name:      pluginName,
 		Version:   pluginVersion,
+		TuneGC:    true,
 		Reporters: map[string]sdk.Reporter{"gitlab": sdk.FinalReporter(writeReport)},
 	}
 }

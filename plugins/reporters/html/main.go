@@ -30,6 +30,7 @@ func newPlugin() *sdk.Plugin {
 	return &sdk.Plugin{
 		Name:      pluginName,
 		Version:   pluginVersion,
+		TuneGC:    true,
 		Reporters: map[string]sdk.Reporter{"html": sdk.FinalReporter(writeHTML)},
 	}
 }

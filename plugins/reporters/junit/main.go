@@ -37,6 +37,7 @@ func newPlugin() *sdk.Plugin {
 	return &sdk.Plugin{
 		Name:      pluginName,
 		Version:   pluginVersion,
+		TuneGC:    true,
 		Reporters: map[string]sdk.Reporter{"junit": sdk.FinalReporter(writeReport)},
 	}
 }

@@ -26,6 +26,7 @@ func newPlugin() *sdk.Plugin {
 	return &sdk.Plugin{
 		Name:      pluginName,
 		Version:   pluginVersion,
+		TuneGC:    true,
 		Reporters: map[string]sdk.Reporter{"pretty": sdk.ReporterFunc(render)},
 	}
 }
