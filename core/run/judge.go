@@ -8,9 +8,14 @@ import (
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/target"
+	"github.com/mcptest/mcptest/internal/slicepool"
 	"github.com/mcptest/mcptest/sdk"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
+
+// requestPool recycles the plugin requests of a test, the largest
+// allocation per assertion, once the verdicts are back.
+var requestPool slicepool.Pool[plugin.MatchRequest]
 
 // judge evaluates the test's expect entries against the envelope. Targets
 // are resolved here; every matcher a plugin judges (plain assertions, the
@@ -49,10 +54,10 @@ func (j *judging) run() []rpt.Assertion {
 	for i, a := range t.Assertions {
 		out[i] = j.prepare(i, a, weighted)
 	}
-	j.outs = r.match.match(ctx, j.reqs)
+	j.outs = r.match.Match(ctx, j.reqs)
 	// The verdicts are read from outs alone; the requests can serve the
 	// next test.
-	requestPool.put(j.reqs)
+	requestPool.Put(j.reqs)
 	j.reqs = nil
 	for i, a := range t.Assertions {
 		j.finish(&out[i], a)
@@ -105,7 +110,7 @@ type targetValue struct {
 // newJudging starts judging t against doc. A document that is not JSON
 // errors every entry, with encoding/json's account of what is wrong.
 func (r *runner) newJudging(ctx context.Context, t *plan.Test, doc json.RawMessage) *judging {
-	j := &judging{r: r, ctx: ctx, t: t, doc: doc, reqs: requestPool.get(len(t.Assertions))}
+	j := &judging{r: r, ctx: ctx, t: t, doc: doc, reqs: requestPool.Get(len(t.Assertions))}
 	if !json.Valid(doc) {
 		if _, err := decodeSlow(doc); err != nil {
 			j.decodeErr = err

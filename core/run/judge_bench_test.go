@@ -106,8 +106,8 @@ func BenchmarkJudge(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchAssertions), "ns/assert")
 		})
 		b.Run(name, func(b *testing.B) {
-			r := &runner{match: newCoalescer(h), pluginErrs: map[string]*plugin.PluginError{}}
-			defer r.match.close()
+			r := &runner{match: plugin.NewCoalescer(h), pluginErrs: map[string]*plugin.PluginError{}}
+			defer r.match.Close()
 			ctx := context.Background()
 			for b.Loop() {
 				res := rpt.Test{Assertions: r.judge(ctx, t, envelope)}

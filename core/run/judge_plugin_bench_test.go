@@ -70,8 +70,8 @@ func BenchmarkJudge100k(b *testing.B) {
 		plan:       p,
 		pluginErrs: map[string]*plugin.PluginError{},
 	}
-	r.match = newCoalescer(host)
-	b.Cleanup(r.match.close)
+	r.match = plugin.NewCoalescer(host)
+	b.Cleanup(r.match.Close)
 	checkText100kRequests(b, r, p, gen)
 
 	// From here on only the envelopes and the expected verdicts are kept:

@@ -70,7 +70,7 @@ type runner struct {
 	opts    Options
 	plan    *plan.Plan
 	servers *servers
-	match   *coalescer
+	match   *plugin.Coalescer
 	// envs caches the environment of each suite's hooks and transforms.
 	envs suiteEnvs
 	// caps holds the values tests capture for later tests.
@@ -108,8 +108,8 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		pluginErrs: map[string]*plugin.PluginError{},
 		calls:      make(chan struct{}, opts.Concurrency),
 	}
-	r.match = newCoalescer(opts.Host)
-	defer r.match.close()
+	r.match = plugin.NewCoalescer(opts.Host)
+	defer r.match.Close()
 	r.caps = newCaptures(p)
 	r.cache = newRunCache(p, opts)
 	r.tools = newToolHints()

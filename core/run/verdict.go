@@ -3,8 +3,12 @@ package run
 import (
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/internal/slicepool"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
+
+// entryPool recycles the scoring entries of a test.
+var entryPool slicepool.Pool[score.Entry]
 
 // verdict judges the whole step and scores a test whose expect entries are
 // judged (res.Assertions, from judge): it appends the checks of the long
@@ -24,8 +28,8 @@ func (r *runner) verdict(t *plan.Test, res *rpt.Test, s *step) {
 		res.Assertions = append(res.Assertions, stepChecks(o.ExpectOptions, *s, judged)...)
 	}
 	// Verdict does not keep the entries, so they are recycled (pool.go).
-	in := score.Input{Threshold: o.Threshold, Metrics: o.DerivedMetrics, Entries: entryPool.get(len(res.Assertions))[:len(res.Assertions)]}
-	defer entryPool.put(in.Entries)
+	in := score.Input{Threshold: o.Threshold, Metrics: o.DerivedMetrics, Entries: entryPool.Get(len(res.Assertions))[:len(res.Assertions)]}
+	defer entryPool.Put(in.Entries)
 	for i := range res.Assertions {
 		if i < judged && i < len(t.Assertions) {
 			in.Entries[i] = entryOf(t.Assertions[i], &res.Assertions[i])
