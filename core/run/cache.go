@@ -13,6 +13,7 @@ import (
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 )
 
 // Result caching. Within a run, a request identical to an earlier one
@@ -170,7 +171,7 @@ func (c *callCache) key(suite *config.Suite, srv *config.Server, q request) stri
 		// Requests other than calls, reads and gets are whole params.
 		args = q.Raw
 	}
-	if v, err := decode(args); err == nil {
+	if v, err := jsonx.Decode(args); err == nil {
 		if b, err := encodeJSON(v); err == nil {
 			args = b
 		}

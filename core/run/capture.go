@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -105,9 +106,9 @@ func (c *captures) record(t *plan.Test, envelope json.RawMessage) error {
 	if len(t.Captures) == 0 {
 		return nil
 	}
-	root, err := decode(envelope)
+	root, err := jsonx.Decode(envelope)
 	if err == nil {
-		fillDecoded(t, root)
+		plan.FillDecoded(t, root)
 	}
 	var problems []string
 	c.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/compliance"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
@@ -85,8 +86,8 @@ func (r *runner) runCompliance(ctx context.Context, t *plan.Test) (res rpt.Test)
 			res.Error = &rpt.Error{Kind: callErrorKind(err), Message: r.opts.Redact.String(err.Error())}
 			return res
 		}
-		res.Assertions = r.judge(ctx, t, envelope)
-		r.verdict(t, &res, nil)
+		res.Assertions = r.judge.Test(ctx, t, envelope)
+		assert.Verdict(t, &res, nil)
 	}
 	r.checkResults(&res, results, len(t.Assertions) > 0)
 	if res.Status != rpt.StatusPassed && envelope != nil {

@@ -8,10 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/core/target"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -96,12 +98,12 @@ func (r *runner) runComposition(ctx context.Context, t *plan.Test) (res rpt.Test
 		return res
 	}
 	envelope = r.opts.Redact.Bytes(envelope)
-	res.Assertions = r.judge(ctx, t, envelope)
+	res.Assertions = r.judge.Test(ctx, t, envelope)
 	// The step of a composition is the whole graph: a duration budget
 	// times every node, and does not apply when every node that ran was
 	// answered from cache.
-	st := step{result: envelope, duration: time.Since(start), cached: len(ran) > 0 && allHits}
-	r.verdict(t, &res, &st)
+	st := assert.Step{Result: envelope, Duration: time.Since(start), Cached: len(ran) > 0 && allHits}
+	assert.Verdict(t, &res, &st)
 	if len(t.Assertions) == 0 {
 		// With nothing to check, every node must have finished ok.
 		for _, st := range res.Nodes {
@@ -208,7 +210,7 @@ func nodeOutput(out *session.Outcome) (v any, raw json.RawMessage) {
 	if e := out.RPCError; e != nil {
 		m := map[string]any{"code": e.Code, "message": e.Message}
 		if len(e.Data) > 0 {
-			if v, err := decode(e.Data); err == nil {
+			if v, err := jsonx.Decode(e.Data); err == nil {
 				m["data"] = v
 			}
 		}
@@ -225,7 +227,7 @@ func nodeOutput(out *session.Outcome) (v any, raw json.RawMessage) {
 		return nil, nil
 	}
 	if len(res.Structured) > 0 && string(res.Structured) != "null" {
-		if v, err := decode(res.Structured); err == nil {
+		if v, err := jsonx.Decode(res.Structured); err == nil {
 			return v, res.Structured
 		}
 	}
@@ -237,13 +239,13 @@ func nodeOutput(out *session.Outcome) (v any, raw json.RawMessage) {
 	}
 	if len(texts) > 0 {
 		if first := strings.TrimSpace(texts[0]); strings.HasPrefix(first, "{") || strings.HasPrefix(first, "[") {
-			if v, err := decode(json.RawMessage(first)); err == nil {
+			if v, err := jsonx.Decode(json.RawMessage(first)); err == nil {
 				return v, json.RawMessage(first)
 			}
 		}
 		return strings.Join(texts, "\n"), nil
 	}
-	v, err := decode(out.Result)
+	v, err := jsonx.Decode(out.Result)
 	if err != nil {
 		return nil, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/session"
@@ -80,9 +81,9 @@ func (r *runner) runList(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	}
 	res.CacheHit = l.pages > 0 && l.hits == l.pages
 	envelope := r.opts.Redact.Bytes(l.envelope(lt))
-	res.Assertions = r.judge(ctx, t, envelope)
-	st := step{result: envelope, duration: l.elapsed, cached: res.CacheHit}
-	r.verdict(t, &res, &st)
+	res.Assertions = r.judge.Test(ctx, t, envelope)
+	st := assert.Step{Result: envelope, Duration: l.elapsed, Cached: res.CacheHit}
+	assert.Verdict(t, &res, &st)
 	if len(t.Assertions) == 0 && l.rpcErr != nil {
 		// With nothing to check, the listing itself must succeed.
 		res.Status = rpt.StatusFailed

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/score"
@@ -71,6 +72,8 @@ type runner struct {
 	plan    *plan.Plan
 	servers *servers
 	match   *plugin.Coalescer
+	// judge judges the tests' expect entries through match.
+	judge *assert.Judge
 	// envs caches the environment of each suite's hooks and transforms.
 	envs suiteEnvs
 	// caps holds the values tests capture for later tests.
@@ -110,6 +113,10 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	}
 	r.match = plugin.NewCoalescer(opts.Host)
 	defer r.match.Close()
+	r.judge = &assert.Judge{
+		Match: r.match.Match, Redact: opts.Redact, OnPluginError: r.notePluginError,
+		Transform: r.transformValue, UpdateSnapshots: opts.UpdateSnapshots,
+	}
 	r.caps = newCaptures(p)
 	r.cache = newRunCache(p, opts)
 	r.tools = newToolHints()

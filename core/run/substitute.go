@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/mcptest/mcptest/internal/jsonx"
 )
 
 // resolver returns the value a reference stands for: the submatches of
@@ -23,7 +25,7 @@ func substitute(raw json.RawMessage, re *regexp.Regexp, marker string, resolve r
 	if !bytes.Contains(raw, []byte(marker)) {
 		return raw, nil
 	}
-	root, err := decode(raw)
+	root, err := jsonx.Decode(raw)
 	if err != nil {
 		return nil, fmt.Errorf("decode the arguments: %w", err)
 	}

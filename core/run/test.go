@@ -7,13 +7,15 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
 // responseLimit bounds the envelope kept in the report of a failed test.
-const responseLimit = 64 << 10
+const responseLimit = jsonx.EmbedLimit
 
 // stderrLines is how much server stderr a failed test shows.
 const stderrLines = 20
@@ -140,14 +142,14 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 			res.Frames = r.frames(out.Frames, start)
 			return res
 		}
-		res.Assertions = r.judge(ctx, t, envelope)
+		res.Assertions = r.judge.Test(ctx, t, envelope)
 	} else {
-		res.Assertions = r.judgeResult(ctx, t, out.Result)
+		res.Assertions = r.judge.Result(ctx, t, out.Result)
 	}
 	// The step checks time the call and measure what the server sent; a
 	// duration budget does not apply to a cache hit.
-	st := stepOf(out, res.CacheHit)
-	r.verdict(t, &res, &st)
+	st := assert.StepOf(out, res.CacheHit)
+	assert.Verdict(t, &res, &st)
 	feat.verdict(&res)
 	if len(t.Assertions) == 0 {
 		// With nothing to check, the call itself must succeed.
@@ -226,10 +228,10 @@ func callErrorKind(err error) string {
 
 func (r *runner) truncate(raw json.RawMessage) json.RawMessage {
 	b := r.opts.Redact.Bytes(raw)
-	if len(b) <= responseLimit && embeddable(b) {
+	if len(b) <= responseLimit && jsonx.Embeddable(b) {
 		return b
 	}
-	return embedText(b, responseLimit)
+	return jsonx.EmbedText(b, responseLimit)
 }
 
 // frames converts the session's wire capture for the report.
@@ -242,7 +244,7 @@ func (r *runner) frames(fs []session.Frame, start time.Time) []rpt.Frame {
 			dir = "send"
 		}
 		fr := rpt.Frame{Direction: dir, AtMS: ms(f.Time.Sub(start)), Truncated: f.Truncated}
-		if !f.Truncated && embeddable([]byte(raw)) {
+		if !f.Truncated && jsonx.Embeddable([]byte(raw)) {
 			fr.Data = json.RawMessage(raw)
 		} else {
 			fr.Data, _ = json.Marshal(raw)

@@ -1,4 +1,4 @@
-package run
+package assert
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ func (j *judging) finishComposition(res *rpt.Assertion, a *plan.Assertion) {
 	switch {
 	case bad != nil:
 		res.Status = rpt.StatusErrored
-		res.Error = j.r.outcomeError(*bad)
+		res.Error = j.jd.outcomeError(*bad)
 		res.Plugin = bad.Plugin
 	case pass:
 		res.Status = rpt.StatusPassed
@@ -57,7 +57,7 @@ func (j *judging) finishComposition(res *rpt.Assertion, a *plan.Assertion) {
 			Note     string          `json:"note"`
 			Branches []branch        `json:"branches"`
 		}{capValue(actual), top.Note, top.Branches})
-		res.Failure = j.r.opts.Redact.Bytes(failure)
+		res.Failure = j.jd.Redact.Bytes(failure)
 	}
 }
 

@@ -1,4 +1,4 @@
-package run
+package assert
 
 import (
 	"encoding/json"
@@ -18,33 +18,34 @@ import (
 // expect entries, named by its field; each gates the test (it must pass
 // whatever the threshold) and none counts in the combined score.
 
-// step is what the step checks judge.
-type step struct {
-	// result is what the server answered: the result object, or the
+// Step is what the step checks judge: one call, or a whole list or
+// composition treated as one.
+type Step struct {
+	// Result is what the server answered: the result object, or the
 	// JSON-RPC error object.
-	result json.RawMessage
-	// duration is the wall-clock time of the call.
-	duration time.Duration
-	// cached marks an answer served from the result cache, to which the
+	Result json.RawMessage
+	// Duration is the wall-clock time of the call.
+	Duration time.Duration
+	// Cached marks an answer served from the result cache, to which the
 	// duration budget does not apply: it would time the cache.
-	cached bool
-	// headers are the headers of the HTTP response; nil when the call had
+	Cached bool
+	// Headers are the headers of the HTTP response; nil when the call had
 	// none.
-	headers http.Header
+	Headers http.Header
 }
 
-// stepOf is the step of one call's outcome.
-func stepOf(out *session.Outcome, cached bool) step {
-	s := step{result: out.Result, duration: out.Duration, cached: cached, headers: out.Headers}
+// StepOf is the step of one call's outcome.
+func StepOf(out *session.Outcome, cached bool) Step {
+	s := Step{Result: out.Result, Duration: out.Duration, Cached: cached, Headers: out.Headers}
 	if out.RPCError != nil {
-		s.result, _ = json.Marshal(out.RPCError)
+		s.Result, _ = json.Marshal(out.RPCError)
 	}
 	return s
 }
 
 // stepChecks judges the long form of expect; first is the index of the
 // first check (after the expect entries).
-func stepChecks(eo *config.ExpectOptions, s step, first int) []rpt.Assertion {
+func stepChecks(eo *config.ExpectOptions, s Step, first int) []rpt.Assertion {
 	if eo == nil {
 		return nil
 	}
@@ -57,15 +58,15 @@ func stepChecks(eo *config.ExpectOptions, s step, first int) []rpt.Assertion {
 		add(checkDuration(eo.MaxDurationMS, s))
 	}
 	if eo.MaxResponseTokens != nil {
-		add(checkTokens(eo.MaxResponseTokens, s.result))
+		add(checkTokens(eo.MaxResponseTokens, s.Result))
 	}
 	for _, h := range eo.ResponseHeaders {
 		a := rpt.Assertion{Target: headerTarget(h.Name), Matcher: "response_headers"}
-		if s.headers == nil {
+		if s.Headers == nil {
 			a.Status, a.Error = rpt.StatusErrored, "the call got no HTTP response whose headers could be checked"
 		} else {
 			var err error
-			a.Status, a.Failure, err = checkHeader(s.headers, h)
+			a.Status, a.Failure, err = checkHeader(s.Headers, h)
 			if err != nil {
 				a.Error = err.Error()
 			}
@@ -74,25 +75,28 @@ func stepChecks(eo *config.ExpectOptions, s step, first int) []rpt.Assertion {
 	}
 	for _, name := range eo.ResponseHeadersAbsent {
 		a := rpt.Assertion{Target: headerTarget(name), Matcher: "response_headers_absent"}
-		if s.headers == nil {
+		if s.Headers == nil {
 			a.Status, a.Error = rpt.StatusErrored, "the call got no HTTP response whose headers could be checked"
 		} else {
-			a.Status, a.Failure = checkHeaderAbsent(s.headers, name)
+			a.Status, a.Failure = checkHeaderAbsent(s.Headers, name)
 		}
 		add(a)
 	}
 	return out
 }
 
+// ms is d in milliseconds, to the microsecond, as reports give durations.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
 // headerTarget names a header check's subject in reports.
 func headerTarget(name string) string { return "headers." + strings.ToLower(name) }
 
 // checkDuration judges max_duration_ms; a cache hit is skipped.
-func checkDuration(budgetMS int, s step) rpt.Assertion {
+func checkDuration(budgetMS int, s Step) rpt.Assertion {
 	a := rpt.Assertion{Target: "duration_ms", Matcher: "max_duration_ms"}
-	took := ms(s.duration)
+	took := ms(s.Duration)
 	switch {
-	case s.cached:
+	case s.Cached:
 		a.Status = rpt.StatusSkipped
 		a.Failure, _ = json.Marshal(map[string]any{"expected": budgetMS,
 			"note": "the answer came from the result cache; the duration budget applies to live calls only"})

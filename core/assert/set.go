@@ -1,4 +1,4 @@
-package run
+package assert
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ const setMatcher = "assert-set"
 // member could not be judged, else passed when the weighted pass fraction
 // of its members reaches the set's threshold. The fraction is reported as
 // the set's score.
-func (r *runner) finishSet(res *rpt.Assertion, a *plan.Assertion) {
+func finishSet(res *rpt.Assertion, a *plan.Assertion) {
 	members := make([]score.Entry, len(a.Members))
 	for k, m := range a.Members {
 		members[k] = entryOf(m, &res.Assertions[k])

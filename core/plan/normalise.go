@@ -1,9 +1,8 @@
-package run
+package plan
 
 import (
 	"encoding/json"
 
-	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/target"
 )
 
@@ -18,9 +17,18 @@ import (
 // isErrorFill is the normalisation as targets read it, in place.
 var isErrorFill = &target.Fill{At: target.MustParse("result"), Key: "isError", Value: json.RawMessage("false")}
 
-// fillDecoded applies the normalisation to a decoded envelope of t.
-func fillDecoded(t *plan.Test, root any) {
-	if t.Kind != plan.KindTool {
+// ResultFill is the normalisation targets read t's envelope with, in
+// place: the isError fill for tool tests, nil for every other kind.
+func (t *Test) ResultFill() *target.Fill {
+	if t.Kind == KindTool {
+		return isErrorFill
+	}
+	return nil
+}
+
+// FillDecoded applies the normalisation to a decoded envelope of t.
+func FillDecoded(t *Test, root any) {
+	if t.Kind != KindTool {
 		return
 	}
 	env, ok := root.(map[string]any)

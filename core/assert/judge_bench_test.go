@@ -1,4 +1,4 @@
-package run
+package assert
 
 // The judge benchmark measures what judging adds on top of plugin dispatch:
 // target extraction, request building, reading verdicts back, combining
@@ -80,10 +80,10 @@ func BenchmarkJudge(b *testing.B) {
 		// core: the same judging with the plugin's verdicts canned, so
 		// only the core's own work is timed (no gRPC, no coalescer).
 		b.Run("core-"+name, func(b *testing.B) {
-			r := &runner{pluginErrs: map[string]*plugin.PluginError{}}
+			jd := &Judge{}
 			var outs []plugin.MatchOutcome
 			for b.Loop() {
-				j := r.newJudging(context.Background(), t, envelope)
+				j := jd.newJudging(context.Background(), t, envelope)
 				res := rpt.Test{Assertions: make([]rpt.Assertion, len(t.Assertions))}
 				for i, a := range t.Assertions {
 					res.Assertions[i] = j.prepare(i, a, false)
@@ -98,7 +98,7 @@ func BenchmarkJudge(b *testing.B) {
 				for i, a := range t.Assertions {
 					j.finish(&res.Assertions[i], a)
 				}
-				r.verdict(t, &res, nil)
+				Verdict(t, &res, nil)
 				if res.Status != rpt.StatusPassed {
 					b.Fatal(fmt.Sprint(res.Assertions[0]))
 				}
@@ -106,12 +106,13 @@ func BenchmarkJudge(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchAssertions), "ns/assert")
 		})
 		b.Run(name, func(b *testing.B) {
-			r := &runner{match: plugin.NewCoalescer(h), pluginErrs: map[string]*plugin.PluginError{}}
-			defer r.match.Close()
+			c := plugin.NewCoalescer(h)
+			defer c.Close()
+			jd := &Judge{Match: c.Match, OnPluginError: func(error) {}}
 			ctx := context.Background()
 			for b.Loop() {
-				res := rpt.Test{Assertions: r.judge(ctx, t, envelope)}
-				r.verdict(t, &res, nil)
+				res := rpt.Test{Assertions: jd.Test(ctx, t, envelope)}
+				Verdict(t, &res, nil)
 				if res.Status != rpt.StatusPassed {
 					b.Fatal(fmt.Sprint(res.Assertions[0]))
 				}

@@ -1,4 +1,4 @@
-package run
+package assert
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
-	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/plugin/inproc"
 	"github.com/mcptest/mcptest/core/target"
 	"github.com/mcptest/mcptest/sdk"
@@ -37,8 +36,8 @@ func TestJudgingMemoisesTargets(t *testing.T) {
 		spec := &config.Assertion{Target: tg, Weight: 1, Matcher: config.Matcher{Key: "eq", Arg: json.RawMessage(`1`)}}
 		pt.Assertions = append(pt.Assertions, &plan.Assertion{Spec: spec, Target: path, Plugin: found})
 	}
-	r := &runner{pluginErrs: map[string]*plugin.PluginError{}}
-	j := r.newJudging(context.Background(), pt, envelope)
+	jd := &Judge{}
+	j := jd.newJudging(context.Background(), pt, envelope)
 	var got []string
 	for i, a := range pt.Assertions {
 		res := j.prepare(i, a, false)

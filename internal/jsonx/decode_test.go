@@ -1,4 +1,4 @@
-package run
+package jsonx
 
 import (
 	"encoding/json"
@@ -19,11 +19,11 @@ var decodeCorpus = []string{
 
 func TestDecodeMatchesEncodingJSON(t *testing.T) {
 	for _, in := range decodeCorpus {
-		got, err := decode(json.RawMessage(in))
+		got, err := Decode(json.RawMessage(in))
 		if err != nil {
 			t.Fatalf("%q: %v", in, err)
 		}
-		want, err := decodeSlow(json.RawMessage(in))
+		want, err := DecodeSlow(json.RawMessage(in))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,8 +35,8 @@ func TestDecodeMatchesEncodingJSON(t *testing.T) {
 
 func TestDecodeReportsInvalidInputLikeEncodingJSON(t *testing.T) {
 	for _, in := range []string{`{"a":`, `[1,]`, `nope`, strings.Repeat("[", 10001) + strings.Repeat("]", 10001)} {
-		_, err := decode(json.RawMessage(in))
-		_, want := decodeSlow(json.RawMessage(in))
+		_, err := Decode(json.RawMessage(in))
+		_, want := DecodeSlow(json.RawMessage(in))
 		if err == nil || want == nil || err.Error() != want.Error() {
 			t.Errorf("%.20q: err %v, want %v", in, err, want)
 		}
@@ -48,8 +48,8 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(in))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		got, err := decode(in)
-		want, werr := decodeSlow(in)
+		got, err := Decode(in)
+		want, werr := DecodeSlow(in)
 		if !json.Valid(in) {
 			return // both take the slow path
 		}

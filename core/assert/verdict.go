@@ -1,4 +1,4 @@
-package run
+package assert
 
 import (
 	"github.com/mcptest/mcptest/core/plan"
@@ -10,14 +10,14 @@ import (
 // entryPool recycles the scoring entries of a test.
 var entryPool slicepool.Pool[score.Entry]
 
-// verdict judges the whole step and scores a test whose expect entries are
-// judged (res.Assertions, from judge): it appends the checks of the long
+// Verdict judges the whole step and scores a test whose expect entries are
+// judged (res.Assertions, from Judge.Test): it appends the checks of the long
 // form of expect (s may be nil when there is no single call to judge), then
 // sets res.Status, and for tests that declare them res.Score and
 // res.Threshold (a threshold) and res.DerivedMetrics (derived metrics). A
 // failure that only the score model explains (a score below the threshold,
 // a gated metric) sets res.Error unless something already did.
-func (r *runner) verdict(t *plan.Test, res *rpt.Test, s *step) {
+func Verdict(t *plan.Test, res *rpt.Test, s *Step) {
 	o := t.Options
 	if o == nil {
 		res.Status = score.TestStatus(res.Assertions)
@@ -27,7 +27,7 @@ func (r *runner) verdict(t *plan.Test, res *rpt.Test, s *step) {
 	if o.ExpectOptions != nil && s != nil {
 		res.Assertions = append(res.Assertions, stepChecks(o.ExpectOptions, *s, judged)...)
 	}
-	// Verdict does not keep the entries, so they are recycled (pool.go).
+	// score.Verdict does not keep the entries, so they are recycled.
 	in := score.Input{Threshold: o.Threshold, Metrics: o.DerivedMetrics, Entries: entryPool.Get(len(res.Assertions))[:len(res.Assertions)]}
 	defer entryPool.Put(in.Entries)
 	for i := range res.Assertions {

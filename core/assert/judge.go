@@ -1,13 +1,16 @@
-package run
+package assert
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 
+	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/target"
+	"github.com/mcptest/mcptest/internal/jsonx"
+	"github.com/mcptest/mcptest/internal/redact"
 	"github.com/mcptest/mcptest/internal/slicepool"
 	"github.com/mcptest/mcptest/sdk"
 	rpt "github.com/mcptest/mcptest/sdk/report"
@@ -17,30 +20,49 @@ import (
 // allocation per assertion, once the verdicts are back.
 var requestPool slicepool.Pool[plugin.MatchRequest]
 
-// judge evaluates the test's expect entries against the envelope. Targets
+// Judge judges tests' expect entries. It holds only what judging needs
+// from the run; the zero value of every field but Match is usable.
+type Judge struct {
+	// Match has plugins judge the requests and returns their outcomes in
+	// order (plugin.Coalescer.Match, or plugin.Host.Match).
+	Match func(ctx context.Context, reqs []plugin.MatchRequest) []plugin.MatchOutcome
+	// Redact scrubs secrets from failures and errors.
+	Redact *redact.Redactor
+	// OnPluginError is told of every verdict a plugin could not reach, for
+	// the run's errors; nil ignores them.
+	OnPluginError func(error)
+	// Transform runs an entry's transform on the value extracted at its
+	// target and returns the new value, or else the entry's failure
+	// object; nil leaves values as extracted.
+	Transform func(ctx context.Context, t *plan.Test, a *config.Assertion, actual json.RawMessage) (json.RawMessage, json.RawMessage)
+	// UpdateSnapshots is passed to matchers (--update-snapshots).
+	UpdateSnapshots bool
+}
+
+// Test evaluates the test's expect entries against the envelope. Targets
 // are resolved here; every matcher a plugin judges (plain assertions, the
 // leaves of compositions, the members of assert-sets) goes out in one
 // coalesced batch; then compositions and assert-sets are combined in the
 // core (tree.go), reading the verdicts back in the order they were sent.
-func (r *runner) judge(ctx context.Context, t *plan.Test, envelope json.RawMessage) []rpt.Assertion {
+func (jd *Judge) Test(ctx context.Context, t *plan.Test, envelope json.RawMessage) []rpt.Assertion {
 	if len(t.Assertions) == 0 {
 		return nil
 	}
-	j := r.newJudging(ctx, t, envelope)
+	j := jd.newJudging(ctx, t, envelope)
 	return j.run()
 }
 
-// judgeResult is judge for the envelope {"result": result}, read straight
-// from the result's bytes instead of copying them into an envelope first:
-// a response of tens of megabytes is held once.
-func (r *runner) judgeResult(ctx context.Context, t *plan.Test, result json.RawMessage) []rpt.Assertion {
+// Result is Test for the envelope {"result": result}, read straight from
+// the result's bytes instead of copying them into an envelope first: a
+// response of tens of megabytes is held once.
+func (jd *Judge) Result(ctx context.Context, t *plan.Test, result json.RawMessage) []rpt.Assertion {
 	if len(t.Assertions) == 0 {
 		return nil
 	}
 	if len(result) == 0 {
 		result = json.RawMessage("null")
 	}
-	j := r.newJudging(ctx, t, result)
+	j := jd.newJudging(ctx, t, result)
 	j.underResult = true
 	return j.run()
 }
@@ -48,13 +70,13 @@ func (r *runner) judgeResult(ctx context.Context, t *plan.Test, result json.RawM
 // run prepares every entry, has the plugins judge them and reads the
 // verdicts back.
 func (j *judging) run() []rpt.Assertion {
-	r, ctx, t := j.r, j.ctx, j.t
+	jd, ctx, t := j.jd, j.ctx, j.t
 	weighted := t.Options != nil && t.Options.Threshold != nil
 	out := make([]rpt.Assertion, len(t.Assertions))
 	for i, a := range t.Assertions {
 		out[i] = j.prepare(i, a, weighted)
 	}
-	j.outs = r.match.Match(ctx, j.reqs)
+	j.outs = jd.Match(ctx, j.reqs)
 	// The verdicts are read from outs alone; the requests can serve the
 	// next test.
 	requestPool.Put(j.reqs)
@@ -68,7 +90,7 @@ func (j *judging) run() []rpt.Assertion {
 // judging is the state of judging one test: the requests gathered by
 // prepare, then the verdicts finish reads back with a cursor.
 type judging struct {
-	r   *runner
+	jd  *Judge
 	ctx context.Context
 	t   *plan.Test
 	// doc is the JSON the targets are read from, in place (never decoded
@@ -109,18 +131,16 @@ type targetValue struct {
 
 // newJudging starts judging t against doc. A document that is not JSON
 // errors every entry, with encoding/json's account of what is wrong.
-func (r *runner) newJudging(ctx context.Context, t *plan.Test, doc json.RawMessage) *judging {
-	j := &judging{r: r, ctx: ctx, t: t, doc: doc, reqs: requestPool.Get(len(t.Assertions))}
+func (jd *Judge) newJudging(ctx context.Context, t *plan.Test, doc json.RawMessage) *judging {
+	j := &judging{jd: jd, ctx: ctx, t: t, doc: doc, reqs: requestPool.Get(len(t.Assertions))}
 	if !json.Valid(doc) {
-		if _, err := decodeSlow(doc); err != nil {
+		if _, err := jsonx.DecodeSlow(doc); err != nil {
 			j.decodeErr = err
 		} else {
 			j.decodeErr = errors.New("invalid JSON")
 		}
 	}
-	if t.Kind == plan.KindTool {
-		j.fill = isErrorFill
-	}
+	j.fill = t.ResultFill()
 	return j
 }
 
@@ -156,7 +176,7 @@ func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion
 	}
 	opts := sdk.MatchOptions{
 		TestID: j.t.ID, TestName: j.t.Name, Target: a.Spec.Target, Message: a.Spec.Message,
-		SuiteFile: j.t.Suite.File, SuiteDir: j.t.Suite.Dir, UpdateSnapshots: j.r.opts.UpdateSnapshots,
+		SuiteFile: j.t.Suite.File, SuiteDir: j.t.Suite.Dir, UpdateSnapshots: j.jd.UpdateSnapshots,
 	}
 	if a.Plugin != nil {
 		// The common case, kept free of closures: one leaf.
@@ -194,11 +214,14 @@ func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage,
 		}
 		j.memoise(a.Spec.Target, actual)
 	}
-	actual, failure := j.r.transformValue(j.ctx, j.t, a.Spec, actual)
-	if failure != nil {
-		res.Status = rpt.StatusFailed
-		res.Failure = j.r.opts.Redact.Bytes(failure)
-		return nil, false
+	if j.jd.Transform != nil {
+		var failure json.RawMessage
+		actual, failure = j.jd.Transform(j.ctx, j.t, a.Spec, actual)
+		if failure != nil {
+			res.Status = rpt.StatusFailed
+			res.Failure = j.jd.Redact.Bytes(failure)
+			return nil, false
+		}
 	}
 	return actual, true
 }
@@ -228,11 +251,11 @@ func (j *judging) finish(res *rpt.Assertion, a *plan.Assertion) {
 		for k, m := range a.Members {
 			j.finish(&res.Assertions[k], m)
 		}
-		j.r.finishSet(res, a)
+		finishSet(res, a)
 	case res.Status != "":
 		// Decided by prepare; nothing was queued for it.
 	case a.Plugin != nil:
-		j.r.applyOutcome(res, j.outs[j.cur])
+		j.jd.applyOutcome(res, j.outs[j.cur])
 		j.cur++
 	default:
 		j.finishComposition(res, a)
@@ -240,26 +263,28 @@ func (j *judging) finish(res *rpt.Assertion, a *plan.Assertion) {
 }
 
 // applyOutcome sets a plain assertion's result from its plugin's verdict.
-func (r *runner) applyOutcome(a *rpt.Assertion, o plugin.MatchOutcome) {
+func (jd *Judge) applyOutcome(a *rpt.Assertion, o plugin.MatchOutcome) {
 	a.Score = o.Score
 	switch {
 	case o.Err != nil:
 		a.Status = rpt.StatusErrored
-		a.Error = r.outcomeError(o)
+		a.Error = jd.outcomeError(o)
 	case o.Pass:
 		a.Status = rpt.StatusPassed
 	default:
 		a.Status = rpt.StatusFailed
-		a.Failure = boundFailure(r.opts.Redact.Bytes(o.Failure))
+		a.Failure = boundFailure(jd.Redact.Bytes(o.Failure))
 	}
 }
 
 // outcomeError is the message of a verdict that could not be reached,
 // unchanged but for redaction and the invalid-argument prefix; a plugin
 // failure is also noted for the run's errors.
-func (r *runner) outcomeError(o plugin.MatchOutcome) string {
-	r.notePluginError(o.Err)
-	msg := r.opts.Redact.String(o.Err.Error())
+func (jd *Judge) outcomeError(o plugin.MatchOutcome) string {
+	if jd.OnPluginError != nil {
+		jd.OnPluginError(o.Err)
+	}
+	msg := jd.Redact.String(o.Err.Error())
 	if o.ErrorKind == sdk.ErrorKindInvalidArgument {
 		msg = invalidArgumentText(msg)
 	}

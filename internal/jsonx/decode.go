@@ -1,4 +1,4 @@
-package run
+package jsonx
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// decode parses a JSON value into the shapes encoding/json gives an any
+// Decode parses a JSON value into the shapes encoding/json gives an any
 // (map[string]any, []any, string, bool, nil) with numbers as json.Number,
 // so that big integers and decimals keep their digits.
 //
@@ -17,16 +17,16 @@ import (
 // place, without the copy of the whole input a json.Decoder makes and with
 // one allocation per string. Invalid input goes through encoding/json for
 // its error message.
-func decode(raw json.RawMessage) (any, error) {
+func Decode(raw json.RawMessage) (any, error) {
 	if !json.Valid(raw) {
-		return decodeSlow(raw)
+		return DecodeSlow(raw)
 	}
 	p := valueParser{data: raw}
 	return p.value(), nil
 }
 
-// decodeSlow is decode through encoding/json.
-func decodeSlow(raw json.RawMessage) (any, error) {
+// DecodeSlow is decode through encoding/json.
+func DecodeSlow(raw json.RawMessage) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

@@ -1,4 +1,4 @@
-package run
+package assert
 
 import (
 	"bytes"
@@ -28,9 +28,9 @@ import (
 // each call has answered: the suite is loaded and planned as `mcptest run`
 // does (so every assertion carries what a real one carries), the built
 // text plugin runs as its own process, and the 1,000 tests are judged
-// concurrently within Execute's bound, each through runner.judge
+// concurrently within Execute's bound, each through Judge.Test
 // (extraction, transforms, requests, the coalescer, Host.Match, reading
-// the verdicts back) and runner.verdict (scoring). No server runs: the
+// the verdicts back) and Verdict (scoring). No server runs: the
 // response envelopes are prepared. ns/assert is the wall time over all
 // 100,000 assertions.
 //
@@ -63,16 +63,13 @@ func BenchmarkJudge100k(b *testing.B) {
 	for _, s := range p.Suites {
 		secrets = append(secrets, s.Secrets...)
 	}
-	// The runner as Execute sets it up, with the options `mcptest run`
-	// passes that judging reads.
-	r := &runner{
-		opts:       Options{Host: host, Concurrency: 4 * runtime.GOMAXPROCS(0), Redact: redact.New(secrets...)},
-		plan:       p,
-		pluginErrs: map[string]*plugin.PluginError{},
-	}
-	r.match = plugin.NewCoalescer(host)
-	b.Cleanup(r.match.Close)
-	checkText100kRequests(b, r, p, gen)
+	// The judge as run.Execute sets it up, with the options `mcptest run`
+	// passes that judging reads, and Execute's default concurrency.
+	c := plugin.NewCoalescer(host)
+	b.Cleanup(c.Close)
+	jd := &Judge{Match: c.Match, Redact: redact.New(secrets...), OnPluginError: func(error) {}}
+	concurrency := 4 * runtime.GOMAXPROCS(0)
+	checkText100kRequests(b, jd, p, gen)
 
 	// From here on only the envelopes and the expected verdicts are kept:
 	// the rest of the generator's data (gen is dead after this) would be
@@ -93,15 +90,15 @@ func BenchmarkJudge100k(b *testing.B) {
 		// A run holds one set of results, not the previous op's as well.
 		clear(results)
 		var wg sync.WaitGroup
-		sem := make(chan struct{}, r.opts.Concurrency)
+		sem := make(chan struct{}, concurrency)
 		for i, t := range p.Tests {
 			sem <- struct{}{}
 			wg.Add(1)
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				res := testHeader(t)
-				res.Assertions = r.judge(ctx, t, envelopes[i])
-				r.verdict(t, &res, nil)
+				res := rpt.Test{ID: t.ID, Name: t.Name, File: t.Suite.File, Line: t.Pos.Line, Col: t.Pos.Col, Server: t.Server.Name} // as run's test header
+				res.Assertions = jd.Test(ctx, t, envelopes[i])
+				Verdict(t, &res, nil)
 				results[i] = res
 			}()
 		}
@@ -155,10 +152,10 @@ func planText100k(b *testing.B, dir string, gen []textbench.Test) *plan.Plan {
 // checkText100kRequests makes sure the core sends what the direct
 // benchmark judges: per assertion the same key, argument and actual value,
 // or the two benchmarks time different work.
-func checkText100kRequests(b *testing.B, r *runner, p *plan.Plan, gen []textbench.Test) {
+func checkText100kRequests(b *testing.B, jd *Judge, p *plan.Plan, gen []textbench.Test) {
 	b.Helper()
 	for i, t := range p.Tests {
-		j := r.newJudging(context.Background(), t, gen[i].Envelope)
+		j := jd.newJudging(context.Background(), t, gen[i].Envelope)
 		for k, a := range t.Assertions {
 			j.prepare(k, a, false)
 		}
