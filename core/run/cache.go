@@ -172,7 +172,7 @@ func (c *callCache) key(suite *config.Suite, srv *config.Server, q request) stri
 		args = q.Raw
 	}
 	if v, err := jsonx.Decode(args); err == nil {
-		if b, err := encodeJSON(v); err == nil {
+		if b, err := jsonx.Encode(v); err == nil {
 			args = b
 		}
 	}

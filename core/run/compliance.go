@@ -14,6 +14,7 @@ import (
 	"github.com/mcptest/mcptest/core/compliance"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -227,7 +228,7 @@ func (r *runner) sequenceEnvelope(ctx context.Context, t *plan.Test, rep *compli
 		if rep.Server != nil && len(rep.Server.Result) > 0 {
 			result = rep.Server.Result
 		}
-		env, err := encodeJSON(map[string]json.RawMessage{"result": result})
+		env, err := jsonx.Encode(map[string]json.RawMessage{"result": result})
 		return r.opts.Redact.Bytes(env), err
 	}
 	sess, err := r.servers.get(ctx, t.Suite, t.Server, t.ProtocolVersion)

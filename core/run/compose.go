@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/capture"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/session"
@@ -53,7 +54,7 @@ func (st *nodeState) outputJSON() any {
 // dependants; the nodes that do not depend on it still run.
 func (r *runner) runComposition(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
-	if !r.awaitCaptures(ctx, t, &res) {
+	if !r.caps.Await(ctx, t, &res) {
 		return res
 	}
 	c := t.Composition
@@ -87,7 +88,7 @@ func (r *runner) runComposition(ctx context.Context, t *plan.Test) (res rpt.Test
 	if ran == nil {
 		ran = []string{}
 	}
-	envelope, err := encodeJSON(map[string]any{
+	envelope, err := jsonx.Encode(map[string]any{
 		"composition": map[string]any{"name": c.Spec.Name, "ran": ran, "order": order, "output": c.Output},
 		"nodes":       nodes,
 		"output":      states[c.Output].outputJSON(),
@@ -139,9 +140,9 @@ func (r *runner) runNode(ctx context.Context, t *plan.Test, n *config.Compositio
 		st.rec.Error = r.opts.Redact.String(msg)
 		return st
 	}
-	args, err := r.caps.resolve(t, n.Args)
+	args, err := r.caps.Resolve(t, n.Args)
 	if err == nil {
-		args, err = substitute(args, nodeRef, "${", nodeResolver(states))
+		args, err = capture.Substitute(args, nodeRef, "${", nodeResolver(states))
 	}
 	if err != nil {
 		return fail(err.Error())
@@ -174,7 +175,7 @@ func (r *runner) runNode(ctx context.Context, t *plan.Test, n *config.Compositio
 // nodeResolver resolves ${id.path} against the outputs of finished nodes.
 // ${id.output} (and ${id.output.path}) name the whole output (and a path in
 // it) unless the output has a key "output" of its own.
-func nodeResolver(states map[string]*nodeState) resolver {
+func nodeResolver(states map[string]*nodeState) capture.Resolver {
 	return func(m []string) (any, error) {
 		id, expr := m[1], m[2]
 		st := states[id]

@@ -11,6 +11,7 @@ import (
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -285,7 +286,7 @@ func toolParams(name string, args, meta json.RawMessage) json.RawMessage {
 	if meta != nil {
 		p["_meta"] = meta
 	}
-	b, _ := encodeJSON(p)
+	b, _ := jsonx.Encode(p)
 	return b
 }
 

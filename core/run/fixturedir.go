@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mcptest/mcptest/core/capture"
 	"github.com/mcptest/mcptest/core/config"
 )
 
@@ -151,12 +152,12 @@ func (q request) withFixture(dir string) (request, error) {
 		q.Name = strings.ReplaceAll(q.Name, fixtureMarker, dir)
 	}
 	if q.Args != nil {
-		if q.Args, err = substitute(q.Args, fixtureRef, fixtureMarker, path); err != nil {
+		if q.Args, err = capture.Substitute(q.Args, fixtureRef, fixtureMarker, path); err != nil {
 			return q, fmt.Errorf("expand ${fixture}: %w", err)
 		}
 	}
 	if q.Raw != nil {
-		if q.Raw, err = substitute(q.Raw, fixtureRef, fixtureMarker, path); err != nil {
+		if q.Raw, err = capture.Substitute(q.Raw, fixtureRef, fixtureMarker, path); err != nil {
 			return q, fmt.Errorf("expand ${fixture}: %w", err)
 		}
 	}

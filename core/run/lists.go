@@ -11,6 +11,7 @@ import (
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -45,13 +46,13 @@ type listing struct {
 func (r *runner) runList(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
 	start := time.Now()
-	if !r.awaitCaptures(ctx, t, &res) {
+	if !r.caps.Await(ctx, t, &res) {
 		return res
 	}
 	lt := t.List
 	var first *string
 	if lt.Cursor != nil {
-		c, err := r.caps.resolveText(t, *lt.Cursor)
+		c, err := r.caps.ResolveText(t, *lt.Cursor)
 		if err != nil {
 			res.Status = rpt.StatusErrored
 			res.Error = &rpt.Error{Kind: "capture", Message: r.opts.Redact.String(err.Error())}
@@ -89,7 +90,7 @@ func (r *runner) runList(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		res.Status = rpt.StatusFailed
 		res.Error = &rpt.Error{Kind: "rpc_error", Message: r.opts.Redact.String(l.rpcErr.Error())}
 	}
-	r.takeCaptures(t, envelope, &res)
+	r.caps.Take(t, envelope, &res)
 	if res.Status != rpt.StatusPassed {
 		res.Response = r.truncate(envelope)
 		res.Stderr = r.stderrTail(sess)
@@ -217,7 +218,7 @@ func (l *listing) envelope(lt *config.ListTest) json.RawMessage {
 		}
 		env["result"] = result
 	}
-	b, err := encodeJSON(env)
+	b, err := jsonx.Encode(env)
 	if err != nil {
 		b, _ = json.Marshal(map[string]string{"error": err.Error()})
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -43,16 +44,16 @@ type request struct {
 func (r *runner) requestOf(t *plan.Test) (request, error) {
 	switch t.Kind {
 	case plan.KindResource:
-		uri, err := r.caps.resolveText(t, t.Resource.URI)
+		uri, err := r.caps.ResolveText(t, t.Resource.URI)
 		return request{Method: methodResourcesRead, Name: uri, version: t.ProtocolVersion}, err
 	case plan.KindPrompt:
-		args, err := r.caps.resolve(t, t.Prompt.Args)
+		args, err := r.caps.Resolve(t, t.Prompt.Args)
 		return request{Method: methodPromptsGet, Name: t.Prompt.Prompt, Args: args, version: t.ProtocolVersion}, err
 	case plan.KindCompletion:
-		params, err := r.caps.resolve(t, t.Completion.Params())
+		params, err := r.caps.Resolve(t, t.Completion.Params())
 		return request{Method: methodComplete, Raw: params, version: t.ProtocolVersion}, err
 	}
-	args, err := r.caps.resolve(t, t.Tool.Args)
+	args, err := r.caps.Resolve(t, t.Tool.Args)
 	return request{Method: methodToolsCall, Name: t.Tool.Tool, Args: args, version: t.ProtocolVersion}, err
 }
 
@@ -69,7 +70,7 @@ func (q request) params() json.RawMessage {
 	default:
 		p = map[string]any{"name": q.Name, "arguments": argsOrEmpty(q.Args)}
 	}
-	b, _ := encodeJSON(p)
+	b, _ := jsonx.Encode(p)
 	return b
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/capture"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/score"
@@ -77,7 +78,7 @@ type runner struct {
 	// envs caches the environment of each suite's hooks and transforms.
 	envs suiteEnvs
 	// caps holds the values tests capture for later tests.
-	caps *captures
+	caps *capture.Store
 	// cache serves identical requests from earlier answers; nil when
 	// caching is off.
 	cache *callCache
@@ -117,7 +118,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		Match: r.match.Match, Redact: opts.Redact, OnPluginError: r.notePluginError,
 		Transform: r.transformValue, UpdateSnapshots: opts.UpdateSnapshots,
 	}
-	r.caps = newCaptures(p)
+	r.caps = capture.NewStore(p, opts.Redact)
 	r.cache = newRunCache(p, opts)
 	r.tools = newToolHints()
 	if r.cache != nil {
@@ -184,7 +185,7 @@ func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 				if ctx.Err() != nil {
 					res = cutShort(res)
 				}
-				r.caps.finish(t, &res)
+				r.caps.Finish(t, &res)
 				run.Tests[i] = res
 				r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &res})
 			}

@@ -72,7 +72,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	case plan.KindCompliance:
 		return r.runCompliance(ctx, t)
 	}
-	if !r.awaitCaptures(ctx, t, &res) {
+	if !r.caps.Await(ctx, t, &res) {
 		return res
 	}
 	q, err := r.requestOf(t)
@@ -163,7 +163,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		}
 	}
 	if len(t.Captures) > 0 {
-		r.takeCaptures(t, envelopeBytes(), &res)
+		r.caps.Take(t, envelopeBytes(), &res)
 	}
 	r.diagnoseTool(ctx, t, sess, q.Name, &res)
 	if res.Status != rpt.StatusPassed {

@@ -1,4 +1,4 @@
-package run
+package capture
 
 import (
 	"bytes"
@@ -10,18 +10,18 @@ import (
 	"github.com/mcptest/mcptest/internal/jsonx"
 )
 
-// resolver returns the value a reference stands for: the submatches of
+// Resolver returns the value a reference stands for: the submatches of
 // the reference pattern in, a decoded JSON value out.
-type resolver func(m []string) (any, error)
+type Resolver func(m []string) (any, error)
 
-// substitute replaces the references re matches in every string of a JSON
+// Substitute replaces the references re matches in every string of a JSON
 // document. A string that is exactly one reference becomes the value
 // itself, whatever its JSON type, so an object, an array or a number
 // arrives as such rather than as its text; a reference inside longer text
 // is replaced by the value's text (a string as it is, anything else as
 // compact JSON). Documents without a match come back unchanged, byte for
 // byte.
-func substitute(raw json.RawMessage, re *regexp.Regexp, marker string, resolve resolver) (json.RawMessage, error) {
+func Substitute(raw json.RawMessage, re *regexp.Regexp, marker string, resolve Resolver) (json.RawMessage, error) {
 	if !bytes.Contains(raw, []byte(marker)) {
 		return raw, nil
 	}
@@ -33,11 +33,11 @@ func substitute(raw json.RawMessage, re *regexp.Regexp, marker string, resolve r
 	if err != nil || !changed {
 		return raw, err
 	}
-	return encodeJSON(out)
+	return jsonx.Encode(out)
 }
 
 // substituteValue walks one decoded JSON value.
-func substituteValue(v any, re *regexp.Regexp, resolve resolver) (any, bool, error) {
+func substituteValue(v any, re *regexp.Regexp, resolve Resolver) (any, bool, error) {
 	switch x := v.(type) {
 	case string:
 		return substituteString(x, re, resolve)
@@ -66,7 +66,7 @@ func substituteValue(v any, re *regexp.Regexp, resolve resolver) (any, bool, err
 }
 
 // substituteString resolves the references in one string value.
-func substituteString(s string, re *regexp.Regexp, resolve resolver) (any, bool, error) {
+func substituteString(s string, re *regexp.Regexp, resolve Resolver) (any, bool, error) {
 	locs := re.FindAllStringSubmatchIndex(s, -1)
 	if len(locs) == 0 {
 		return s, false, nil
@@ -90,9 +90,9 @@ func substituteString(s string, re *regexp.Regexp, resolve resolver) (any, bool,
 	return b.String(), true, nil
 }
 
-// substituteText resolves references in plain text, such as a resource
+// SubstituteText resolves references in plain text, such as a resource
 // URI, where every value is inserted as text.
-func substituteText(s string, re *regexp.Regexp, resolve resolver) (string, error) {
+func SubstituteText(s string, re *regexp.Regexp, resolve Resolver) (string, error) {
 	locs := re.FindAllStringSubmatchIndex(s, -1)
 	if len(locs) == 0 {
 		return s, nil
@@ -129,21 +129,9 @@ func textOf(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	b, err := encodeJSON(v)
+	b, err := jsonx.Encode(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
 	return string(b)
-}
-
-// encodeJSON encodes v compactly without escaping <, > and &: arguments
-// are sent to a server, not embedded in HTML.
-func encodeJSON(v any) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

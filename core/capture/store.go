@@ -1,4 +1,4 @@
-package run
+package capture
 
 import (
 	"context"
@@ -11,21 +11,25 @@ import (
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/internal/jsonx"
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
-// ErrCaptureMissing is wrapped when a test refers to a capture that no test
+// ErrMissing is wrapped when a test refers to a capture that no test
 // of the run produced: the producing test is not part of the run (left out
 // by the selection or by --shard).
-var ErrCaptureMissing = errors.New("capture not available")
+var ErrMissing = errors.New("capture not available")
 
-// ErrCaptureUnset is wrapped when the test producing a capture ran but did
+// ErrUnset is wrapped when the test producing a capture ran but did
 // not capture the value: it errored, or the target did not resolve.
-var ErrCaptureUnset = errors.New("capture not set")
+var ErrUnset = errors.New("capture not set")
 
-// captures holds the values tests capture during a run, per suite, and
+// Store holds the values tests capture during a run, per suite, and
 // makes a test that uses one wait until its producers have finished.
-type captures struct {
+type Store struct {
+	// redact scrubs secrets from the errors Await and Take report.
+	redact *redact.Redactor
+
 	mu     sync.Mutex
 	values map[captureScope]map[string]any
 	// why explains, per suite and name, why a producer that finished did
@@ -36,11 +40,11 @@ type captures struct {
 	done map[*plan.Test]chan struct{}
 }
 
-// newCaptures prepares the store for a plan: only tests that are in the
+// NewStore prepares the store for a plan: only tests that are in the
 // plan get a done channel, so a producer a shard left out is never waited
-// for.
-func newCaptures(p *plan.Plan) *captures {
-	c := &captures{values: map[captureScope]map[string]any{}, why: map[captureScope]map[string]string{}, done: map[*plan.Test]chan struct{}{}}
+// for. red scrubs secrets from the errors it reports.
+func NewStore(p *plan.Plan, red *redact.Redactor) *Store {
+	c := &Store{redact: red, values: map[captureScope]map[string]any{}, why: map[captureScope]map[string]string{}, done: map[*plan.Test]chan struct{}{}}
 	planned := make(map[*plan.Test]bool, len(p.Tests))
 	for _, t := range p.Tests {
 		planned[t] = true
@@ -55,10 +59,10 @@ func newCaptures(p *plan.Plan) *captures {
 	return c
 }
 
-// finish marks t as finished, releasing the tests that wait for it, and
+// Finish marks t as finished, releasing the tests that wait for it, and
 // notes why any capture it declares was not set (it errored, was skipped,
 // or its target did not resolve). It may be called more than once.
-func (c *captures) finish(t *plan.Test, res *rpt.Test) {
+func (c *Store) Finish(t *plan.Test, res *rpt.Test) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(t.Captures) > 0 {
@@ -82,7 +86,7 @@ func (c *captures) finish(t *plan.Test, res *rpt.Test) {
 }
 
 // wait blocks until every planned producer of t has finished, or ctx ends.
-func (c *captures) wait(ctx context.Context, t *plan.Test) error {
+func (c *Store) wait(ctx context.Context, t *plan.Test) error {
 	for _, a := range t.After {
 		c.mu.Lock()
 		ch := c.done[a]
@@ -102,7 +106,7 @@ func (c *captures) wait(ctx context.Context, t *plan.Test) error {
 // record takes the test's captures from the envelope it was judged on. A
 // target that does not resolve leaves the name unset and is returned as an
 // error naming every such capture.
-func (c *captures) record(t *plan.Test, envelope json.RawMessage) error {
+func (c *Store) record(t *plan.Test, envelope json.RawMessage) error {
 	if len(t.Captures) == 0 {
 		return nil
 	}
@@ -130,7 +134,7 @@ func (c *captures) record(t *plan.Test, envelope json.RawMessage) error {
 		vals[name] = v
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%w: %s", ErrCaptureUnset, strings.Join(problems, "; "))
+		return fmt.Errorf("%w: %s", ErrUnset, strings.Join(problems, "; "))
 	}
 	return nil
 }
@@ -147,7 +151,7 @@ type captureScope struct {
 func scopeOf(t *plan.Test) captureScope { return captureScope{t.Suite, t.ProtocolVersion} }
 
 // suiteMaps returns the value and reason maps of t's scope; c.mu is held.
-func (c *captures) suiteMaps(t *plan.Test) (map[string]any, map[string]string) {
+func (c *Store) suiteMaps(t *plan.Test) (map[string]any, map[string]string) {
 	k := scopeOf(t)
 	if c.values[k] == nil {
 		c.values[k], c.why[k] = map[string]any{}, map[string]string{}
@@ -155,8 +159,8 @@ func (c *captures) suiteMaps(t *plan.Test) (map[string]any, map[string]string) {
 	return c.values[k], c.why[k]
 }
 
-// resolver returns the resolver of ${capture:NAME} references for t.
-func (c *captures) resolver(t *plan.Test) resolver {
+// Resolver returns the resolver of ${capture:NAME} references for t.
+func (c *Store) Resolver(t *plan.Test) Resolver {
 	return func(m []string) (any, error) {
 		name := m[1]
 		c.mu.Lock()
@@ -167,69 +171,69 @@ func (c *captures) resolver(t *plan.Test) resolver {
 		case ok:
 			return v, nil
 		case why != "":
-			return nil, fmt.Errorf("${capture:%s}: %w: %s", name, ErrCaptureUnset, why)
+			return nil, fmt.Errorf("${capture:%s}: %w: %s", name, ErrUnset, why)
 		}
-		return nil, fmt.Errorf("${capture:%s}: %w: the test that captures it is not part of this run (left out by the selection or the shard)", name, ErrCaptureMissing)
+		return nil, fmt.Errorf("${capture:%s}: %w: the test that captures it is not part of this run (left out by the selection or the shard)", name, ErrMissing)
 	}
 }
 
-// resolve substitutes the captures t uses in a JSON document.
-func (c *captures) resolve(t *plan.Test, raw json.RawMessage) (json.RawMessage, error) {
+// Resolve substitutes the captures t uses in a JSON document.
+func (c *Store) Resolve(t *plan.Test, raw json.RawMessage) (json.RawMessage, error) {
 	if len(t.Consumes) == 0 {
 		return raw, nil
 	}
-	return substitute(raw, plan.CaptureRef, "${capture:", c.resolver(t))
+	return Substitute(raw, plan.CaptureRef, "${capture:", c.Resolver(t))
 }
 
-// resolveText substitutes the captures t uses in plain text.
-func (c *captures) resolveText(t *plan.Test, s string) (string, error) {
+// ResolveText substitutes the captures t uses in plain text.
+func (c *Store) ResolveText(t *plan.Test, s string) (string, error) {
 	if len(t.Consumes) == 0 {
 		return s, nil
 	}
-	return substituteText(s, plan.CaptureRef, c.resolver(t))
+	return SubstituteText(s, plan.CaptureRef, c.Resolver(t))
 }
 
-// awaitCaptures waits for the tests producing the captures t uses and
+// Await waits for the tests producing the captures t uses and
 // checks that each one is set. When one is not, it fills res and returns
 // false: a capture whose producer is not part of the run is an error of
 // the run's setup (errored); one whose producer ran but did not capture
 // skips the test, as the producer's own result already says what went
 // wrong.
-func (r *runner) awaitCaptures(ctx context.Context, t *plan.Test, res *rpt.Test) bool {
+func (c *Store) Await(ctx context.Context, t *plan.Test, res *rpt.Test) bool {
 	if len(t.Consumes) == 0 {
 		return true
 	}
-	if err := r.caps.wait(ctx, t); err != nil {
+	if err := c.wait(ctx, t); err != nil {
 		res.Status = rpt.StatusSkipped
 		res.Error = &rpt.Error{Kind: "interrupted", Message: err.Error()}
 		return false
 	}
-	resolve := r.caps.resolver(t)
+	resolve := c.Resolver(t)
 	for _, name := range t.Consumes {
 		_, err := resolve([]string{"${capture:" + name + "}", name})
 		switch {
 		case err == nil:
 			continue
-		case errors.Is(err, ErrCaptureMissing):
+		case errors.Is(err, ErrMissing):
 			res.Status = rpt.StatusErrored
 			res.Error = &rpt.Error{Kind: "capture_missing", Message: err.Error()}
 		default:
 			res.Status = rpt.StatusSkipped
-			res.Error = &rpt.Error{Kind: "capture_unset", Message: r.opts.Redact.String(err.Error())}
+			res.Error = &rpt.Error{Kind: "capture_unset", Message: c.redact.String(err.Error())}
 		}
 		return false
 	}
 	return true
 }
 
-// takeCaptures records t's captures from the envelope it was judged on. A
+// Take records t's captures from the envelope it was judged on. A
 // capture whose target does not resolve fails a test that would otherwise
 // pass: later tests were promised the value.
-func (r *runner) takeCaptures(t *plan.Test, envelope json.RawMessage, res *rpt.Test) {
-	err := r.caps.record(t, envelope)
+func (c *Store) Take(t *plan.Test, envelope json.RawMessage, res *rpt.Test) {
+	err := c.record(t, envelope)
 	if err == nil || res.Status != rpt.StatusPassed {
 		return
 	}
 	res.Status = rpt.StatusFailed
-	res.Error = &rpt.Error{Kind: "capture", Message: r.opts.Redact.String(err.Error())}
+	res.Error = &rpt.Error{Kind: "capture", Message: c.redact.String(err.Error())}
 }
