@@ -12,6 +12,7 @@ import (
 	"github.com/mcptest/mcptest/core/capture"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/core/target"
 	"github.com/mcptest/mcptest/internal/jsonx"
@@ -147,13 +148,13 @@ func (r *runner) runNode(ctx context.Context, t *plan.Test, n *config.Compositio
 	if err != nil {
 		return fail(err.Error())
 	}
-	sess, err := r.servers.get(ctx, t.Suite, srv, t.ProtocolVersion)
+	sess, err := r.servers.Get(ctx, t.Suite, srv, t.ProtocolVersion)
 	if err != nil {
 		return fail("server did not start: " + err.Error())
 	}
-	release := r.servers.hold(t.Suite, srv, t.ProtocolVersion, false)
+	release := r.servers.Hold(t.Suite, srv, t.ProtocolVersion, false)
 	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
-	out, hit, err := r.send(cctx, t.Suite, srv, sess, request{Method: methodToolsCall, Name: n.Tool, Args: args, version: t.ProtocolVersion})
+	out, hit, err := r.send(cctx, t.Suite, srv, sess, servers.Request{Method: servers.MethodToolsCall, Name: n.Tool, Args: args, Version: t.ProtocolVersion})
 	cancel()
 	release()
 	st.rec.CacheHit = hit

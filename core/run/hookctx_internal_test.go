@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptest/mcptest/core/servers"
 )
 
 func TestParsePatch(t *testing.T) {
@@ -33,7 +35,7 @@ func TestParsePatch(t *testing.T) {
 }
 
 func TestReplaceRequest(t *testing.T) {
-	q := request{Method: "tools/call", Name: "echo", Args: []byte(`{"message":"a"}`)}
+	q := servers.Request{Method: "tools/call", Name: "echo", Args: []byte(`{"message":"a"}`)}
 	got, err := replaceRequest(q, []byte(`{"arguments": {"message": "b"}}`))
 	if err != nil || got.Name != "echo" || string(got.Args) != `{"message": "b"}` {
 		t.Errorf("got %+v %v", got, err)

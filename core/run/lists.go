@@ -10,6 +10,7 @@ import (
 	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
@@ -60,7 +61,7 @@ func (r *runner) runList(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		}
 		first = &c
 	}
-	sess, err := r.servers.get(ctx, t.Suite, t.Server, t.ProtocolVersion)
+	sess, err := r.servers.Get(ctx, t.Suite, t.Server, t.ProtocolVersion)
 	if err != nil {
 		res.Status = rpt.StatusErrored
 		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(err.Error())}
@@ -117,7 +118,7 @@ func (r *runner) readList(ctx context.Context, t *plan.Test, sess *session.Sessi
 		cursor = *first
 	}
 	for {
-		q := request{Method: lt.Method(), Raw: listParams(first != nil || l.pages > 0, cursor)}
+		q := servers.Request{Method: lt.Method(), Raw: listParams(first != nil || l.pages > 0, cursor)}
 		if l.pages > 0 || first != nil {
 			l.cursors = append(l.cursors, cursor)
 		}

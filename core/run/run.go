@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"runtime"
 	"slices"
@@ -16,12 +17,19 @@ import (
 
 	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/capture"
+	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/core/servers"
+	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
+
+// CallObserver is told of one request a test sent to a server: the method
+// and params as sent, and the answer (Options.OnCall).
+type CallObserver func(suite *config.Suite, srv *config.Server, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error)
 
 // EventSink receives run events; core/report.Emitter is one.
 type EventSink interface {
@@ -71,7 +79,7 @@ type Options struct {
 type runner struct {
 	opts    Options
 	plan    *plan.Plan
-	servers *servers
+	servers *servers.Pool
 	match   *plugin.Coalescer
 	// judge judges the tests' expect entries through match.
 	judge *assert.Judge
@@ -81,10 +89,10 @@ type runner struct {
 	caps *capture.Store
 	// cache serves identical requests from earlier answers; nil when
 	// caching is off.
-	cache *callCache
+	cache *servers.Cache
 	// tools holds each session's tools/list, read when a test needs it
 	// (and shared with the cache, which reads the tools' annotations).
-	tools *toolHints
+	tools *servers.ToolHints
 	// calls bounds the requests in flight to servers (Options.Concurrency).
 	calls chan struct{}
 	// comp holds the compliance engine's runs (compliance.go).
@@ -108,7 +116,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	r := &runner{
 		opts:       opts,
 		plan:       p,
-		servers:    newServers(opts.ProtocolVersion, opts.ToolVersion),
+		servers:    servers.New(opts.ProtocolVersion, opts.ToolVersion),
 		pluginErrs: map[string]*plugin.PluginError{},
 		calls:      make(chan struct{}, opts.Concurrency),
 	}
@@ -119,11 +127,8 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		Transform: r.transformValue, UpdateSnapshots: opts.UpdateSnapshots,
 	}
 	r.caps = capture.NewStore(p, opts.Redact)
-	r.cache = newRunCache(p, opts)
-	r.tools = newToolHints()
-	if r.cache != nil {
-		r.cache.tools = r.tools
-	}
+	r.tools = servers.NewToolHints()
+	r.cache = servers.NewCache(p, opts.NoCache, opts.CacheDir, opts.ProtocolVersion, r.tools)
 
 	run := &rpt.Run{
 		SchemaVersion: rpt.SchemaVersion,
@@ -150,7 +155,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		r.afterAll(ctx, &b, run)
 	}
 
-	run.Servers = r.servers.close()
+	run.Servers = r.servers.Close()
 	run.Errors = append(run.Errors, r.runErrors()...)
 	run.FinishedAt = time.Now().UTC()
 	run.DurationMS = ms(run.FinishedAt.Sub(run.StartedAt))

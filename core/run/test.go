@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
@@ -61,8 +62,8 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	start := time.Now()
 	defer func() { res.DurationMS = ms(time.Since(start)) }()
 	// Sessions of per_test servers live as long as the test (lifecycle.go).
-	ctx, scope := withTestScope(ctx)
-	defer scope.close(r.servers)
+	ctx, scope := servers.WithTestScope(ctx)
+	defer scope.Close(r.servers)
 
 	switch t.Kind {
 	case plan.KindComposition:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -40,12 +41,12 @@ const errorKindTransform = "transform"
 // transformRequest runs the test's request transform on q: the command
 // reads {"name", "arguments"} and prints the request to send instead. A
 // test without one gets q back.
-func (r *runner) transformRequest(ctx context.Context, t *plan.Test, q request) (request, *rpt.Error) {
+func (r *runner) transformRequest(ctx context.Context, t *plan.Test, q servers.Request) (servers.Request, *rpt.Error) {
 	tr := t.Options.Transform
 	if t.Kind != plan.KindTool || tr == nil || tr.Request == nil {
 		return q, nil
 	}
-	in, _ := json.Marshal(map[string]json.RawMessage{"name": mustJSON(q.Name), "arguments": argsOrEmpty(q.Args)})
+	in, _ := json.Marshal(map[string]json.RawMessage{"name": mustJSON(q.Name), "arguments": servers.ArgsOrEmpty(q.Args)})
 	out, stderr, err := r.runTransform(ctx, t, transformRequest, tr.Request, in)
 	if err == nil {
 		q, err = replaceRequest(q, out)
@@ -60,7 +61,7 @@ func (r *runner) transformRequest(ctx context.Context, t *plan.Test, q request) 
 // name (a non-empty string; absent keeps the tool) and arguments (an
 // object; absent or null sends {}). Any other key is refused, since it
 // usually means the transform printed only the arguments.
-func replaceRequest(q request, out []byte) (request, error) {
+func replaceRequest(q servers.Request, out []byte) (servers.Request, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(out, &m); err != nil || m == nil {
 		return q, fmt.Errorf(`%w: a request transform prints {"name": ..., "arguments": {...}}, got %s`, ErrCommandOutput, excerpt(out))

@@ -1,4 +1,4 @@
-package run
+package servers
 
 import (
 	"errors"
@@ -26,12 +26,12 @@ var fixtureRef = regexp.MustCompile(`\$\{` + config.FixtureVar + `\}`)
 // fixtureMarker is what a string holds when it refers to the fixture.
 const fixtureMarker = "${" + config.FixtureVar + "}"
 
-// copyFixture copies the directory src into a new temporary directory and
+// CopyFixture copies the directory src into a new temporary directory and
 // returns the copy's path. Regular files, directories and symbolic links
 // (as links, never followed) are copied with their permission bits;
 // anything else (sockets, devices) is an error. On error nothing is left
 // behind.
-func copyFixture(src string) (string, error) {
+func CopyFixture(src string) (string, error) {
 	dst, err := os.MkdirTemp("", "mcptest-fixture-")
 	if err != nil {
 		return "", fmt.Errorf("fixture %s: make the copy's directory: %w", src, err)
@@ -106,8 +106,8 @@ func copyFile(from, to string, perm fs.FileMode) (err error) {
 	return err
 }
 
-// removeFixture removes a copy; a copy that is already gone is fine.
-func removeFixture(dir string) error {
+// RemoveFixture removes a copy; a copy that is already gone is fine.
+func RemoveFixture(dir string) error {
 	if dir == "" {
 		return nil
 	}
@@ -125,9 +125,9 @@ func removeFixture(dir string) error {
 	return nil
 }
 
-// withFixture returns srv with ${fixture} in its command and env replaced
+// WithFixture returns srv with ${fixture} in its command and env replaced
 // by dir; srv itself is unchanged.
-func withFixture(srv *config.Server, dir string) *config.Server {
+func WithFixture(srv *config.Server, dir string) *config.Server {
 	cp := *srv
 	cp.Command = make([]string, len(srv.Command))
 	for i, a := range srv.Command {
@@ -140,15 +140,15 @@ func withFixture(srv *config.Server, dir string) *config.Server {
 	return &cp
 }
 
-// withFixture returns the request with ${fixture} replaced by dir in what
+// WithFixture returns the request with ${fixture} replaced by dir in what
 // it sends: the arguments, the raw params, a resource URI.
-func (q request) withFixture(dir string) (request, error) {
+func (q Request) WithFixture(dir string) (Request, error) {
 	if dir == "" {
 		return q, nil
 	}
 	path := func([]string) (any, error) { return dir, nil }
 	var err error
-	if q.Method == methodResourcesRead {
+	if q.Method == MethodResourcesRead {
 		q.Name = strings.ReplaceAll(q.Name, fixtureMarker, dir)
 	}
 	if q.Args != nil {

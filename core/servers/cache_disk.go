@@ -1,4 +1,4 @@
-package run
+package servers
 
 import (
 	"encoding/json"
@@ -56,7 +56,7 @@ func (d *diskCache) load(key string) *session.Outcome {
 
 // store writes the answer for key atomically: a concurrent run reads the
 // old file or the new one, never half of one.
-func (d *diskCache) store(key string, q request, out *session.Outcome) error {
+func (d *diskCache) store(key string, q Request, out *session.Outcome) error {
 	e := diskEntry{Format: diskFormat, Method: q.Method, Name: q.Name, StoredAt: time.Now().UTC(),
 		Result: out.Result, Error: out.RPCError, HTTPStatus: out.HTTPStatus, Headers: out.Headers}
 	raw, err := json.Marshal(e)

@@ -1,4 +1,4 @@
-package run
+package servers
 
 import (
 	"context"
@@ -30,28 +30,28 @@ func isolated(srv *config.Server) bool { return perTest(srv) || srv.Fixture != "
 // start starts a session of srv: it copies the fixture first, when the
 // server has one, and expands ${fixture} in the command and env. The copy
 // is removed again if the server does not start.
-func (s *servers) start(ctx context.Context, suite *config.Suite, srv *config.Server, version string) (*session.Session, string, error) {
+func (s *Pool) start(ctx context.Context, suite *config.Suite, srv *config.Server, version string) (*session.Session, string, error) {
 	if srv.Fixture == "" {
 		sess, err := s.connect(ctx, suite, srv, version)
 		return sess, "", err
 	}
-	dir, err := copyFixture(srv.Fixture)
+	dir, err := CopyFixture(srv.Fixture)
 	if err != nil {
 		return nil, "", fmt.Errorf("server %q: %w", srv.Name, err)
 	}
-	sess, err := s.connect(ctx, suite, withFixture(srv, dir), version)
+	sess, err := s.connect(ctx, suite, WithFixture(srv, dir), version)
 	if err != nil {
-		_ = removeFixture(dir)
+		_ = RemoveFixture(dir)
 		return nil, "", err
 	}
 	s.fixtures.Store(sess, dir)
 	return sess, dir, nil
 }
 
-// noteProbed records a server that only compliance checks reached (on
+// NoteProbed records a server that only compliance checks reached (on
 // their own connections), so the report still says what it spoke; a
 // server a test session reached keeps that session's record.
-func (s *servers) noteProbed(suite *config.Suite, srv *config.Server, version string, rec rpt.Server) {
+func (s *Pool) NoteProbed(suite *config.Suite, srv *config.Server, version string, rec rpt.Server) {
 	key := suite.File + "\x00" + srv.Name + "\x00" + version
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -63,14 +63,14 @@ func (s *servers) noteProbed(suite *config.Suite, srv *config.Server, version st
 }
 
 // closeSession closes a session, then removes its fixture copy.
-func (s *servers) closeSession(sess *session.Session, fixture string) error {
+func (s *Pool) closeSession(sess *session.Session, fixture string) error {
 	err := sess.Close()
 	s.fixtures.Delete(sess)
-	return errors.Join(err, removeFixture(fixture))
+	return errors.Join(err, RemoveFixture(fixture))
 }
 
-// fixtureOf returns the fixture copy a session works on; "" for none.
-func (s *servers) fixtureOf(sess *session.Session) string {
+// FixtureOf returns the fixture copy a session works on; "" for none.
+func (s *Pool) FixtureOf(sess *session.Session) string {
 	if sess == nil {
 		return ""
 	}
@@ -90,9 +90,9 @@ func serverRecord(sess *session.Session) rpt.Server {
 	return rec
 }
 
-// testScope holds the sessions of per_test servers that one test started;
+// TestScope holds the sessions of per_test servers that one test started;
 // they close when the test ends.
-type testScope struct {
+type TestScope struct {
 	mu       sync.Mutex
 	sessions map[*serverEntry]*scopedSession
 }
@@ -108,10 +108,10 @@ type scopedSession struct {
 
 type scopeKey struct{}
 
-// withTestScope gives a test its own scope for per_test sessions. The
+// WithTestScope gives a test its own scope for per_test sessions. The
 // caller closes the scope when the test is done.
-func withTestScope(ctx context.Context) (context.Context, *testScope) {
-	sc := &testScope{sessions: map[*serverEntry]*scopedSession{}}
+func WithTestScope(ctx context.Context) (context.Context, *TestScope) {
+	sc := &TestScope{sessions: map[*serverEntry]*scopedSession{}}
 	return context.WithValue(ctx, scopeKey{}, sc), sc
 }
 
@@ -121,8 +121,8 @@ var ErrNoTestScope = errors.New("restart_policy per_test: no test to tie the ses
 
 // testSession returns the session of a per_test server for the test ctx
 // belongs to, starting it on the test's first use.
-func (s *servers) testSession(ctx context.Context, suite *config.Suite, srv *config.Server, e *serverEntry, version string) (*session.Session, error) {
-	sc, _ := ctx.Value(scopeKey{}).(*testScope)
+func (s *Pool) testSession(ctx context.Context, suite *config.Suite, srv *config.Server, e *serverEntry, version string) (*session.Session, error) {
+	sc, _ := ctx.Value(scopeKey{}).(*TestScope)
 	if sc == nil {
 		return nil, fmt.Errorf("server %q: %w", srv.Name, ErrNoTestScope)
 	}
@@ -148,9 +148,9 @@ func (s *servers) testSession(ctx context.Context, suite *config.Suite, srv *con
 	return ss.sess, ss.err
 }
 
-// close ends the test's sessions, in parallel, and removes their fixture
+// Close ends the test's sessions, in parallel, and removes their fixture
 // copies.
-func (sc *testScope) close(s *servers) {
+func (sc *TestScope) Close(s *Pool) {
 	sc.mu.Lock()
 	list := make([]*scopedSession, 0, len(sc.sessions))
 	for _, ss := range sc.sessions {

@@ -1,12 +1,12 @@
-package run
+package servers
 
 import (
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/session"
 )
 
-// mocksOf converts a client block into the session's mocks; nil for none.
-func mocksOf(c *config.ClientMocks) *session.Mocks {
+// MocksOf converts a client block into the session's mocks; nil for none.
+func MocksOf(c *config.ClientMocks) *session.Mocks {
 	if c == nil {
 		return nil
 	}
@@ -30,10 +30,10 @@ func mocksOf(c *config.ClientMocks) *session.Mocks {
 // own client block answers outside tests, and initialize also declares
 // every feature a tool test of the server mocks for itself.
 func clientOptions(suite *config.Suite, srv *config.Server) session.ClientOptions {
-	o := session.ClientOptions{Mocks: mocksOf(srv.Client)}
+	o := session.ClientOptions{Mocks: MocksOf(srv.Client)}
 	for _, t := range suite.Tools {
 		if t.Server == srv.Name && t.Client != nil {
-			o.Declare = o.Declare.Union(mocksOf(t.Client).Capabilities())
+			o.Declare = o.Declare.Union(MocksOf(t.Client).Capabilities())
 		}
 	}
 	return o

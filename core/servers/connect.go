@@ -1,8 +1,7 @@
-package run
+package servers
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,16 +15,12 @@ import (
 // ErrMissingEnv is wrapped when a server's credential variable is unset.
 var ErrMissingEnv = errors.New("environment variable is not set")
 
-// CallObserver is told of one request a test sent to a server: the method
-// and params as sent, and the answer (Options.OnCall).
-type CallObserver func(suite *config.Suite, srv *config.Server, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error)
-
 // connect starts a session with a server at a protocol revision ("" for
 // the session default), over the transport its kind names.
-func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.Server, version string) (*session.Session, error) {
+func (s *Pool) connect(ctx context.Context, suite *config.Suite, srv *config.Server, version string) (*session.Session, error) {
 	switch srv.Kind {
 	case config.URLServer:
-		cfg, err := s.httpConfig(suite, srv, version)
+		cfg, err := s.HTTPConfig(suite, srv, version)
 		if err != nil {
 			return nil, err
 		}
@@ -56,10 +51,10 @@ func (s *servers) connect(ctx context.Context, suite *config.Suite, srv *config.
 	return nil, fmt.Errorf("server %q: %s servers cannot be run by this build", srv.Name, srv.Kind)
 }
 
-// httpConfig turns a URL server's block into a session configuration,
+// HTTPConfig turns a URL server's block into a session configuration,
 // reading credentials now, at connect time, from the environment and the
 // suite's dotenv files.
-func (s *servers) httpConfig(suite *config.Suite, srv *config.Server, version string) (session.HTTPConfig, error) {
+func (s *Pool) HTTPConfig(suite *config.Suite, srv *config.Server, version string) (session.HTTPConfig, error) {
 	lookupEnv := func(field, name string) (string, error) { return credential(suite, srv, field, name) }
 	cfg := session.HTTPConfig{
 		Name:            srv.Name,

@@ -1,4 +1,4 @@
-package run
+package servers
 
 import (
 	"cmp"
@@ -36,10 +36,11 @@ const (
 	maxCachedTotal = 64 << 20 // answers beyond this total are not kept
 )
 
-// callCache serves identical requests from earlier answers.
-type callCache struct {
+// Cache serves identical requests from earlier answers. A nil Cache
+// calls every time.
+type Cache struct {
 	disk  *diskCache // nil without a cache folder
-	tools *toolHints
+	tools *ToolHints
 	// protocolVersion is part of every key: the same call may be answered
 	// differently under another protocol revision.
 	protocolVersion string
@@ -60,19 +61,19 @@ type flight struct {
 }
 
 // newCallCache returns a cache; dir is the cache folder ("" for none).
-func newCallCache(dir, protocolVersion string) *callCache {
-	c := &callCache{tools: newToolHints(), protocolVersion: protocolVersion, flights: map[string]*flight{}, idents: map[*config.Server]string{}}
+func newCallCache(dir, protocolVersion string) *Cache {
+	c := &Cache{tools: NewToolHints(), protocolVersion: protocolVersion, flights: map[string]*flight{}, idents: map[*config.Server]string{}}
 	if dir != "" {
 		c.disk = &diskCache{dir: dir}
 	}
 	return c
 }
 
-// do answers q: from an earlier identical request when there is one and q
+// Do answers q: from an earlier identical request when there is one and q
 // is cacheable, otherwise by calling. hit reports an answer from cache.
 // redact masks secrets in an answer before it is kept, in memory or on
 // disk, so a cache file never holds a secret the report would hide.
-func (c *callCache) do(ctx context.Context, suite *config.Suite, srv *config.Server, sess *session.Session, q request,
+func (c *Cache) Do(ctx context.Context, suite *config.Suite, srv *config.Server, sess *session.Session, q Request,
 	redact func(*session.Outcome), call func() (*session.Outcome, error)) (out *session.Outcome, hit bool, err error) {
 	if c == nil || isolated(srv) {
 		out, err = call()
@@ -107,7 +108,7 @@ func (c *callCache) do(ctx context.Context, suite *config.Suite, srv *config.Ser
 
 // lead makes the first request of a key (or reads it from the cache
 // folder) and publishes the answer to the requests that wait for it.
-func (c *callCache) lead(ctx context.Context, f *flight, key string, sess *session.Session, q request,
+func (c *Cache) lead(ctx context.Context, f *flight, key string, sess *session.Session, q Request,
 	redact func(*session.Outcome), call func() (*session.Outcome, error)) (*session.Outcome, bool, error) {
 	defer close(f.done)
 	if c.disk != nil {
@@ -134,7 +135,7 @@ func (c *callCache) lead(ctx context.Context, f *flight, key string, sess *sessi
 }
 
 // keep publishes an answer to the flight, within the memory bounds.
-func (c *callCache) keep(f *flight, out *session.Outcome) {
+func (c *Cache) keep(f *flight, out *session.Outcome) {
 	size := len(out.Result)
 	if out.RPCError != nil {
 		size += len(out.RPCError.Message) + len(out.RPCError.Data)
@@ -152,8 +153,8 @@ func (c *callCache) keep(f *flight, out *session.Outcome) {
 }
 
 // cacheable reports whether an answer to q may stand in for a new call.
-func (c *callCache) cacheable(ctx context.Context, sess *session.Session, q request) bool {
-	if q.Method != methodToolsCall {
+func (c *Cache) cacheable(ctx context.Context, sess *session.Session, q Request) bool {
+	if q.Method != MethodToolsCall {
 		// Reading a resource or getting a prompt changes nothing.
 		return true
 	}
@@ -165,8 +166,8 @@ func (c *callCache) cacheable(ctx context.Context, sess *session.Session, q requ
 // canonical form (object keys sorted, so the same arguments written in
 // another order are the same request), hashed so that credentials in the
 // definition never appear in a file name.
-func (c *callCache) key(suite *config.Suite, srv *config.Server, q request) string {
-	args := argsOrEmpty(q.Args)
+func (c *Cache) key(suite *config.Suite, srv *config.Server, q Request) string {
+	args := ArgsOrEmpty(q.Args)
 	if q.Raw != nil {
 		// Requests other than calls, reads and gets are whole params.
 		args = q.Raw
@@ -177,7 +178,7 @@ func (c *callCache) key(suite *config.Suite, srv *config.Server, q request) stri
 		}
 	}
 	h := sha256.New()
-	for _, part := range []string{c.serverIdentity(suite, srv), cmp.Or(q.version, c.protocolVersion), q.Method, q.Name} {
+	for _, part := range []string{c.serverIdentity(suite, srv), cmp.Or(q.Version, c.protocolVersion), q.Method, q.Name} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
@@ -188,7 +189,7 @@ func (c *callCache) key(suite *config.Suite, srv *config.Server, q request) stri
 // serverIdentity describes a server definition: two definitions alike in
 // every field (and in the folder of their suite, which relative commands
 // depend on) are the same server.
-func (c *callCache) serverIdentity(suite *config.Suite, srv *config.Server) string {
+func (c *Cache) serverIdentity(suite *config.Suite, srv *config.Server) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if id, ok := c.idents[srv]; ok {
@@ -232,11 +233,14 @@ func shareOutcome(out *session.Outcome) *session.Outcome {
 	return cp
 }
 
-// newRunCache returns the cache of a run, or nil when caching is off:
-// --no-cache, or a suite with hooks (hooks exist to change server state
-// between tests, so an earlier answer may no longer be the right one).
-func newRunCache(p *plan.Plan, opts Options) *callCache {
-	if opts.NoCache {
+// NewCache returns the cache of a run, or nil when caching is off:
+// noCache (--no-cache), or a suite with hooks (hooks exist to change server
+// state between tests, so an earlier answer may no longer be the right
+// one). dir is the cache folder ("" for none), protocolVersion the run's
+// revision, and tools the run's tool listings, which tell which tools are
+// safe to cache.
+func NewCache(p *plan.Plan, noCache bool, dir, protocolVersion string, tools *ToolHints) *Cache {
+	if noCache {
 		return nil
 	}
 	for _, s := range p.Suites {
@@ -244,5 +248,7 @@ func newRunCache(p *plan.Plan, opts Options) *callCache {
 			return nil
 		}
 	}
-	return newCallCache(opts.CacheDir, opts.ProtocolVersion)
+	c := newCallCache(dir, protocolVersion)
+	c.tools = tools
+	return c
 }

@@ -1,15 +1,15 @@
-package run
+package servers
 
 import (
 	"github.com/mcptest/mcptest/core/config"
 )
 
-// hold takes a server's session for one test's requests: shared with
+// Hold takes a server's session for one test's requests: shared with
 // other tests, or, when exclusive, alone, so that everything the server
 // sends meanwhile belongs to that test (over stdio, notifications carry
 // no request id to tell them apart). The test calls release when its
 // requests are done.
-func (s *servers) hold(suite *config.Suite, srv *config.Server, version string, exclusive bool) (release func()) {
+func (s *Pool) Hold(suite *config.Suite, srv *config.Server, version string, exclusive bool) (release func()) {
 	s.mu.Lock()
 	e := s.m[suite.File+"\x00"+srv.Name+"\x00"+version]
 	s.mu.Unlock()

@@ -1,4 +1,4 @@
-package run
+package servers
 
 import (
 	"cmp"
@@ -10,9 +10,9 @@ import (
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
-// servers starts each server of the run once per protocol revision, on
+// Pool starts each server of the run once per protocol revision, on
 // first use, and shares the session among the tests at that revision.
-type servers struct {
+type Pool struct {
 	protocolVersion string
 	clientVersion   string
 
@@ -22,6 +22,7 @@ type servers struct {
 	fixtures sync.Map
 }
 
+// serverEntry is one server of one suite at one revision.
 type serverEntry struct {
 	name string
 	// suite is the file of the suite that declares the server.
@@ -43,15 +44,17 @@ type serverEntry struct {
 	first *rpt.Server
 }
 
-func newServers(protocolVersion, clientVersion string) *servers {
-	return &servers{protocolVersion: protocolVersion, clientVersion: clientVersion, m: map[string]*serverEntry{}}
+// New returns an empty pool. protocolVersion is the run's revision ("" for
+// the session default); clientVersion is what mcptest says it is.
+func New(protocolVersion, clientVersion string) *Pool {
+	return &Pool{protocolVersion: protocolVersion, clientVersion: clientVersion, m: map[string]*serverEntry{}}
 }
 
-// get returns the session of a suite's server at a protocol revision
+// Get returns the session of a suite's server at a protocol revision
 // (version, from the suite's target_versions; "" for the run's), starting
 // it if needed. A server that failed to start fails every later get at
 // that revision with the same error.
-func (s *servers) get(ctx context.Context, suite *config.Suite, srv *config.Server, version string) (*session.Session, error) {
+func (s *Pool) Get(ctx context.Context, suite *config.Suite, srv *config.Server, version string) (*session.Session, error) {
 	key := suite.File + "\x00" + srv.Name + "\x00" + version
 	s.mu.Lock()
 	e, ok := s.m[key]
@@ -68,9 +71,9 @@ func (s *servers) get(ctx context.Context, suite *config.Suite, srv *config.Serv
 	return e.sess, e.err
 }
 
-// close shuts every session down in parallel and reports what each server
+// Close shuts every session down in parallel and reports what each server
 // said about itself.
-func (s *servers) close() []rpt.Server {
+func (s *Pool) Close() []rpt.Server {
 	s.mu.Lock()
 	entries := make([]*serverEntry, 0, len(s.m))
 	for _, e := range s.m {

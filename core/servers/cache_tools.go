@@ -1,4 +1,4 @@
-package run
+package servers
 
 import (
 	"context"
@@ -16,14 +16,14 @@ const toolListTimeout = 10 * time.Second
 // cursor never ends cannot hold a test up.
 const maxToolPages = 50
 
-// toolHints learns, once per session, what the server's tools/list says:
+// ToolHints learns, once per session, what the server's tools/list says:
 // the tool names (for the diagnosis of a test that calls a tool the server
-// does not list, diagnose.go) and which tools declare that calling them
+// does not list, core/run/diagnose.go) and which tools declare that calling them
 // again changes nothing (readOnlyHint or idempotentHint in their
 // annotations; the MCP defaults for a tool without annotations are the
 // opposite, so such a tool is never served from cache). It is asked only
 // when needed, never on the way of a passing test's call.
-type toolHints struct {
+type ToolHints struct {
 	mu sync.Mutex
 	m  map[*session.Session]*toolHintSet
 }
@@ -44,10 +44,11 @@ type toolList struct {
 	listed bool
 }
 
-func newToolHints() *toolHints { return &toolHints{m: map[*session.Session]*toolHintSet{}} }
+// NewToolHints returns an empty set of tool listings.
+func NewToolHints() *ToolHints { return &ToolHints{m: map[*session.Session]*toolHintSet{}} }
 
 // of returns the session's tool list, listing it on the first call.
-func (h *toolHints) of(ctx context.Context, sess *session.Session) *toolList {
+func (h *ToolHints) of(ctx context.Context, sess *session.Session) *toolList {
 	h.mu.Lock()
 	set := h.m[sess]
 	if set == nil {
@@ -61,16 +62,16 @@ func (h *toolHints) of(ctx context.Context, sess *session.Session) *toolList {
 
 // safe reports whether the tool's answers may be reused. A server that
 // cannot list its tools has no cacheable tools.
-func (h *toolHints) safe(ctx context.Context, sess *session.Session, tool string) bool {
+func (h *ToolHints) safe(ctx context.Context, sess *session.Session, tool string) bool {
 	if sess == nil {
 		return false
 	}
 	return h.of(ctx, sess).safe[tool]
 }
 
-// names returns the tools the session's server lists, and false when it
+// Names returns the tools the session's server lists, and false when it
 // could not list them all.
-func (h *toolHints) names(ctx context.Context, sess *session.Session) ([]string, bool) {
+func (h *ToolHints) Names(ctx context.Context, sess *session.Session) ([]string, bool) {
 	if sess == nil {
 		return nil, false
 	}
