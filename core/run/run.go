@@ -18,6 +18,7 @@ import (
 	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/capture"
 	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/hooks"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/score"
@@ -83,8 +84,8 @@ type runner struct {
 	match   *plugin.Coalescer
 	// judge judges the tests' expect entries through match.
 	judge *assert.Judge
-	// envs caches the environment of each suite's hooks and transforms.
-	envs suiteEnvs
+	// hooks runs the suites' hooks and transforms.
+	hooks *hooks.Runner
 	// caps holds the values tests capture for later tests.
 	caps *capture.Store
 	// cache serves identical requests from earlier answers; nil when
@@ -120,11 +121,12 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		pluginErrs: map[string]*plugin.PluginError{},
 		calls:      make(chan struct{}, opts.Concurrency),
 	}
+	r.hooks = &hooks.Runner{Redact: opts.Redact, Timeout: opts.HookTimeout}
 	r.match = plugin.NewCoalescer(opts.Host)
 	defer r.match.Close()
 	r.judge = &assert.Judge{
 		Match: r.match.Match, Redact: opts.Redact, OnPluginError: r.notePluginError,
-		Transform: r.transformValue, UpdateSnapshots: opts.UpdateSnapshots,
+		Transform: r.hooks.TransformValue, UpdateSnapshots: opts.UpdateSnapshots,
 	}
 	r.caps = capture.NewStore(p, opts.Redact)
 	r.tools = servers.NewToolHints()
@@ -146,7 +148,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	header.Tests = nil
 	r.emit(ctx, rpt.Event{Type: rpt.EventRunStarted, Total: len(p.Tests), Run: &header})
 
-	// Tests run in batches (hooks.go): the whole plan at once, or, when
+	// Tests run in batches (batches.go): the whole plan at once, or, when
 	// suites declare hooks, each suite's tests between its beforeAll and
 	// afterAll, one at a time when it has per-test hooks.
 	for _, b := range r.batches() {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/hooks"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
@@ -21,11 +22,6 @@ const responseLimit = jsonx.EmbedLimit
 // stderrLines is how much server stderr a failed test shows.
 const stderrLines = 20
 
-// blocks names the suite block each kind of test comes from.
-var blocks = map[string]string{plan.KindTool: "tools", plan.KindResource: "resources", plan.KindPrompt: "prompts",
-	plan.KindComposition: "compositions", plan.KindList: "lists", plan.KindCompletion: "completions",
-	plan.KindCompliance: "compliance"}
-
 // testHeader is the part of a result known before the test runs.
 func testHeader(t *plan.Test) rpt.Test {
 	h := rpt.Test{
@@ -34,7 +30,7 @@ func testHeader(t *plan.Test) rpt.Test {
 		File:   t.Suite.File,
 		Line:   t.Pos.Line,
 		Col:    t.Pos.Col,
-		Block:  blocks[t.Kind],
+		Block:  t.Block(),
 		Server: t.Server.Name,
 		// Set for suites that list target_versions only, so reports of
 		// other suites keep their shape.
@@ -84,7 +80,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	}
 	// The request transform sees the request as it would be sent
 	// (captures filled in) and its output is what is sent and cached.
-	q, terr := r.transformRequest(ctx, t, q)
+	q, terr := r.hooks.TransformRequest(ctx, t, q)
 	if terr != nil {
 		res.Status, res.Error = rpt.StatusFailed, terr
 		return res
@@ -132,9 +128,9 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		}
 		return envelope
 	}
-	if hasResponseTransform(t) || feat != nil || out.RPCError != nil {
+	if hooks.HasResponseTransform(t) || feat != nil || out.RPCError != nil {
 		var terr *rpt.Error
-		envelope, terr = r.transformResponse(ctx, t, out, envelopeBytes())
+		envelope, terr = r.hooks.TransformResponse(ctx, t, out, envelopeBytes())
 		envelope = r.withFeatures(feat, envelope)
 		if terr != nil {
 			res.Status, res.Error = rpt.StatusFailed, terr

@@ -1,4 +1,4 @@
-package run
+package hooks
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package run
+package hooks
 
 import (
 	"bytes"
@@ -155,8 +155,13 @@ func payload(phase string, s *config.Suite, t *plan.Test, sc hookScope, result *
 		Result: result,
 	}
 	if t != nil {
-		h := testHeader(t)
-		p.Test = &hookTest{Name: t.Name, ID: t.ID, Block: h.Block, Server: h.Server, Tool: h.Tool, Tags: h.Tags}
+		p.Test = &hookTest{Name: t.Name, ID: t.ID, Block: t.Block(), Server: t.Server.Name}
+		if t.Options != nil {
+			p.Test.Tags = t.Options.Tags
+		}
+		if t.Kind == plan.KindTool {
+			p.Test.Tool = t.Tool.Tool
+		}
 	}
 	p.Env, _ = json.Marshal(nonNil(sc.env))
 	p.Vars, _ = json.Marshal(nonNil(sc.vars))

@@ -1,4 +1,4 @@
-package run
+package hooks
 
 import (
 	"bytes"
@@ -38,10 +38,10 @@ const transformLimit = 256 << 20
 // errorKindTransform classifies a test failed by its transform.
 const errorKindTransform = "transform"
 
-// transformRequest runs the test's request transform on q: the command
+// TransformRequest runs the test's request transform on q: the command
 // reads {"name", "arguments"} and prints the request to send instead. A
 // test without one gets q back.
-func (r *runner) transformRequest(ctx context.Context, t *plan.Test, q servers.Request) (servers.Request, *rpt.Error) {
+func (r *Runner) TransformRequest(ctx context.Context, t *plan.Test, q servers.Request) (servers.Request, *rpt.Error) {
 	tr := t.Options.Transform
 	if t.Kind != plan.KindTool || tr == nil || tr.Request == nil {
 		return q, nil
@@ -90,11 +90,11 @@ func replaceRequest(q servers.Request, out []byte) (servers.Request, error) {
 	return q, nil
 }
 
-// transformResponse runs the test's response transform on the envelope:
+// TransformResponse runs the test's response transform on the envelope:
 // the command reads {"result": ...} and prints the envelope assertions
 // see instead, which must be an object holding result (and nothing
 // else). A JSON-RPC error is not a result and passes through unchanged.
-func (r *runner) transformResponse(ctx context.Context, t *plan.Test, out *session.Outcome, envelope json.RawMessage) (json.RawMessage, *rpt.Error) {
+func (r *Runner) TransformResponse(ctx context.Context, t *plan.Test, out *session.Outcome, envelope json.RawMessage) (json.RawMessage, *rpt.Error) {
 	tr := t.Options.Transform
 	if t.Kind != plan.KindTool || tr == nil || tr.Response == nil || out.RPCError != nil {
 		return envelope, nil
@@ -122,10 +122,10 @@ func checkEnvelope(b []byte) error {
 	return nil
 }
 
-// transformValue runs an assertion's transform on the value extracted at
+// TransformValue runs an assertion's transform on the value extracted at
 // its target (JSON). On failure it returns the assertion's failure
 // object instead: the assertion fails, and so does the test.
-func (r *runner) transformValue(ctx context.Context, t *plan.Test, a *config.Assertion, actual json.RawMessage) (json.RawMessage, json.RawMessage) {
+func (r *Runner) TransformValue(ctx context.Context, t *plan.Test, a *config.Assertion, actual json.RawMessage) (json.RawMessage, json.RawMessage) {
 	if a.Transform == nil {
 		return actual, nil
 	}
@@ -140,7 +140,7 @@ func (r *runner) transformValue(ctx context.Context, t *plan.Test, a *config.Ass
 
 // runTransform runs one transform command on in and returns its output,
 // checked to be exactly one JSON value, and the tail of its stderr.
-func (r *runner) runTransform(ctx context.Context, t *plan.Test, phase string, c *config.Command, in []byte) ([]byte, string, error) {
+func (r *Runner) runTransform(ctx context.Context, t *plan.Test, phase string, c *config.Command, in []byte) ([]byte, string, error) {
 	env := r.envs.of(t.Suite).with(EnvTransformPhase+"="+phase, EnvTestName+"="+t.Name, EnvTestID+"="+t.ID)
 	res := runCommand(ctx, command{argv: c.Argv, env: env, stdin: in, timeout: t.Timeout, stdoutMax: transformLimit})
 	if res.err != nil {
@@ -158,12 +158,12 @@ func (r *runner) runTransform(ctx context.Context, t *plan.Test, phase string, c
 
 // transformError is the test error of a failed transform: which one, the
 // command, why, and the command's stderr.
-func (r *runner) transformError(phase string, c *config.Command, err error, stderr string) *rpt.Error {
+func (r *Runner) transformError(phase string, c *config.Command, err error, stderr string) *rpt.Error {
 	msg := fmt.Sprintf("%s transform %q failed: %v", phase, c.Line, err)
 	if s := strings.TrimSpace(stderr); s != "" {
 		msg += "\nstderr:\n" + s
 	}
-	return &rpt.Error{Kind: errorKindTransform, Message: r.opts.Redact.String(msg)}
+	return &rpt.Error{Kind: errorKindTransform, Message: r.Redact.String(msg)}
 }
 
 // mustJSON encodes a string.
@@ -172,9 +172,9 @@ func mustJSON(s string) json.RawMessage {
 	return b
 }
 
-// hasResponseTransform reports whether t's response goes through a
+// HasResponseTransform reports whether t's response goes through a
 // transform before it is judged.
-func hasResponseTransform(t *plan.Test) bool {
+func HasResponseTransform(t *plan.Test) bool {
 	if t.Kind != plan.KindTool || t.Options == nil {
 		return false
 	}
