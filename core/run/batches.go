@@ -8,59 +8,30 @@ import (
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
-// Tests run in batches: the whole plan at once, or, when suites declare
-// hooks, each suite's tests between its beforeAll and afterAll (core/hooks
-// runs the hooks), one at a time when it has per-test hooks.
+// Tests run in the plan's batches (plan.Plan.Batches): the whole plan at
+// once, or, when suites declare hooks, each suite's tests between its
+// beforeAll and afterAll (core/hooks runs the hooks), one at a time when
+// it has per-test hooks.
 
-// batch is a run of consecutive tests that share their hooks: one suite's
-// tests when its suite declares hooks. A run without hooks is one batch.
+// batch is one of the plan's batches (plan.Batch) with the hook state of
+// its suite; hooks is nil when the batch has no hooks to run.
 type batch struct {
-	// tests are indexes into the plan's tests.
-	tests []int
-	// hooks is nil when the batch has no hooks to run.
+	plan.Batch
 	hooks *hooks.Suite
 }
 
-// batches splits the plan's tests into batches: all of them at once when
-// no suite with selected tests declares hooks, else one batch per run of
-// tests from the same suite, in plan order.
+// batches pairs each of the plan's batches with its suite's hook state.
 func (r *runner) batches() []batch {
-	tests := r.plan.Tests
-	if !r.plan.UsesHooks() {
-		all := make([]int, len(tests))
-		for i := range all {
-			all[i] = i
+	pbs := r.plan.Batches()
+	out := make([]batch, len(pbs))
+	for i, pb := range pbs {
+		out[i] = batch{Batch: pb}
+		if pb.Suite != nil {
+			out[i].hooks = r.hooks.ForSuite(pb.Suite)
 		}
-		return []batch{{tests: all}}
-	}
-	var out []batch
-	for i, t := range tests {
-		if len(out) == 0 || tests[out[len(out)-1].tests[0]].Suite != t.Suite {
-			out = append(out, batch{hooks: r.hooks.ForSuite(t.Suite)})
-		}
-		last := &out[len(out)-1]
-		last.tests = append(last.tests, i)
 	}
 	return out
 }
-
-// slots is how many of the batch's tests may be under way at once: one
-// when per-test hooks must bracket each test (a stateful session cannot be
-// reset under a test in flight) or when the run is serial (-j 1: tests
-// reach the server in order), otherwise testsPerCallSlot per request slot.
-func (b *batch) slots(limit int) int {
-	if b.hooks.PerTest() || limit == 1 {
-		return 1
-	}
-	return limit * testsPerCallSlot
-}
-
-// testsPerCallSlot is how many tests may be under way per request slot
-// (Options.Concurrency bounds requests in flight, runner.calls). A test
-// spends part of its time waiting for its server and part being judged in
-// plugins; with more tests than request slots, the next requests go out
-// while earlier answers are judged, instead of the server idling.
-const testsPerCallSlot = 4
 
 // beforeAll runs the batch's beforeAll steps and records them in the run.
 func (r *runner) beforeAll(ctx context.Context, b *batch, run *rpt.Run) {
@@ -71,8 +42,8 @@ func (r *runner) beforeAll(ctx context.Context, b *batch, run *rpt.Run) {
 // stops whatever the suite's hooks left running.
 func (r *runner) afterAll(ctx context.Context, b *batch, run *rpt.Run) {
 	steps := r.hooks.AfterAll(ctx, b.hooks, func() []rpt.Test {
-		tests := make([]rpt.Test, 0, len(b.tests))
-		for _, i := range b.tests {
+		tests := make([]rpt.Test, 0, len(b.Tests))
+		for _, i := range b.Tests {
 			tests = append(tests, run.Tests[i])
 		}
 		return tests

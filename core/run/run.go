@@ -175,7 +175,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(b.slots(r.opts.Concurrency), len(b.tests)) {
+	for range min(b.Slots(r.opts.Concurrency), len(b.Tests)) {
 		wg.Go(func() {
 			for i := range next {
 				t := r.plan.Tests[i]
@@ -198,7 +198,7 @@ func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 			}
 		})
 	}
-	for _, i := range b.tests {
+	for _, i := range b.Tests {
 		next <- i
 	}
 	close(next)
