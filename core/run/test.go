@@ -57,7 +57,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
 	start := time.Now()
 	defer func() { res.DurationMS = ms(time.Since(start)) }()
-	// Sessions of per_test servers live as long as the test (lifecycle.go).
+	// Sessions of per_test servers live as long as the test (core/servers/lifecycle.go).
 	ctx, scope := servers.WithTestScope(ctx)
 	defer scope.Close(r.servers)
 
