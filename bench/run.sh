@@ -33,7 +33,7 @@ run_bench '^BenchmarkDispatch$/^(batch|single)$' 2s ./plugins/matchers/text/
 # The 100,000-assertion budget: the runner's judging path with the plugin
 # process, then the floor, the same items through direct calls. They are
 # separate packages, so they run one after the other, back to back.
-run_bench '^BenchmarkJudge100k$' 5x ./core/run/
+run_bench '^BenchmarkJudge100k$' 5x ./core/assert/
 run_bench '^BenchmarkDirect100k$' 10x ./plugins/matchers/text/
 run_bench '^BenchmarkColdStart$' 50x ./bench/
 run_bench '^BenchmarkThroughput$' 8x ./bench/

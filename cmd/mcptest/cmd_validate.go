@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/plugin"
-	"github.com/mcptest/mcptest/core/run"
 )
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -34,7 +34,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	printGaps(p, stderr)
 	host := plugin.NewHost(pf.launcher(stderr), plugin.HostOptions{CallTimeout: pf.timeout})
 	defer host.Close()
-	if err := run.CheckArguments(ctx, host, p); err != nil {
+	if err := assert.CheckArguments(ctx, host, p); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}

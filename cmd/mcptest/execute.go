@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/report"
@@ -44,7 +45,7 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
 		return score.ExitError
 	}
-	if err := run.CheckArguments(ctx, host, e.plan); err != nil {
+	if err := assert.CheckArguments(ctx, host, e.plan); err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return score.ExitError
 	}

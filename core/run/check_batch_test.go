@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/config"
-	"github.com/mcptest/mcptest/core/run"
 )
 
 // TestCheckArgumentsInBatches vets more arguments than one batch holds,
@@ -32,7 +32,7 @@ func TestCheckArgumentsInBatches(t *testing.T) {
 		fmt.Fprintf(&b, "  - {name: t%d, server: demo, tool: echo, expect: [{target: result, matcher: %s}]}\n", i, arg)
 	}
 	pl, h := setupScoring(t, b.String(), "")
-	err := run.CheckArguments(context.Background(), h, pl)
+	err := assert.CheckArguments(context.Background(), h, pl)
 	var errs config.Errors
 	if !errors.As(err, &errs) || len(errs) != len(want) {
 		t.Fatalf("got %d errors, want %d: %v", len(errs), len(want), err)

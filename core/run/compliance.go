@@ -10,9 +10,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/compliance"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/servers"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -85,8 +88,8 @@ func (r *runner) runCompliance(ctx context.Context, t *plan.Test) (res rpt.Test)
 			res.Error = &rpt.Error{Kind: callErrorKind(err), Message: r.opts.Redact.String(err.Error())}
 			return res
 		}
-		res.Assertions = r.judge(ctx, t, envelope)
-		r.verdict(t, &res, nil)
+		res.Assertions = r.judge.Test(ctx, t, envelope)
+		assert.Verdict(t, &res, nil)
 	}
 	r.checkResults(&res, results, len(t.Assertions) > 0)
 	if res.Status != rpt.StatusPassed && envelope != nil {
@@ -226,10 +229,10 @@ func (r *runner) sequenceEnvelope(ctx context.Context, t *plan.Test, rep *compli
 		if rep.Server != nil && len(rep.Server.Result) > 0 {
 			result = rep.Server.Result
 		}
-		env, err := encodeJSON(map[string]json.RawMessage{"result": result})
+		env, err := jsonx.Encode(map[string]json.RawMessage{"result": result})
 		return r.opts.Redact.Bytes(env), err
 	}
-	sess, err := r.servers.get(ctx, t.Suite, t.Server, t.ProtocolVersion)
+	sess, err := r.servers.Get(ctx, t.Suite, t.Server, t.ProtocolVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +308,7 @@ func (r *runner) startCompliance(ctx context.Context, t *plan.Test, cr *complian
 		return
 	}
 	cr.rep = rep
-	r.servers.noteProbed(t.Suite, t.Server, t.ProtocolVersion, rep.ServerRecord())
+	r.servers.NoteProbed(t.Suite, t.Server, t.ProtocolVersion, rep.ServerRecord())
 	cr.results = make(map[string]*compliance.Result, len(rep.Results))
 	for _, res := range rep.Results {
 		cr.results[res.Check.ID] = res
@@ -326,7 +329,7 @@ func (r *runner) complianceTarget(suite *config.Suite, srv *config.Server, revis
 	none := func() {}
 	switch srv.Kind {
 	case config.URLServer:
-		cfg, err := r.servers.httpConfig(suite, srv, revision)
+		cfg, err := r.servers.HTTPConfig(suite, srv, revision)
 		if err != nil {
 			return compliance.Target{}, none, err
 		}
@@ -340,17 +343,17 @@ func (r *runner) complianceTarget(suite *config.Suite, srv *config.Server, revis
 		run, dir := srv, ""
 		if srv.Fixture != "" {
 			var err error
-			if dir, err = copyFixture(srv.Fixture); err != nil {
+			if dir, err = servers.CopyFixture(srv.Fixture); err != nil {
 				return compliance.Target{}, none, fmt.Errorf("server %q: %w", srv.Name, err)
 			}
-			run = withFixture(srv, dir)
+			run = servers.WithFixture(srv, dir)
 		}
 		env := make([]string, 0, len(run.Env))
 		for k, v := range run.Env {
 			env = append(env, k+"="+v)
 		}
 		slices.Sort(env)
-		return compliance.Target{Command: run.Command, Env: env}, func() { _ = removeFixture(dir) }, nil
+		return compliance.Target{Command: run.Command, Env: env}, func() { _ = servers.RemoveFixture(dir) }, nil
 	}
 	return compliance.Target{}, none, fmt.Errorf("server %q: compliance checks probe a live server, not a %s", srv.Name, srv.Kind)
 }

@@ -8,10 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/capture"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/core/target"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -51,7 +55,7 @@ func (st *nodeState) outputJSON() any {
 // dependants; the nodes that do not depend on it still run.
 func (r *runner) runComposition(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
-	if !r.awaitCaptures(ctx, t, &res) {
+	if !r.caps.Await(ctx, t, &res) {
 		return res
 	}
 	c := t.Composition
@@ -85,7 +89,7 @@ func (r *runner) runComposition(ctx context.Context, t *plan.Test) (res rpt.Test
 	if ran == nil {
 		ran = []string{}
 	}
-	envelope, err := encodeJSON(map[string]any{
+	envelope, err := jsonx.Encode(map[string]any{
 		"composition": map[string]any{"name": c.Spec.Name, "ran": ran, "order": order, "output": c.Output},
 		"nodes":       nodes,
 		"output":      states[c.Output].outputJSON(),
@@ -96,12 +100,12 @@ func (r *runner) runComposition(ctx context.Context, t *plan.Test) (res rpt.Test
 		return res
 	}
 	envelope = r.opts.Redact.Bytes(envelope)
-	res.Assertions = r.judge(ctx, t, envelope)
+	res.Assertions = r.judge.Test(ctx, t, envelope)
 	// The step of a composition is the whole graph: a duration budget
 	// times every node, and does not apply when every node that ran was
 	// answered from cache.
-	st := step{result: envelope, duration: time.Since(start), cached: len(ran) > 0 && allHits}
-	r.verdict(t, &res, &st)
+	st := assert.Step{Result: envelope, Duration: time.Since(start), Cached: len(ran) > 0 && allHits}
+	assert.Verdict(t, &res, &st)
 	if len(t.Assertions) == 0 {
 		// With nothing to check, every node must have finished ok.
 		for _, st := range res.Nodes {
@@ -137,20 +141,20 @@ func (r *runner) runNode(ctx context.Context, t *plan.Test, n *config.Compositio
 		st.rec.Error = r.opts.Redact.String(msg)
 		return st
 	}
-	args, err := r.caps.resolve(t, n.Args)
+	args, err := r.caps.Resolve(t, n.Args)
 	if err == nil {
-		args, err = substitute(args, nodeRef, "${", nodeResolver(states))
+		args, err = capture.Substitute(args, nodeRef, "${", nodeResolver(states))
 	}
 	if err != nil {
 		return fail(err.Error())
 	}
-	sess, err := r.servers.get(ctx, t.Suite, srv, t.ProtocolVersion)
+	sess, err := r.servers.Get(ctx, t.Suite, srv, t.ProtocolVersion)
 	if err != nil {
 		return fail("server did not start: " + err.Error())
 	}
-	release := r.servers.hold(t.Suite, srv, t.ProtocolVersion, false)
+	release := r.servers.Hold(t.Suite, srv, t.ProtocolVersion, false)
 	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
-	out, hit, err := r.send(cctx, t.Suite, srv, sess, request{Method: methodToolsCall, Name: n.Tool, Args: args, version: t.ProtocolVersion})
+	out, hit, err := r.send(cctx, t.Suite, srv, sess, servers.Request{Method: servers.MethodToolsCall, Name: n.Tool, Args: args, Version: t.ProtocolVersion})
 	cancel()
 	release()
 	st.rec.CacheHit = hit
@@ -172,7 +176,7 @@ func (r *runner) runNode(ctx context.Context, t *plan.Test, n *config.Compositio
 // nodeResolver resolves ${id.path} against the outputs of finished nodes.
 // ${id.output} (and ${id.output.path}) name the whole output (and a path in
 // it) unless the output has a key "output" of its own.
-func nodeResolver(states map[string]*nodeState) resolver {
+func nodeResolver(states map[string]*nodeState) capture.Resolver {
 	return func(m []string) (any, error) {
 		id, expr := m[1], m[2]
 		st := states[id]
@@ -208,7 +212,7 @@ func nodeOutput(out *session.Outcome) (v any, raw json.RawMessage) {
 	if e := out.RPCError; e != nil {
 		m := map[string]any{"code": e.Code, "message": e.Message}
 		if len(e.Data) > 0 {
-			if v, err := decode(e.Data); err == nil {
+			if v, err := jsonx.Decode(e.Data); err == nil {
 				m["data"] = v
 			}
 		}
@@ -225,7 +229,7 @@ func nodeOutput(out *session.Outcome) (v any, raw json.RawMessage) {
 		return nil, nil
 	}
 	if len(res.Structured) > 0 && string(res.Structured) != "null" {
-		if v, err := decode(res.Structured); err == nil {
+		if v, err := jsonx.Decode(res.Structured); err == nil {
 			return v, res.Structured
 		}
 	}
@@ -237,13 +241,13 @@ func nodeOutput(out *session.Outcome) (v any, raw json.RawMessage) {
 	}
 	if len(texts) > 0 {
 		if first := strings.TrimSpace(texts[0]); strings.HasPrefix(first, "{") || strings.HasPrefix(first, "[") {
-			if v, err := decode(json.RawMessage(first)); err == nil {
+			if v, err := jsonx.Decode(json.RawMessage(first)); err == nil {
 				return v, json.RawMessage(first)
 			}
 		}
 		return strings.Join(texts, "\n"), nil
 	}
-	v, err := decode(out.Result)
+	v, err := jsonx.Decode(out.Result)
 	if err != nil {
 		return nil, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -292,7 +293,7 @@ tools:
       - {target: "result", matcher: {not: {anyOf: [{has: "b"}, {re: "(" }]}}}
       - assert-set: {assertions: [{target: "result", matcher: {re: "[" }}]}
 `, "")
-	err := run.CheckArguments(context.Background(), h, pl)
+	err := assert.CheckArguments(context.Background(), h, pl)
 	var errs config.Errors
 	if !errors.As(err, &errs) || len(errs) != 2 {
 		t.Fatalf("error = %v", err)
@@ -320,7 +321,7 @@ tools:
       - {target: "result", matcher: {wrapped: 1}}
 `, "")
 	const want = "invalid matcher argument: wrapped: never valid"
-	err := run.CheckArguments(context.Background(), h, pl)
+	err := assert.CheckArguments(context.Background(), h, pl)
 	if err == nil || !strings.HasSuffix(err.Error(), "/tools/0/expect/0/matcher/wrapped: "+want) {
 		t.Errorf("validate: %v", err)
 	}

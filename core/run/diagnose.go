@@ -73,7 +73,7 @@ func (r *runner) listedTools(ctx context.Context, sess *session.Session) ([]stri
 	}
 	ch := make(chan answer, 1)
 	go func() {
-		names, ok := r.tools.names(ctx, sess)
+		names, ok := r.tools.Names(ctx, sess)
 		ch <- answer{names, ok}
 	}()
 	select {

@@ -12,6 +12,7 @@ import (
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/core/target"
+	"github.com/mcptest/mcptest/internal/jsonx"
 )
 
 // Keys a test's captured traffic adds to its envelope, beside "result" or
@@ -141,7 +142,7 @@ func (f *features) envelope(env json.RawMessage) json.RawMessage {
 	b.Write(base[:len(base)-1])
 	first := len(bytes.TrimSpace(base[1:len(base)-1])) == 0
 	add := func(key string, v any) {
-		raw, err := encodeJSON(v)
+		raw, err := jsonx.Encode(v)
 		if err != nil {
 			raw = []byte("null")
 		}

@@ -10,7 +10,9 @@ import (
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -35,14 +37,14 @@ type featureRun struct {
 // the server lacks, a failed setLevel or subscribe) fills res as errored
 // and returns no outcome; a transport failure of the call itself is the
 // error, as with obtain.
-func (r *runner) obtainFeatures(ctx context.Context, t *plan.Test, q request, res *rpt.Test) (*session.Session, *session.Outcome, *features, error) {
-	sess, err := r.servers.get(ctx, t.Suite, t.Server, t.ProtocolVersion)
+func (r *runner) obtainFeatures(ctx context.Context, t *plan.Test, q servers.Request, res *rpt.Test) (*session.Session, *session.Outcome, *features, error) {
+	sess, err := r.servers.Get(ctx, t.Suite, t.Server, t.ProtocolVersion)
 	if err != nil {
 		res.Status = rpt.StatusErrored
 		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(err.Error())}
 		return nil, nil, nil, nil
 	}
-	defer r.servers.hold(t.Suite, t.Server, t.ProtocolVersion, true)()
+	defer r.servers.Hold(t.Suite, t.Server, t.ProtocolVersion, true)()
 	fr := &featureRun{r: r, t: t, sess: sess, res: res, start: time.Now()}
 	f := &features{}
 	var client *config.ClientMocks
@@ -55,7 +57,7 @@ func (r *runner) obtainFeatures(ctx context.Context, t *plan.Test, q request, re
 	if t.Kind == plan.KindResource && t.Resource.Subscribe != nil {
 		f.uri = q.Name // captures filled in
 	}
-	capture, err := sess.StartCapture(session.CaptureOptions{Mocks: mocksOf(client)})
+	capture, err := sess.StartCapture(session.CaptureOptions{Mocks: servers.MocksOf(client)})
 	if err != nil {
 		fr.fail("capture", err.Error())
 		return sess, nil, nil, nil
@@ -205,7 +207,7 @@ func (fr *featureRun) trigger(ctx context.Context, tr *config.Trigger) bool {
 
 // call makes the test's own request; a tool test with progress sends its
 // token in _meta, and in the modern era one with a log level its level.
-func (fr *featureRun) call(ctx context.Context, q request, f *features) (*session.Outcome, error) {
+func (fr *featureRun) call(ctx context.Context, q servers.Request, f *features) (*session.Outcome, error) {
 	cctx, cancel := context.WithTimeout(ctx, fr.t.Timeout)
 	defer cancel()
 	fields := map[string]string{}
@@ -215,9 +217,9 @@ func (fr *featureRun) call(ctx context.Context, q request, f *features) (*sessio
 	if f.logLevel != "" {
 		fields[metaLogLevel] = f.logLevel
 	}
-	if q.Method != methodToolsCall || len(fields) == 0 {
-		out, err := q.send(cctx, fr.sess)
-		fr.observe(q.Method, q.params(), out, err)
+	if q.Method != servers.MethodToolsCall || len(fields) == 0 {
+		out, err := q.Send(cctx, fr.sess)
+		fr.observe(q.Method, q.Params(), out, err)
 		return out, err
 	}
 	meta, _ := json.Marshal(fields)
@@ -281,11 +283,11 @@ func (fr *featureRun) withCaptured(out *session.Outcome) *session.Outcome {
 
 // toolParams are the params of a tools/call as sent.
 func toolParams(name string, args, meta json.RawMessage) json.RawMessage {
-	p := map[string]any{"name": name, "arguments": argsOrEmpty(args)}
+	p := map[string]any{"name": name, "arguments": servers.ArgsOrEmpty(args)}
 	if meta != nil {
 		p["_meta"] = meta
 	}
-	b, _ := encodeJSON(p)
+	b, _ := jsonx.Encode(p)
 	return b
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 )
 
 // injectedOutcome synthesises the answer of a tool test that sets
@@ -32,7 +33,7 @@ func injectedOutcome(t *plan.Test) (*session.Outcome, error) {
 		Error   rpcError `json:"error"`
 		IsError bool     `json:"isError"`
 	}
-	raw, err := encodeJSON(result{JSONRPC: "2.0", Error: rpcError{Code: fe.Code, Message: fe.Message}, IsError: true})
+	raw, err := jsonx.Encode(result{JSONRPC: "2.0", Error: rpcError{Code: fe.Code, Message: fe.Message}, IsError: true})
 	if err != nil {
 		return nil, fmt.Errorf("inject_error %q: %w", fe.Name, err)
 	}

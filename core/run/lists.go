@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -44,13 +47,13 @@ type listing struct {
 func (r *runner) runList(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
 	start := time.Now()
-	if !r.awaitCaptures(ctx, t, &res) {
+	if !r.caps.Await(ctx, t, &res) {
 		return res
 	}
 	lt := t.List
 	var first *string
 	if lt.Cursor != nil {
-		c, err := r.caps.resolveText(t, *lt.Cursor)
+		c, err := r.caps.ResolveText(t, *lt.Cursor)
 		if err != nil {
 			res.Status = rpt.StatusErrored
 			res.Error = &rpt.Error{Kind: "capture", Message: r.opts.Redact.String(err.Error())}
@@ -58,7 +61,7 @@ func (r *runner) runList(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		}
 		first = &c
 	}
-	sess, err := r.servers.get(ctx, t.Suite, t.Server, t.ProtocolVersion)
+	sess, err := r.servers.Get(ctx, t.Suite, t.Server, t.ProtocolVersion)
 	if err != nil {
 		res.Status = rpt.StatusErrored
 		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(err.Error())}
@@ -80,15 +83,15 @@ func (r *runner) runList(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	}
 	res.CacheHit = l.pages > 0 && l.hits == l.pages
 	envelope := r.opts.Redact.Bytes(l.envelope(lt))
-	res.Assertions = r.judge(ctx, t, envelope)
-	st := step{result: envelope, duration: l.elapsed, cached: res.CacheHit}
-	r.verdict(t, &res, &st)
+	res.Assertions = r.judge.Test(ctx, t, envelope)
+	st := assert.Step{Result: envelope, Duration: l.elapsed, Cached: res.CacheHit}
+	assert.Verdict(t, &res, &st)
 	if len(t.Assertions) == 0 && l.rpcErr != nil {
 		// With nothing to check, the listing itself must succeed.
 		res.Status = rpt.StatusFailed
 		res.Error = &rpt.Error{Kind: "rpc_error", Message: r.opts.Redact.String(l.rpcErr.Error())}
 	}
-	r.takeCaptures(t, envelope, &res)
+	r.caps.Take(t, envelope, &res)
 	if res.Status != rpt.StatusPassed {
 		res.Response = r.truncate(envelope)
 		res.Stderr = r.stderrTail(sess)
@@ -115,7 +118,7 @@ func (r *runner) readList(ctx context.Context, t *plan.Test, sess *session.Sessi
 		cursor = *first
 	}
 	for {
-		q := request{Method: lt.Method(), Raw: listParams(first != nil || l.pages > 0, cursor)}
+		q := servers.Request{Method: lt.Method(), Raw: listParams(first != nil || l.pages > 0, cursor)}
 		if l.pages > 0 || first != nil {
 			l.cursors = append(l.cursors, cursor)
 		}
@@ -216,7 +219,7 @@ func (l *listing) envelope(lt *config.ListTest) json.RawMessage {
 		}
 		env["result"] = result
 	}
-	b, err := encodeJSON(env)
+	b, err := jsonx.Encode(env)
 	if err != nil {
 		b, _ = json.Marshal(map[string]string{"error": err.Error()})
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
 )
 
@@ -21,13 +22,13 @@ var ErrNoCapability = errors.New("capability not declared")
 // prepare readies a request for the session that will carry it: a
 // completion test needs the completions capability, and ${fixture}
 // expands to the session's fixture copy.
-func (r *runner) prepare(t *plan.Test, sess *session.Session, q request) (request, error) {
+func (r *runner) prepare(t *plan.Test, sess *session.Session, q servers.Request) (servers.Request, error) {
 	if t.Kind == plan.KindCompletion {
 		if err := requireCapability(sess, "completions", methodComplete); err != nil {
 			return q, err
 		}
 	}
-	return q.withFixture(r.servers.fixtureOf(sess))
+	return q.WithFixture(r.servers.FixtureOf(sess))
 }
 
 // requireCapability fails unless the server declared the capability that

@@ -2,103 +2,41 @@ package run
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
-// Request methods.
-const (
-	methodToolsCall     = "tools/call"
-	methodResourcesRead = "resources/read"
-	methodPromptsGet    = "prompts/get"
-)
-
-// request is one call a test makes, as it goes on the wire: captures are
-// substituted, and a request transform may have rewritten Args.
-type request struct {
-	// Method is tools/call, resources/read or prompts/get.
-	Method string
-	// Name is the tool or prompt name, or the resource URI.
-	Name string
-	// Args holds the tool or prompt arguments, a JSON object; nil for a
-	// resource read.
-	Args json.RawMessage
-	// version is the protocol revision of the test (plan.Test
-	// ProtocolVersion): answers at one revision never stand in for
-	// another's.
-	version string
-	// Raw, when set, is the request's params as they are sent (the
-	// methods other than tools/call, resources/read and prompts/get).
-	Raw json.RawMessage
-}
-
 // requestOf builds the request of a tool, resource or prompt test, with
 // the captures it uses filled in.
-func (r *runner) requestOf(t *plan.Test) (request, error) {
+func (r *runner) requestOf(t *plan.Test) (servers.Request, error) {
 	switch t.Kind {
 	case plan.KindResource:
-		uri, err := r.caps.resolveText(t, t.Resource.URI)
-		return request{Method: methodResourcesRead, Name: uri, version: t.ProtocolVersion}, err
+		uri, err := r.caps.ResolveText(t, t.Resource.URI)
+		return servers.Request{Method: servers.MethodResourcesRead, Name: uri, Version: t.ProtocolVersion}, err
 	case plan.KindPrompt:
-		args, err := r.caps.resolve(t, t.Prompt.Args)
-		return request{Method: methodPromptsGet, Name: t.Prompt.Prompt, Args: args, version: t.ProtocolVersion}, err
+		args, err := r.caps.Resolve(t, t.Prompt.Args)
+		return servers.Request{Method: servers.MethodPromptsGet, Name: t.Prompt.Prompt, Args: args, Version: t.ProtocolVersion}, err
 	case plan.KindCompletion:
-		params, err := r.caps.resolve(t, t.Completion.Params())
-		return request{Method: methodComplete, Raw: params, version: t.ProtocolVersion}, err
+		params, err := r.caps.Resolve(t, t.Completion.Params())
+		return servers.Request{Method: methodComplete, Raw: params, Version: t.ProtocolVersion}, err
 	}
-	args, err := r.caps.resolve(t, t.Tool.Args)
-	return request{Method: methodToolsCall, Name: t.Tool.Tool, Args: args, version: t.ProtocolVersion}, err
-}
-
-// params are the request's JSON-RPC params, as sent (the cache keys on
-// them).
-func (q request) params() json.RawMessage {
-	if q.Raw != nil {
-		return q.Raw
-	}
-	var p any
-	switch q.Method {
-	case methodResourcesRead:
-		p = map[string]string{"uri": q.Name}
-	default:
-		p = map[string]any{"name": q.Name, "arguments": argsOrEmpty(q.Args)}
-	}
-	b, _ := encodeJSON(p)
-	return b
-}
-
-// send makes the request on a session. Arguments are never sent as null.
-func (q request) send(ctx context.Context, sess *session.Session) (*session.Outcome, error) {
-	switch q.Method {
-	case methodToolsCall:
-		return sess.CallTool(ctx, q.Name, q.Args)
-	case methodPromptsGet:
-		params, _ := json.Marshal(map[string]any{"name": q.Name, "arguments": argsOrEmpty(q.Args)})
-		return sess.Request(ctx, q.Method, params)
-	}
-	return sess.Request(ctx, q.Method, q.params())
-}
-
-func argsOrEmpty(args json.RawMessage) json.RawMessage {
-	if len(args) == 0 {
-		return json.RawMessage(`{}`)
-	}
-	return args
+	args, err := r.caps.Resolve(t, t.Tool.Args)
+	return servers.Request{Method: servers.MethodToolsCall, Name: t.Tool.Tool, Args: args, Version: t.ProtocolVersion}, err
 }
 
 // send makes a request through the result cache (a plain call when caching
 // is off).
-func (r *runner) send(ctx context.Context, suite *config.Suite, srv *config.Server, sess *session.Session, q request) (*session.Outcome, bool, error) {
-	return r.cache.do(ctx, suite, srv, sess, q, r.redactOutcome, func() (*session.Outcome, error) {
-		out, err := q.send(ctx, sess)
+func (r *runner) send(ctx context.Context, suite *config.Suite, srv *config.Server, sess *session.Session, q servers.Request) (*session.Outcome, bool, error) {
+	return r.cache.Do(ctx, suite, srv, sess, q, r.redactOutcome, func() (*session.Outcome, error) {
+		out, err := q.Send(ctx, sess)
 		if r.opts.OnCall != nil {
-			r.opts.OnCall(suite, srv, sess, q.Method, q.params(), out, err)
+			r.opts.OnCall(suite, srv, sess, q.Method, q.Params(), out, err)
 		}
 		return out, err
 	})
@@ -108,7 +46,7 @@ func (r *runner) send(ctx context.Context, suite *config.Suite, srv *config.Serv
 // test with inject_error (no server is started: sess is nil), otherwise
 // from the server, through the result cache. A server that does not start
 // fills res (its Status is then set) and returns nothing.
-func (r *runner) obtain(ctx context.Context, t *plan.Test, q request, res *rpt.Test) (sess *session.Session, out *session.Outcome, hit bool, err error) {
+func (r *runner) obtain(ctx context.Context, t *plan.Test, q servers.Request, res *rpt.Test) (sess *session.Session, out *session.Outcome, hit bool, err error) {
 	if t.Kind == plan.KindTool && t.Tool.InjectError != "" {
 		out, err = injectedOutcome(t)
 		if err != nil {
@@ -117,7 +55,7 @@ func (r *runner) obtain(ctx context.Context, t *plan.Test, q request, res *rpt.T
 		}
 		return nil, out, false, nil
 	}
-	sess, err = r.servers.get(ctx, t.Suite, t.Server, t.ProtocolVersion)
+	sess, err = r.servers.Get(ctx, t.Suite, t.Server, t.ProtocolVersion)
 	if err != nil {
 		res.Status = rpt.StatusErrored
 		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(err.Error())}
@@ -136,7 +74,7 @@ func (r *runner) obtain(ctx context.Context, t *plan.Test, q request, res *rpt.T
 	case <-ctx.Done():
 		return sess, nil, false, fmt.Errorf("waiting for a request slot: %w", ctx.Err())
 	}
-	defer r.servers.hold(t.Suite, t.Server, t.ProtocolVersion, false)()
+	defer r.servers.Hold(t.Suite, t.Server, t.ProtocolVersion, false)()
 	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
 	defer cancel()
 	out, hit, err = r.send(cctx, t.Suite, t.Server, sess, q)

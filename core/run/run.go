@@ -1,12 +1,17 @@
-// Package run executes a plan: it starts the servers the tests need, calls
-// them, sends every assertion to its matcher plugin in batches, scores the
-// tests and streams events to the reporters.
+// Package run executes a plan; it is the orchestration only. It walks the
+// plan's batches, obtains each test's session from core/servers, builds
+// and sends the test's requests (tools, resources, prompts, lists,
+// compositions, completions, compliance entries, notification features),
+// and streams events. Judging is core/assert's, hooks and transforms are
+// core/hooks', captured values core/capture's, and the grouping of tests
+// into batches is the plan's (plan.Plan.Batches).
 package run
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"runtime"
 	"slices"
@@ -14,12 +19,22 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/capture"
+	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/hooks"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/score"
+	"github.com/mcptest/mcptest/core/servers"
+	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
+
+// CallObserver is told of one request a test sent to a server: the method
+// and params as sent, and the answer (Options.OnCall).
+type CallObserver func(suite *config.Suite, srv *config.Server, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error)
 
 // EventSink receives run events; core/report.Emitter is one.
 type EventSink interface {
@@ -69,18 +84,20 @@ type Options struct {
 type runner struct {
 	opts    Options
 	plan    *plan.Plan
-	servers *servers
-	match   *coalescer
-	// envs caches the environment of each suite's hooks and transforms.
-	envs suiteEnvs
+	servers *servers.Pool
+	match   *plugin.Coalescer
+	// judge judges the tests' expect entries through match.
+	judge *assert.Judge
+	// hooks runs the suites' hooks and transforms.
+	hooks *hooks.Runner
 	// caps holds the values tests capture for later tests.
-	caps *captures
+	caps *capture.Store
 	// cache serves identical requests from earlier answers; nil when
 	// caching is off.
-	cache *callCache
+	cache *servers.Cache
 	// tools holds each session's tools/list, read when a test needs it
 	// (and shared with the cache, which reads the tools' annotations).
-	tools *toolHints
+	tools *servers.ToolHints
 	// calls bounds the requests in flight to servers (Options.Concurrency).
 	calls chan struct{}
 	// comp holds the compliance engine's runs (compliance.go).
@@ -104,18 +121,20 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	r := &runner{
 		opts:       opts,
 		plan:       p,
-		servers:    newServers(opts.ProtocolVersion, opts.ToolVersion),
+		servers:    servers.New(opts.ProtocolVersion, opts.ToolVersion),
 		pluginErrs: map[string]*plugin.PluginError{},
 		calls:      make(chan struct{}, opts.Concurrency),
 	}
-	r.match = newCoalescer(opts.Host)
-	defer r.match.close()
-	r.caps = newCaptures(p)
-	r.cache = newRunCache(p, opts)
-	r.tools = newToolHints()
-	if r.cache != nil {
-		r.cache.tools = r.tools
+	r.hooks = &hooks.Runner{Redact: opts.Redact, Timeout: opts.HookTimeout}
+	r.match = plugin.NewCoalescer(opts.Host)
+	defer r.match.Close()
+	r.judge = &assert.Judge{
+		Match: r.match.Match, Redact: opts.Redact, OnPluginError: r.notePluginError,
+		Transform: r.hooks.TransformValue, UpdateSnapshots: opts.UpdateSnapshots,
 	}
+	r.caps = capture.NewStore(p, opts.Redact)
+	r.tools = servers.NewToolHints()
+	r.cache = servers.NewCache(p, opts.NoCache, opts.CacheDir, opts.ProtocolVersion, r.tools)
 
 	run := &rpt.Run{
 		SchemaVersion: rpt.SchemaVersion,
@@ -133,7 +152,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	header.Tests = nil
 	r.emit(ctx, rpt.Event{Type: rpt.EventRunStarted, Total: len(p.Tests), Run: &header})
 
-	// Tests run in batches (hooks.go): the whole plan at once, or, when
+	// Tests run in batches (batches.go): the whole plan at once, or, when
 	// suites declare hooks, each suite's tests between its beforeAll and
 	// afterAll, one at a time when it has per-test hooks.
 	for _, b := range r.batches() {
@@ -142,7 +161,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		r.afterAll(ctx, &b, run)
 	}
 
-	run.Servers = r.servers.close()
+	run.Servers = r.servers.Close()
 	run.Errors = append(run.Errors, r.runErrors()...)
 	run.FinishedAt = time.Now().UTC()
 	run.DurationMS = ms(run.FinishedAt.Sub(run.StartedAt))
@@ -160,7 +179,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(b.slots(r.opts.Concurrency), len(b.tests)) {
+	for range min(b.Slots(r.opts.Concurrency), len(b.Tests)) {
 		wg.Go(func() {
 			for i := range next {
 				t := r.plan.Tests[i]
@@ -177,13 +196,13 @@ func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 				if ctx.Err() != nil {
 					res = cutShort(res)
 				}
-				r.caps.finish(t, &res)
+				r.caps.Finish(t, &res)
 				run.Tests[i] = res
 				r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &res})
 			}
 		})
 	}
-	for _, i := range b.tests {
+	for _, i := range b.Tests {
 		next <- i
 	}
 	close(next)

@@ -7,21 +7,20 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/hooks"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
 // responseLimit bounds the envelope kept in the report of a failed test.
-const responseLimit = 64 << 10
+const responseLimit = jsonx.EmbedLimit
 
 // stderrLines is how much server stderr a failed test shows.
 const stderrLines = 20
-
-// blocks names the suite block each kind of test comes from.
-var blocks = map[string]string{plan.KindTool: "tools", plan.KindResource: "resources", plan.KindPrompt: "prompts",
-	plan.KindComposition: "compositions", plan.KindList: "lists", plan.KindCompletion: "completions",
-	plan.KindCompliance: "compliance"}
 
 // testHeader is the part of a result known before the test runs.
 func testHeader(t *plan.Test) rpt.Test {
@@ -31,7 +30,7 @@ func testHeader(t *plan.Test) rpt.Test {
 		File:   t.Suite.File,
 		Line:   t.Pos.Line,
 		Col:    t.Pos.Col,
-		Block:  blocks[t.Kind],
+		Block:  t.Block(),
 		Server: t.Server.Name,
 		// Set for suites that list target_versions only, so reports of
 		// other suites keep their shape.
@@ -58,9 +57,9 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
 	start := time.Now()
 	defer func() { res.DurationMS = ms(time.Since(start)) }()
-	// Sessions of per_test servers live as long as the test (lifecycle.go).
-	ctx, scope := withTestScope(ctx)
-	defer scope.close(r.servers)
+	// Sessions of per_test servers live as long as the test (core/servers/lifecycle.go).
+	ctx, scope := servers.WithTestScope(ctx)
+	defer scope.Close(r.servers)
 
 	switch t.Kind {
 	case plan.KindComposition:
@@ -70,7 +69,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	case plan.KindCompliance:
 		return r.runCompliance(ctx, t)
 	}
-	if !r.awaitCaptures(ctx, t, &res) {
+	if !r.caps.Await(ctx, t, &res) {
 		return res
 	}
 	q, err := r.requestOf(t)
@@ -81,7 +80,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	}
 	// The request transform sees the request as it would be sent
 	// (captures filled in) and its output is what is sent and cached.
-	q, terr := r.transformRequest(ctx, t, q)
+	q, terr := r.hooks.TransformRequest(ctx, t, q)
 	if terr != nil {
 		res.Status, res.Error = rpt.StatusFailed, terr
 		return res
@@ -129,9 +128,9 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		}
 		return envelope
 	}
-	if hasResponseTransform(t) || feat != nil || out.RPCError != nil {
+	if hooks.HasResponseTransform(t) || feat != nil || out.RPCError != nil {
 		var terr *rpt.Error
-		envelope, terr = r.transformResponse(ctx, t, out, envelopeBytes())
+		envelope, terr = r.hooks.TransformResponse(ctx, t, out, envelopeBytes())
 		envelope = r.withFeatures(feat, envelope)
 		if terr != nil {
 			res.Status, res.Error = rpt.StatusFailed, terr
@@ -140,14 +139,14 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 			res.Frames = r.frames(out.Frames, start)
 			return res
 		}
-		res.Assertions = r.judge(ctx, t, envelope)
+		res.Assertions = r.judge.Test(ctx, t, envelope)
 	} else {
-		res.Assertions = r.judgeResult(ctx, t, out.Result)
+		res.Assertions = r.judge.Result(ctx, t, out.Result)
 	}
 	// The step checks time the call and measure what the server sent; a
 	// duration budget does not apply to a cache hit.
-	st := stepOf(out, res.CacheHit)
-	r.verdict(t, &res, &st)
+	st := assert.StepOf(out, res.CacheHit)
+	assert.Verdict(t, &res, &st)
 	feat.verdict(&res)
 	if len(t.Assertions) == 0 {
 		// With nothing to check, the call itself must succeed.
@@ -161,7 +160,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		}
 	}
 	if len(t.Captures) > 0 {
-		r.takeCaptures(t, envelopeBytes(), &res)
+		r.caps.Take(t, envelopeBytes(), &res)
 	}
 	r.diagnoseTool(ctx, t, sess, q.Name, &res)
 	if res.Status != rpt.StatusPassed {
@@ -226,10 +225,10 @@ func callErrorKind(err error) string {
 
 func (r *runner) truncate(raw json.RawMessage) json.RawMessage {
 	b := r.opts.Redact.Bytes(raw)
-	if len(b) <= responseLimit && embeddable(b) {
+	if len(b) <= responseLimit && jsonx.Embeddable(b) {
 		return b
 	}
-	return embedText(b, responseLimit)
+	return jsonx.EmbedText(b, responseLimit)
 }
 
 // frames converts the session's wire capture for the report.
@@ -242,7 +241,7 @@ func (r *runner) frames(fs []session.Frame, start time.Time) []rpt.Frame {
 			dir = "send"
 		}
 		fr := rpt.Frame{Direction: dir, AtMS: ms(f.Time.Sub(start)), Truncated: f.Truncated}
-		if !f.Truncated && embeddable([]byte(raw)) {
+		if !f.Truncated && jsonx.Embeddable([]byte(raw)) {
 			fr.Data = json.RawMessage(raw)
 		} else {
 			fr.Data, _ = json.Marshal(raw)

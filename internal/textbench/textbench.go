@@ -2,7 +2,7 @@
 // "100,000 assertions through the text plugin in one run: at most 2 µs per
 // assertion amortised over a direct Go call measured in the same run".
 //
-// Two benchmarks judge them: BenchmarkJudge100k in core/run sends them
+// Two benchmarks judge them: BenchmarkJudge100k in core/assert sends them
 // through the runner's judging path and the real plugin process, and
 // BenchmarkDirect100k in plugins/matchers/text calls the Go matchers
 // directly. Both take the items from Generate, so the two sides judge the

@@ -11,7 +11,7 @@ import (
 // BenchmarkDirect100k is the floor of the budget "100,000 assertions
 // through the text plugin: at most 2 µs per assertion amortised over a
 // direct Go call": the assertions of internal/textbench, the same ones
-// BenchmarkJudge100k in core/run sends through the runner and the plugin
+// BenchmarkJudge100k in core/assert sends through the runner and the plugin
 // process, judged by direct calls of this plugin's matchers, one after
 // another. Each item carries the options the core would send, though the
 // text matchers do not read them. bench/run.sh subtracts this from the

@@ -1,0 +1,302 @@
+package assert
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/core/target"
+	"github.com/mcptest/mcptest/internal/jsonx"
+	"github.com/mcptest/mcptest/internal/redact"
+	"github.com/mcptest/mcptest/internal/slicepool"
+	"github.com/mcptest/mcptest/sdk"
+	rpt "github.com/mcptest/mcptest/sdk/report"
+)
+
+// requestPool recycles the plugin requests of a test, the largest
+// allocation per assertion, once the verdicts are back.
+var requestPool slicepool.Pool[plugin.MatchRequest]
+
+// Judge judges tests' expect entries. It holds only what judging needs
+// from the run; the zero value of every field but Match is usable.
+type Judge struct {
+	// Match has plugins judge the requests and returns their outcomes in
+	// order (plugin.Coalescer.Match, or plugin.Host.Match).
+	Match func(ctx context.Context, reqs []plugin.MatchRequest) []plugin.MatchOutcome
+	// Redact scrubs secrets from failures and errors.
+	Redact *redact.Redactor
+	// OnPluginError is told of every verdict a plugin could not reach, for
+	// the run's errors; nil ignores them.
+	OnPluginError func(error)
+	// Transform runs an entry's transform on the value extracted at its
+	// target and returns the new value, or else the entry's failure
+	// object; nil leaves values as extracted.
+	Transform func(ctx context.Context, t *plan.Test, a *config.Assertion, actual json.RawMessage) (json.RawMessage, json.RawMessage)
+	// UpdateSnapshots is passed to matchers (--update-snapshots).
+	UpdateSnapshots bool
+}
+
+// Test evaluates the test's expect entries against the envelope. Targets
+// are resolved here; every matcher a plugin judges (plain assertions, the
+// leaves of compositions, the members of assert-sets) goes out in one
+// coalesced batch; then compositions and assert-sets are combined in the
+// core (tree.go), reading the verdicts back in the order they were sent.
+func (jd *Judge) Test(ctx context.Context, t *plan.Test, envelope json.RawMessage) []rpt.Assertion {
+	if len(t.Assertions) == 0 {
+		return nil
+	}
+	j := jd.newJudging(ctx, t, envelope)
+	return j.run()
+}
+
+// Result is Test for the envelope {"result": result}, read straight from
+// the result's bytes instead of copying them into an envelope first: a
+// response of tens of megabytes is held once.
+func (jd *Judge) Result(ctx context.Context, t *plan.Test, result json.RawMessage) []rpt.Assertion {
+	if len(t.Assertions) == 0 {
+		return nil
+	}
+	if len(result) == 0 {
+		result = json.RawMessage("null")
+	}
+	j := jd.newJudging(ctx, t, result)
+	j.underResult = true
+	return j.run()
+}
+
+// run prepares every entry, has the plugins judge them and reads the
+// verdicts back.
+func (j *judging) run() []rpt.Assertion {
+	jd, ctx, t := j.jd, j.ctx, j.t
+	weighted := t.Options != nil && t.Options.Threshold != nil
+	out := make([]rpt.Assertion, len(t.Assertions))
+	for i, a := range t.Assertions {
+		out[i] = j.prepare(i, a, weighted)
+	}
+	j.outs = jd.Match(ctx, j.reqs)
+	// The verdicts are read from outs alone; the requests can serve the
+	// next test.
+	requestPool.Put(j.reqs)
+	j.reqs = nil
+	for i, a := range t.Assertions {
+		j.finish(&out[i], a)
+	}
+	return out
+}
+
+// judging is the state of judging one test: the requests gathered by
+// prepare, then the verdicts finish reads back with a cursor.
+type judging struct {
+	jd  *Judge
+	ctx context.Context
+	t   *plan.Test
+	// doc is the JSON the targets are read from, in place (never decoded
+	// as a whole): the envelope, or with underResult the result alone,
+	// read as {"result": doc}.
+	doc         json.RawMessage
+	underResult bool
+	// fill is the normalisation targets see (isError on tool results).
+	fill      *target.Fill
+	decodeErr error
+	reqs      []plugin.MatchRequest
+	outs      []plugin.MatchOutcome
+	cur       int               // next verdict to read
+	actuals   []json.RawMessage // the values compositions judged, in order
+	acur      int               // next of actuals to read
+	// lastPlugin and lastLabel memoise the name@version of the plugin of
+	// the previous assertion: most tests use one plugin throughout.
+	lastPlugin *plugin.Found
+	lastLabel  string
+	// values memoises the JSON text at the first targets extracted: a
+	// test's assertions mostly look at a few targets (the text content, a
+	// structured field), and reading the document again would give the
+	// same bytes.
+	values  [maxMemoTargets]targetValue
+	nvalues int
+}
+
+// maxMemoTargets bounds the targets a test's judging memoises; later ones
+// are extracted each time, so a test with many targets costs no more per
+// assertion than without the memo.
+const maxMemoTargets = 8
+
+// targetValue is the JSON text at one target of the envelope.
+type targetValue struct {
+	target string
+	actual json.RawMessage
+}
+
+// newJudging starts judging t against doc. A document that is not JSON
+// errors every entry, with encoding/json's account of what is wrong.
+func (jd *Judge) newJudging(ctx context.Context, t *plan.Test, doc json.RawMessage) *judging {
+	j := &judging{jd: jd, ctx: ctx, t: t, doc: doc, reqs: requestPool.Get(len(t.Assertions))}
+	if !json.Valid(doc) {
+		if _, err := jsonx.DecodeSlow(doc); err != nil {
+			j.decodeErr = err
+		} else {
+			j.decodeErr = errors.New("invalid JSON")
+		}
+	}
+	j.fill = t.ResultFill()
+	return j
+}
+
+// prepare starts the result of one entry and queues its leaves. An entry
+// whose value cannot be had (a missing target, a response that is not
+// JSON) is decided here and queues nothing.
+func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion {
+	res := rpt.Assertion{Index: i, Target: a.Spec.Target, Matcher: a.Spec.Matcher.Key, Message: a.Spec.Message, Name: a.Spec.Name}
+	if weighted {
+		w := a.Spec.Weight
+		res.Weight = &w
+	}
+	if a.Members != nil {
+		// A set counts as one unit; its members are weighed inside it.
+		set := a.Spec.Set
+		th, w := set.Threshold, set.Weight
+		res.Matcher, res.Threshold, res.Weight = setMatcher, &th, &w
+		res.Assertions = make([]rpt.Assertion, len(a.Members))
+		for k, m := range a.Members {
+			res.Assertions[k] = j.prepare(k, m, true)
+		}
+		return res
+	}
+	if a.Plugin != nil {
+		if a.Plugin != j.lastPlugin {
+			j.lastPlugin, j.lastLabel = a.Plugin, a.Plugin.Label()
+		}
+		res.Plugin = j.lastLabel
+	}
+	actual, ok := j.value(a, &res)
+	if !ok {
+		return res
+	}
+	opts := sdk.MatchOptions{
+		TestID: j.t.ID, TestName: j.t.Name, Target: a.Spec.Target, Message: a.Spec.Message,
+		SuiteFile: j.t.Suite.File, SuiteDir: j.t.Suite.Dir, UpdateSnapshots: j.jd.UpdateSnapshots,
+	}
+	if a.Plugin != nil {
+		// The common case, kept free of closures: one leaf.
+		j.reqs = append(j.reqs, plugin.MatchRequest{Plugin: a.Plugin, Key: a.Spec.Matcher.Key, Actual: actual, Argument: a.Spec.Matcher.Arg, Options: opts})
+		return res
+	}
+	j.actuals = append(j.actuals, actual)
+	a.Leaves(func(l plan.Leaf) {
+		j.reqs = append(j.reqs, plugin.MatchRequest{Plugin: l.Plugin, Key: l.Matcher.Key, Actual: actual, Argument: l.Matcher.Arg, Options: opts})
+	})
+	return res
+}
+
+// value extracts the JSON value at the entry's target and runs the
+// entry's transform on it. When that fails, it decides res (failed or
+// errored) and reports false.
+func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage, bool) {
+	actual, ok := j.memoised(a.Spec.Target)
+	if !ok && j.decodeErr != nil {
+		res.Status = rpt.StatusErrored
+		res.Error = "the response is not valid JSON: " + j.decodeErr.Error()
+		return nil, false
+	}
+	if !ok {
+		var err error
+		if j.underResult {
+			actual, err = a.Target.ExtractRawUnder("result", j.doc, j.fill)
+		} else {
+			actual, err = a.Target.ExtractRaw(j.doc, j.fill)
+		}
+		if err != nil {
+			res.Status = rpt.StatusFailed
+			res.Failure = targetFailure(a, err)
+			return nil, false
+		}
+		j.memoise(a.Spec.Target, actual)
+	}
+	if j.jd.Transform != nil {
+		var failure json.RawMessage
+		actual, failure = j.jd.Transform(j.ctx, j.t, a.Spec, actual)
+		if failure != nil {
+			res.Status = rpt.StatusFailed
+			res.Failure = j.jd.Redact.Bytes(failure)
+			return nil, false
+		}
+	}
+	return actual, true
+}
+
+// memoised returns the JSON text at target if it was memoised.
+func (j *judging) memoised(target string) (json.RawMessage, bool) {
+	for _, v := range j.values[:j.nvalues] {
+		if v.target == target {
+			return v.actual, true
+		}
+	}
+	return nil, false
+}
+
+// memoise remembers the JSON text at target, while there is room.
+func (j *judging) memoise(target string, actual json.RawMessage) {
+	if j.nvalues < len(j.values) {
+		j.values[j.nvalues] = targetValue{target, actual}
+		j.nvalues++
+	}
+}
+
+// finish completes the result of one entry from the plugins' verdicts.
+func (j *judging) finish(res *rpt.Assertion, a *plan.Assertion) {
+	switch {
+	case a.Members != nil:
+		for k, m := range a.Members {
+			j.finish(&res.Assertions[k], m)
+		}
+		finishSet(res, a)
+	case res.Status != "":
+		// Decided by prepare; nothing was queued for it.
+	case a.Plugin != nil:
+		j.jd.applyOutcome(res, j.outs[j.cur])
+		j.cur++
+	default:
+		j.finishComposition(res, a)
+	}
+}
+
+// applyOutcome sets a plain assertion's result from its plugin's verdict.
+func (jd *Judge) applyOutcome(a *rpt.Assertion, o plugin.MatchOutcome) {
+	a.Score = o.Score
+	switch {
+	case o.Err != nil:
+		a.Status = rpt.StatusErrored
+		a.Error = jd.outcomeError(o)
+	case o.Pass:
+		a.Status = rpt.StatusPassed
+	default:
+		a.Status = rpt.StatusFailed
+		a.Failure = boundFailure(jd.Redact.Bytes(o.Failure))
+	}
+}
+
+// outcomeError is the message of a verdict that could not be reached,
+// unchanged but for redaction and the invalid-argument prefix; a plugin
+// failure is also noted for the run's errors.
+func (jd *Judge) outcomeError(o plugin.MatchOutcome) string {
+	if jd.OnPluginError != nil {
+		jd.OnPluginError(o.Err)
+	}
+	msg := jd.Redact.String(o.Err.Error())
+	if o.ErrorKind == sdk.ErrorKindInvalidArgument {
+		msg = invalidArgumentText(msg)
+	}
+	return msg
+}
+
+// targetFailure explains a target that does not resolve in the response.
+func targetFailure(a *plan.Assertion, err error) json.RawMessage {
+	note := err.Error()
+	if errors.Is(err, target.ErrNotFound) {
+		note = "target not found: " + note
+	}
+	b, _ := json.Marshal(map[string]any{"expected": a.Spec.Matcher.Arg, "note": note})
+	return b
+}

@@ -1,0 +1,110 @@
+package servers
+
+import (
+	"cmp"
+	"context"
+	"sync"
+
+	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/session"
+	rpt "github.com/mcptest/mcptest/sdk/report"
+)
+
+// Pool starts each server of the run once per protocol revision, on
+// first use, and shares the session among the tests at that revision.
+type Pool struct {
+	protocolVersion string
+	clientVersion   string
+
+	mu sync.Mutex
+	m  map[string]*serverEntry
+	// fixtures maps each live session to its fixture copy (lifecycle.go).
+	fixtures sync.Map
+}
+
+// serverEntry is one server of one suite at one revision.
+type serverEntry struct {
+	name string
+	// suite is the file of the suite that declares the server.
+	suite     string
+	transport string
+	// version is the revision the suite's target_versions asked for; ""
+	// when it lists none (the run's revision).
+	version string
+	once    sync.Once
+	sess    *session.Session
+	err     error
+	// gate lets tests share the session, or one test have it alone
+	// (exclusive.go).
+	gate sync.RWMutex
+	// fixture is the copy of the server's fixture directory; "" for none.
+	fixture string
+	// first records the first session of a per_test server (whose
+	// sessions close with their tests) for the report; nil otherwise.
+	first *rpt.Server
+}
+
+// New returns an empty pool. protocolVersion is the run's revision ("" for
+// the session default); clientVersion is what mcptest says it is.
+func New(protocolVersion, clientVersion string) *Pool {
+	return &Pool{protocolVersion: protocolVersion, clientVersion: clientVersion, m: map[string]*serverEntry{}}
+}
+
+// Get returns the session of a suite's server at a protocol revision
+// (version, from the suite's target_versions; "" for the run's), starting
+// it if needed. A server that failed to start fails every later get at
+// that revision with the same error.
+func (s *Pool) Get(ctx context.Context, suite *config.Suite, srv *config.Server, version string) (*session.Session, error) {
+	key := suite.File + "\x00" + srv.Name + "\x00" + version
+	s.mu.Lock()
+	e, ok := s.m[key]
+	if !ok {
+		e = &serverEntry{name: srv.Name, suite: suite.File, transport: string(cmp.Or(srv.Kind, config.StdioServer)), version: version}
+		s.m[key] = e
+	}
+	s.mu.Unlock()
+	version = cmp.Or(version, s.protocolVersion)
+	if perTest(srv) {
+		return s.testSession(ctx, suite, srv, e, version)
+	}
+	e.once.Do(func() { e.sess, e.fixture, e.err = s.start(ctx, suite, srv, version) })
+	return e.sess, e.err
+}
+
+// Close shuts every session down in parallel and reports what each server
+// said about itself.
+func (s *Pool) Close() []rpt.Server {
+	s.mu.Lock()
+	entries := make([]*serverEntry, 0, len(s.m))
+	for _, e := range s.m {
+		entries = append(entries, e)
+	}
+	s.mu.Unlock()
+	out := make([]rpt.Server, len(entries))
+	var wg sync.WaitGroup
+	for i, e := range entries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rec := rpt.Server{Name: e.name, Transport: e.transport, TargetVersion: e.version}
+			if e.err != nil {
+				rec.Error = e.err.Error()
+			}
+			switch {
+			case e.sess != nil:
+				rec = serverRecord(e.sess)
+				_ = s.closeSession(e.sess, e.fixture)
+			case e.first != nil:
+				// A per_test server's first session, or the compliance
+				// checks' view of a server no session reached.
+				rec = *e.first
+			}
+			rec.TargetVersion = e.version
+			rec.Suite = e.suite
+			out[i] = rec
+		}()
+	}
+	wg.Wait()
+	rpt.SortServers(out)
+	return out
+}
