@@ -6,6 +6,10 @@ import (
 	"github.com/mcptest/mcptest/internal/jsonx"
 )
 
+// cutSlack is room for a truncation marker ("…[truncated: N bytes in
+// total]", with JSON quoting) beyond a limit.
+const cutSlack = 64
+
 // boundFailure keeps a matcher's failure detail fit for a report: a field
 // longer than jsonx.EmbedLimit, or nested deeper than jsonx.MaxEmbedDepth, becomes a
 // string holding the start of its text. The plugin's output is untrusted,
@@ -23,7 +27,11 @@ func boundFailure(raw json.RawMessage) json.RawMessage {
 		return b
 	}
 	for k, v := range fields {
-		if len(v) <= jsonx.EmbedLimit && jsonx.Depth(v) <= jsonx.MaxEmbedDepth {
+		// cutSlack lets through a field the SDK already cut to its limit
+		// (sdk.FailureValueLimit, the same size) with its marker, so the
+		// marker naming the full length survives instead of being cut
+		// again and replaced by one naming the cut length.
+		if len(v) <= jsonx.EmbedLimit+cutSlack && jsonx.Depth(v) <= jsonx.MaxEmbedDepth {
 			continue
 		}
 		var s string
