@@ -24,6 +24,5 @@
 // converted from YAML by yamljson.go.
 //
 // schemas/v1.json describes the same format for editors; a test keeps the
-// schema's objects and the loader's tables in step. Dump writes a loaded
-// suite back in a canonical form that loads to the same Suite.
+// schema's objects and the loader's tables in step.
 package config
