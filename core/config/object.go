@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/internal/suggest"
 )
 
 // keySpec describes one key of a YAML object of the v1 format.
@@ -127,7 +129,7 @@ func (l *loader) object(n *yaml.Node, ptr string, spec *objectSpec) (f *fields, 
 func (l *loader) unknownKey(e entry, ptr string, spec *objectSpec) {
 	hint := spec.misplaced[e.key]
 	if hint == "" {
-		if s := suggest(e.key, spec.names); s != "" {
+		if s := suggest.Closest(e.key, spec.names); s != "" {
 			hint = fmt.Sprintf("did you mean %q?", s)
 		} else {
 			hint = "valid keys here: " + strings.Join(spec.names, ", ")

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/internal/suggest"
 )
 
 // nameSet is the set of names declared for one kind of reference, in
@@ -58,7 +60,7 @@ func (l *loader) checkRef(n *yaml.Node, ptr string, kind refKind, set *nameSet, 
 	hint := fmt.Sprintf("no %s is declared; declare it under %s", kind.what, kind.where)
 	if len(set.order) > 0 {
 		hint = fmt.Sprintf("declared %ss: %s", kind.what, strings.Join(set.order, ", "))
-		if s := suggest(name, set.order); s != "" {
+		if s := suggest.Closest(name, set.order); s != "" {
 			hint = fmt.Sprintf("did you mean %q?", s)
 		}
 	}

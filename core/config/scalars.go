@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/internal/suggest"
 )
 
 // stringOf returns the value of d (dereferenced) when its JSON form is a
@@ -127,7 +129,7 @@ func (l *loader) enum(n *yaml.Node, ptr, what string, values ...string) (string,
 		return s, true
 	}
 	hint := "one of: " + strings.Join(values, ", ")
-	if g := suggest(s, values); g != "" {
+	if g := suggest.Closest(s, values); g != "" {
 		hint = fmt.Sprintf("did you mean %q? (%s)", g, hint)
 	}
 	l.c.add(n, ptr, fmt.Sprintf("unknown %s %s", what, strconv.Quote(s)), hint)

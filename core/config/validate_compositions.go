@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/internal/suggest"
 )
 
 // compositionKeys are the keys of one composition.
@@ -177,7 +179,7 @@ func (l *loader) checkGraph(g *graph) {
 				l.c.add(gn.needNodes[i], np, fmt.Sprintf("node %q needs itself", need), "")
 			case g.ids[need] == nil:
 				hint := "node ids: " + strings.Join(g.idList(), ", ")
-				if s := suggest(need, g.idList()); s != "" {
+				if s := suggest.Closest(need, g.idList()); s != "" {
 					hint = fmt.Sprintf("did you mean %q?", s)
 				}
 				l.c.add(gn.needNodes[i], np, fmt.Sprintf("needs names no node: %q", need), hint)

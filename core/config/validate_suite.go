@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/internal/suggest"
 )
 
 // suiteKeys are the top-level keys of the v1 format.
@@ -145,7 +147,7 @@ func (l *loader) targetVersions(n *yaml.Node, ptr string) []string {
 		}
 		if !slices.Contains(ProtocolVersions, v) {
 			hint := "known revisions: " + strings.Join(ProtocolVersions, ", ")
-			if s := suggest(v, ProtocolVersions); s != "" {
+			if s := suggest.Closest(v, ProtocolVersions); s != "" {
 				hint = fmt.Sprintf("did you mean %q? (%s)", s, hint)
 			}
 			l.c.add(item, ip, fmt.Sprintf("unknown protocol revision %q", v), hint)
