@@ -187,9 +187,9 @@ func isNameChar(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
 // for one warning (or errors, in strict mode) once every file is done.
 func (l *loader) interpolate(root *yaml.Node, sc *scope) {
 	w := &interpolation{l: l, sc: sc}
-	m := deref(root)
+	m := Deref(root)
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := deref(m.Content[i])
+		k := Deref(m.Content[i])
 		if k.Kind == yaml.ScalarNode && (k.Value == "variables" || k.Value == "imports") {
 			continue
 		}
@@ -220,9 +220,9 @@ func (w *interpolation) pointer() string {
 	ptr := ""
 	for _, s := range w.steps {
 		if s.idx < 0 {
-			ptr = child(ptr, s.key)
+			ptr = Child(ptr, s.key)
 		} else {
-			ptr = index(ptr, s.idx)
+			ptr = Index(ptr, s.idx)
 		}
 	}
 	return ptr
@@ -233,16 +233,16 @@ func (w *interpolation) pointer() string {
 // is written, once. A merge key adds no step to the pointer.
 func (w *interpolation) walk(k, n *yaml.Node) {
 	depth := len(w.steps)
-	if k != nil && !isMergeKey(deref(k)) {
-		w.steps = append(w.steps, step{key: deref(k).Value, idx: -1})
-		if deref(k).Value == "matcher" {
+	if k != nil && !IsMergeKey(Deref(k)) {
+		w.steps = append(w.steps, step{key: Deref(k).Value, idx: -1})
+		if Deref(k).Value == "matcher" {
 			w.inMatcher++
 			defer func() { w.inMatcher-- }()
 		}
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if strings.IndexByte(n.Value, '$') >= 0 && n.ShortTag() == tagStr {
+		if strings.IndexByte(n.Value, '$') >= 0 && n.ShortTag() == TagStr {
 			w.l.interpolateString(n, w.pointer(), w.sc, w.inMatcher == 0)
 		}
 	case yaml.MappingNode:
@@ -263,7 +263,7 @@ func (w *interpolation) walk(k, n *yaml.Node) {
 func (l *loader) interpolateString(n *yaml.Node, ptr string, sc *scope, bare bool) {
 	x, err := expand(n.Value, sc.get, bare)
 	if err != nil {
-		l.c.add(n, ptr, "invalid variable reference: "+err.Error(), "")
+		l.C.Add(n, ptr, "invalid variable reference: "+err.Error(), "")
 		return
 	}
 	for _, m := range x.missing {
@@ -271,11 +271,11 @@ func (l *loader) interpolateString(n *yaml.Node, ptr string, sc *scope, bare boo
 		if m.message != "" {
 			hint = m.message
 		}
-		l.c.add(n, ptr, fmt.Sprintf("variable %s is required here (${%s:?}) but has no value", m.name, m.name), hint)
+		l.C.Add(n, ptr, fmt.Sprintf("variable %s is required here (${%s:?}) but has no value", m.name, m.name), hint)
 	}
 	for _, name := range x.unresolved {
 		sc.unresolved = append(sc.unresolved, unresolvedRef{name: name, err: &Error{
-			File: l.c.file, Line: n.Line, Col: n.Column, Pointer: ptr,
+			File: l.C.File, Line: n.Line, Col: n.Column, Pointer: ptr,
 			Msg:  fmt.Sprintf("unresolved variable %s", name),
 			Hint: fmt.Sprintf("%s=1 makes unresolved variables errors; set %s or write ${%s:-default}", StrictVarsEnv, name, name),
 		}})

@@ -13,7 +13,7 @@ import (
 func init() {
 	schemaObjects = append(schemaObjects, []struct {
 		ptr  string
-		spec *objectSpec
+		spec *ObjectSpec
 	}{
 		{"$defs/listTest", listKeys},
 		{"$defs/completionTest", completionKeys},

@@ -9,142 +9,151 @@ import (
 	"github.com/mcptest/mcptest/internal/suggest"
 )
 
-// keySpec describes one key of a YAML object of the v1 format.
-type keySpec struct {
-	name     string
-	required bool
-	// alone marks a key that gives the object another shape (an
+// KeySpec describes one key of a YAML object of the v1 format.
+type KeySpec struct {
+	// Name is the key as written.
+	Name string
+	// Required makes a missing key an error.
+	Required bool
+	// Alone marks a key that gives the object another shape (an
 	// assert-set): when it is written, required keys are not checked,
 	// since they belong to the other shape.
-	alone bool
+	Alone bool
 	// hint is added to the "missing required key" error.
 	hint string
 }
 
-// objectSpec lists the keys of one kind of YAML object (the suite, a
+// ObjectSpec lists the keys of one kind of YAML object (the suite, a
 // server, a tool test...). Adding a field to the format means adding a key
 // here, reading it in the matching validate_*.go file and describing it in
 // schemas/v1.json; a test keeps the three in step.
-type objectSpec struct {
-	what   string // the object, for messages: "a server", "a tool test"
-	keys   []keySpec
-	byName map[string]keySpec
-	names  []string // every key, for did-you-mean and hints
+type ObjectSpec struct {
+	what string // the object, for messages: "a server", "a tool test"
+	// Keys are the keys of the object, in the order of the format.
+	Keys   []KeySpec
+	byName map[string]KeySpec
+	// Names are the names of Keys, for did-you-mean and hints.
+	Names []string
 	// misplaced maps keys that belong elsewhere to a hint saying where.
 	misplaced map[string]string
 }
 
-func newObjectSpec(what string, keys ...keySpec) *objectSpec {
-	s := &objectSpec{what: what, keys: keys, byName: make(map[string]keySpec, len(keys))}
+// NewObjectSpec returns the table of keys of one kind of object; what
+// names the object in messages ("a server").
+func NewObjectSpec(what string, keys ...KeySpec) *ObjectSpec {
+	s := &ObjectSpec{what: what, Keys: keys, byName: make(map[string]KeySpec, len(keys))}
 	for _, k := range keys {
-		s.byName[k.name] = k
-		s.names = append(s.names, k.name)
+		s.byName[k.Name] = k
+		s.Names = append(s.Names, k.Name)
 	}
 	return s
 }
 
-// withMisplaced adds hints for keys that are not valid here but are valid
+// WithMisplaced adds hints for keys that are not valid here but are valid
 // somewhere else, so the error can say where.
-func (s *objectSpec) withMisplaced(hints map[string]string) *objectSpec {
+func (s *ObjectSpec) WithMisplaced(hints map[string]string) *ObjectSpec {
 	s.misplaced = hints
 	return s
 }
 
-func key(name string) keySpec         { return keySpec{name: name} }
-func requiredKey(name string) keySpec { return keySpec{name: name, required: true} }
+// Key is an optional key.
+func Key(name string) KeySpec { return KeySpec{Name: name} }
 
-// withHint sets the hint of a missing required key.
-func (k keySpec) withHint(h string) keySpec { k.hint = h; return k }
+// RequiredKey is a key the object must have.
+func RequiredKey(name string) KeySpec { return KeySpec{Name: name, Required: true} }
 
-// asAlone marks a key that gives the object another shape.
-func (k keySpec) asAlone() keySpec { k.alone = true; return k }
+// WithHint sets the hint of a missing required key.
+func (k KeySpec) WithHint(h string) KeySpec { k.hint = h; return k }
 
-// fields bundles the entries of one object, by key.
-type fields struct {
-	ptr     string
-	node    *yaml.Node // the object as written
-	entries []entry
-	unknown int // keys reported as unknown
+// AsAlone marks a key that gives the object another shape.
+func (k KeySpec) AsAlone() KeySpec { k.Alone = true; return k }
+
+// Fields bundles the entries of one object, by key.
+type Fields struct {
+	Ptr     string
+	Node    *yaml.Node // the object as written
+	Entries []Entry
+	Unknown int // keys reported as unknown
 }
 
-// get returns the value of key and its pointer, or nil when absent.
-func (f *fields) get(key string) (*yaml.Node, string) {
-	for _, e := range f.entries {
-		if e.key == key {
-			return e.value, child(f.ptr, key)
+// Get returns the value of key and its pointer, or nil when absent.
+func (f *Fields) Get(key string) (*yaml.Node, string) {
+	for _, e := range f.Entries {
+		if e.Key == key {
+			return e.Value, Child(f.Ptr, key)
 		}
 	}
 	return nil, ""
 }
 
-// has reports whether key is written.
-func (f *fields) has(key string) bool {
-	v, _ := f.get(key)
+// Has reports whether key is written.
+func (f *Fields) Has(key string) bool {
+	v, _ := f.Get(key)
 	return v != nil
 }
 
-// keyNode returns the key node of key, or the object itself when absent.
-func (f *fields) keyNode(key string) *yaml.Node {
-	for _, e := range f.entries {
-		if e.key == key {
-			return e.keyNode
+// KeyNode returns the key node of key, or the object itself when absent.
+func (f *Fields) KeyNode(key string) *yaml.Node {
+	for _, e := range f.Entries {
+		if e.Key == key {
+			return e.KeyNode
 		}
 	}
-	return f.node
+	return f.Node
 }
 
-// object checks that n is a mapping whose keys all belong to spec, reports
+// Object checks that n is a mapping whose keys all belong to spec, reports
 // unknown keys (with a did-you-mean) and missing required keys, and returns
 // the known entries. ok is false when n is not a mapping at all.
-func (l *loader) object(n *yaml.Node, ptr string, spec *objectSpec) (f *fields, ok bool) {
-	m := deref(n)
+func (l *Reader) Object(n *yaml.Node, ptr string, spec *ObjectSpec) (f *Fields, ok bool) {
+	m := Deref(n)
 	if m.Kind != yaml.MappingNode {
-		l.c.add(n, ptr, fmt.Sprintf("expected %s (an object), found %s", spec.what, describe(m)), "")
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (an object), found %s", spec.what, Describe(m)), "")
 		return nil, false
 	}
-	f = &fields{ptr: ptr, node: n}
+	f = &Fields{Ptr: ptr, Node: n}
 	otherShape := false
-	for _, e := range l.entries(m, ptr) {
-		k, known := spec.byName[e.key]
+	for _, e := range l.Entries(m, ptr) {
+		k, known := spec.byName[e.Key]
 		if !known {
 			l.unknownKey(e, ptr, spec)
-			f.unknown++
+			f.Unknown++
 			continue
 		}
-		otherShape = otherShape || k.alone
-		f.entries = append(f.entries, e)
+		otherShape = otherShape || k.Alone
+		f.Entries = append(f.Entries, e)
 	}
 	if otherShape {
 		return f, true
 	}
-	for _, k := range spec.keys {
-		if k.required && !f.has(k.name) {
-			l.c.add(n, ptr, fmt.Sprintf("missing required key %q in %s", k.name, spec.what), k.hint)
+	for _, k := range spec.Keys {
+		if k.Required && !f.Has(k.Name) {
+			l.C.Add(n, ptr, fmt.Sprintf("missing required key %q in %s", k.Name, spec.what), k.hint)
 		}
 	}
 	return f, true
 }
 
 // unknownKey reports a key that the v1 format does not define here.
-func (l *loader) unknownKey(e entry, ptr string, spec *objectSpec) {
-	hint := spec.misplaced[e.key]
+func (l *Reader) unknownKey(e Entry, ptr string, spec *ObjectSpec) {
+	hint := spec.misplaced[e.Key]
 	if hint == "" {
-		if s := suggest.Closest(e.key, spec.names); s != "" {
+		if s := suggest.Closest(e.Key, spec.Names); s != "" {
 			hint = fmt.Sprintf("did you mean %q?", s)
 		} else {
-			hint = "valid keys here: " + strings.Join(spec.names, ", ")
+			hint = "valid keys here: " + strings.Join(spec.Names, ", ")
 		}
 	}
-	l.c.add(e.keyNode, child(ptr, e.key), fmt.Sprintf("unknown key %q in %s", e.key, spec.what), hint)
+	l.C.Add(e.KeyNode, Child(ptr, e.Key), fmt.Sprintf("unknown key %q in %s", e.Key, spec.what), hint)
 }
 
-// exclusive reports when more than one of keys is written in f (they give
+// Exclusive reports when more than one of keys is written in f (they give
 // the object incompatible shapes) and, when need is set, when none is. It
 // returns the key written, or "" when none or several are.
-func (l *loader) exclusive(f *fields, spec *objectSpec, need bool, keys ...string) string {
+func (l *Reader) Exclusive(f *Fields, spec *ObjectSpec, need bool, keys ...string) string {
 	var written []string
 	for _, k := range keys {
-		if f.has(k) {
+		if f.Has(k) {
 			written = append(written, k)
 		}
 	}
@@ -152,10 +161,10 @@ func (l *loader) exclusive(f *fields, spec *objectSpec, need bool, keys ...strin
 	case len(written) == 1:
 		return written[0]
 	case len(written) > 1:
-		l.c.add(f.keyNode(written[1]), child(f.ptr, written[1]),
-			fmt.Sprintf("%s takes only one of %s, found %s", spec.what, orList(keys), andList(written)), "")
-	case need && f.unknown == 0: // else the unknown key is the likely culprit
-		l.c.add(f.node, f.ptr, fmt.Sprintf("%s needs one of %s", spec.what, orList(keys)), "")
+		l.C.Add(f.KeyNode(written[1]), Child(f.Ptr, written[1]),
+			fmt.Sprintf("%s takes only one of %s, found %s", spec.what, orList(keys), AndList(written)), "")
+	case need && f.Unknown == 0: // else the unknown key is the likely culprit
+		l.C.Add(f.Node, f.Ptr, fmt.Sprintf("%s needs one of %s", spec.what, orList(keys)), "")
 	}
 	return ""
 }
@@ -163,8 +172,8 @@ func (l *loader) exclusive(f *fields, spec *objectSpec, need bool, keys ...strin
 // orList renders keys as `"a", "b" or "c"`.
 func orList(keys []string) string { return joinQuoted(keys, " or ") }
 
-// andList renders keys as `"a", "b" and "c"`.
-func andList(keys []string) string { return joinQuoted(keys, " and ") }
+// AndList renders keys as `"a", "b" and "c"`.
+func AndList(keys []string) string { return joinQuoted(keys, " and ") }
 
 func joinQuoted(keys []string, last string) string {
 	q := make([]string, len(keys))

@@ -11,16 +11,16 @@ import (
 	"github.com/mcptest/mcptest/internal/suggest"
 )
 
-// stringOf returns the value of d (dereferenced) when its JSON form is a
+// StringOf returns the value of d (dereferenced) when its JSON form is a
 // string: a YAML string, a timestamp (kept as written) or !!binary data
 // (its base64 text). Other scalars (numbers, booleans, null) are not
 // strings, as in the JSON Schema.
-func stringOf(d *yaml.Node) (string, bool) {
+func StringOf(d *yaml.Node) (string, bool) {
 	if d.Kind != yaml.ScalarNode {
 		return "", false
 	}
 	switch d.ShortTag() {
-	case tagStr, tagTimestamp:
+	case TagStr, tagTimestamp:
 		return d.Value, true
 	case tagBinary:
 		return strings.Join(strings.Fields(d.Value), ""), true
@@ -28,22 +28,22 @@ func stringOf(d *yaml.Node) (string, bool) {
 	return "", false
 }
 
-// str reads a string value; what names the expected value for the message
+// Str reads a string value; what names the expected value for the message
 // ("the test name").
-func (l *loader) str(n *yaml.Node, ptr, what string) (string, bool) {
-	d := deref(n)
-	if s, ok := stringOf(d); ok {
+func (l *Reader) Str(n *yaml.Node, ptr, what string) (string, bool) {
+	d := Deref(n)
+	if s, ok := StringOf(d); ok {
 		return s, true
 	}
-	l.c.add(n, ptr, fmt.Sprintf("expected %s (a string), found %s", what, describe(d)), quoteHint(d))
+	l.C.Add(n, ptr, fmt.Sprintf("expected %s (a string), found %s", what, Describe(d)), quoteHint(d))
 	return "", false
 }
 
-// nonEmptyStr reads a string value that must not be empty.
-func (l *loader) nonEmptyStr(n *yaml.Node, ptr, what string) (string, bool) {
-	s, ok := l.str(n, ptr, what)
+// NonEmptyStr reads a string value that must not be empty.
+func (l *Reader) NonEmptyStr(n *yaml.Node, ptr, what string) (string, bool) {
+	s, ok := l.Str(n, ptr, what)
 	if ok && s == "" {
-		l.c.add(n, ptr, fmt.Sprintf("expected %s (a non-empty string), found an empty string", what), "")
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (a non-empty string), found an empty string", what), "")
 		return "", false
 	}
 	return s, ok
@@ -51,18 +51,18 @@ func (l *loader) nonEmptyStr(n *yaml.Node, ptr, what string) (string, bool) {
 
 // quoteHint suggests quoting a scalar that YAML did not read as a string.
 func quoteHint(d *yaml.Node) string {
-	if d.Kind != yaml.ScalarNode || d.ShortTag() == tagNull {
+	if d.Kind != yaml.ScalarNode || d.ShortTag() == TagNull {
 		return ""
 	}
 	return fmt.Sprintf("quote it to make it a string: %q", d.Value)
 }
 
-// stringList reads an array of strings; nonEmpty requires every string to
+// StringList reads an array of strings; nonEmpty requires every string to
 // be non-empty.
-func (l *loader) stringList(n *yaml.Node, ptr, what string, nonEmpty bool) ([]string, bool) {
-	d := deref(n)
+func (l *Reader) StringList(n *yaml.Node, ptr, what string, nonEmpty bool) ([]string, bool) {
+	d := Deref(n)
 	if d.Kind != yaml.SequenceNode {
-		l.c.add(n, ptr, fmt.Sprintf("expected %s (an array of strings), found %s", what, describe(d)), "")
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (an array of strings), found %s", what, Describe(d)), "")
 		return nil, false
 	}
 	out := make([]string, 0, len(d.Content))
@@ -72,9 +72,9 @@ func (l *loader) stringList(n *yaml.Node, ptr, what string, nonEmpty bool) ([]st
 		var s string
 		var good bool
 		if nonEmpty {
-			s, good = l.nonEmptyStr(item, ip, "an element of "+what)
+			s, good = l.NonEmptyStr(item, ip, "an element of "+what)
 		} else {
-			s, good = l.str(item, ip, "an element of "+what)
+			s, good = l.Str(item, ip, "an element of "+what)
 		}
 		ok = ok && good
 		out = append(out, s)
@@ -82,28 +82,28 @@ func (l *loader) stringList(n *yaml.Node, ptr, what string, nonEmpty bool) ([]st
 	return out, ok
 }
 
-// stringMap reads an object whose values are strings.
-func (l *loader) stringMap(n *yaml.Node, ptr, what string) (map[string]string, bool) {
-	d := deref(n)
+// StringMap reads an object whose values are strings.
+func (l *Reader) StringMap(n *yaml.Node, ptr, what string) (map[string]string, bool) {
+	d := Deref(n)
 	if d.Kind != yaml.MappingNode {
-		l.c.add(n, ptr, fmt.Sprintf("expected %s (an object of strings), found %s", what, describe(d)), "")
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (an object of strings), found %s", what, Describe(d)), "")
 		return nil, false
 	}
-	es := l.entries(d, ptr)
+	es := l.Entries(d, ptr)
 	out := make(map[string]string, len(es))
 	ok := true
 	for _, e := range es {
-		s, good := l.str(e.value, child(ptr, e.key), "the value of "+e.key)
+		s, good := l.Str(e.Value, Child(ptr, e.Key), "the value of "+e.Key)
 		ok = ok && good
-		out[e.key] = s
+		out[e.Key] = s
 	}
 	return out, ok
 }
 
-// boolean reads a true/false value.
-func (l *loader) boolean(n *yaml.Node, ptr, what string) (bool, bool) {
-	d := deref(n)
-	if d.Kind == yaml.ScalarNode && d.ShortTag() == tagBool {
+// Boolean reads a true/false value.
+func (l *Reader) Boolean(n *yaml.Node, ptr, what string) (bool, bool) {
+	d := Deref(n)
+	if d.Kind == yaml.ScalarNode && d.ShortTag() == TagBool {
 		switch strings.ToLower(d.Value) {
 		case "true":
 			return true, true
@@ -112,16 +112,16 @@ func (l *loader) boolean(n *yaml.Node, ptr, what string) (bool, bool) {
 		}
 	}
 	hint := ""
-	if s, ok := stringOf(d); ok && (s == "true" || s == "false") {
+	if s, ok := StringOf(d); ok && (s == "true" || s == "false") {
 		hint = "write it without quotes: " + s
 	}
-	l.c.add(n, ptr, fmt.Sprintf("expected %s (true or false), found %s", what, describe(d)), hint)
+	l.C.Add(n, ptr, fmt.Sprintf("expected %s (true or false), found %s", what, Describe(d)), hint)
 	return false, false
 }
 
-// enum reads a string that must be one of values.
-func (l *loader) enum(n *yaml.Node, ptr, what string, values ...string) (string, bool) {
-	s, ok := l.str(n, ptr, what)
+// Enum reads a string that must be one of values.
+func (l *Reader) Enum(n *yaml.Node, ptr, what string, values ...string) (string, bool) {
+	s, ok := l.Str(n, ptr, what)
 	if !ok {
 		return "", false
 	}
@@ -132,52 +132,26 @@ func (l *loader) enum(n *yaml.Node, ptr, what string, values ...string) (string,
 	if g := suggest.Closest(s, values); g != "" {
 		hint = fmt.Sprintf("did you mean %q? (%s)", g, hint)
 	}
-	l.c.add(n, ptr, fmt.Sprintf("unknown %s %s", what, strconv.Quote(s)), hint)
+	l.C.Add(n, ptr, fmt.Sprintf("unknown %s %s", what, strconv.Quote(s)), hint)
 	return "", false
 }
 
-// seq returns the items of an array; what names it for the message.
-func (l *loader) seq(n *yaml.Node, ptr, what string) ([]*yaml.Node, bool) {
-	if l.lazy[n] != nil {
-		// A cut block is read with eachItem only; any other reader makes
-		// the file load again, parsed whole (split.go).
-		l.splitFailed = true
-		return nil, true
-	}
-	d := deref(n)
-	if d.Kind != yaml.SequenceNode {
-		l.c.add(n, ptr, fmt.Sprintf("expected %s (an array), found %s", what, describe(d)), "")
-		return nil, false
-	}
-	return d.Content, true
-}
-
-// nonEmptySeq returns the items of an array that must have at least one.
-func (l *loader) nonEmptySeq(n *yaml.Node, ptr, what string) ([]*yaml.Node, bool) {
-	items, ok := l.seq(n, ptr, what)
-	if ok && len(items) == 0 {
-		l.c.add(n, ptr, fmt.Sprintf("expected %s (an array) with at least one element, found an empty array", what), "")
-		return nil, false
-	}
-	return items, ok
-}
-
-// mapping returns the entries of an object whose keys are names (servers,
+// Mapping returns the entries of an object whose keys are names (servers,
 // providers, variables...); what names it for the message.
-func (l *loader) mapping(n *yaml.Node, ptr, what string) ([]entry, bool) {
-	d := deref(n)
+func (l *Reader) Mapping(n *yaml.Node, ptr, what string) ([]Entry, bool) {
+	d := Deref(n)
 	if d.Kind != yaml.MappingNode {
-		l.c.add(n, ptr, fmt.Sprintf("expected %s (an object), found %s", what, describe(d)), "")
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (an object), found %s", what, Describe(d)), "")
 		return nil, false
 	}
-	return l.entries(d, ptr), true
+	return l.Entries(d, ptr), true
 }
 
-// isNull reports whether n (dereferenced) is ~ or null.
-func isNull(n *yaml.Node) bool {
-	d := deref(n)
-	return d.Kind == yaml.ScalarNode && d.ShortTag() == tagNull
+// IsNull reports whether n (dereferenced) is ~ or null.
+func IsNull(n *yaml.Node) bool {
+	d := Deref(n)
+	return d.Kind == yaml.ScalarNode && d.ShortTag() == TagNull
 }
 
-// index returns the pointer of item i of the array at ptr.
-func index(ptr string, i int) string { return ptr + "/" + strconv.Itoa(i) }
+// Index returns the pointer of item i of the array at ptr.
+func Index(ptr string, i int) string { return ptr + "/" + strconv.Itoa(i) }

@@ -163,8 +163,8 @@ func (l *loader) openSplit(data []byte) *yaml.Node {
 		return nil
 	}
 	root := l.parse(rest)
-	if root == nil || len(l.c.errs) > 0 {
-		l.c.errs = nil
+	if root == nil || len(l.C.Errs) > 0 {
+		l.C.Errs = nil
 		return nil
 	}
 	// Each cut block left "key:" with a null value behind; put a stub
@@ -176,7 +176,7 @@ func (l *loader) openSplit(data []byte) *yaml.Node {
 		if k.Kind != yaml.ScalarNode || k.Value != seqs[j].key {
 			continue
 		}
-		if v.Kind != yaml.ScalarNode || v.ShortTag() != tagNull || v.Value != "" {
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != TagNull || v.Value != "" {
 			return nil
 		}
 		first := seqs[j].chunks[0]

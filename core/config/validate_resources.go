@@ -7,14 +7,14 @@ import (
 )
 
 // resourceKeys are the keys of one resource test.
-var resourceKeys = newObjectSpec("a resource test",
-	append([]keySpec{
-		requiredKey("name"),
-		requiredKey("server"),
-		requiredKey("uri"),
-		key("subscribe"),
+var resourceKeys = NewObjectSpec("a resource test",
+	append([]KeySpec{
+		RequiredKey("name"),
+		RequiredKey("server"),
+		RequiredKey("uri"),
+		Key("subscribe"),
 	}, optionKeys...)...,
-).withMisplaced(map[string]string{
+).WithMisplaced(map[string]string{
 	"url":       `a resource is named by its uri: write uri: "file:///..."`,
 	"progress":  "progress applies to tool tests only",
 	"log_level": "log_level applies to tool tests only",
@@ -24,14 +24,14 @@ var resourceKeys = newObjectSpec("a resource test",
 })
 
 // promptKeys are the keys of one prompt test.
-var promptKeys = newObjectSpec("a prompt test",
-	append([]keySpec{
-		requiredKey("name"),
-		requiredKey("server"),
-		requiredKey("prompt"),
-		key("args"),
+var promptKeys = NewObjectSpec("a prompt test",
+	append([]KeySpec{
+		RequiredKey("name"),
+		RequiredKey("server"),
+		RequiredKey("prompt"),
+		Key("args"),
 	}, optionKeys...)...,
-).withMisplaced(map[string]string{
+).WithMisplaced(map[string]string{
 	"transform": "transform applies to tool tests only",
 	"capture":   "capture applies to tool tests only",
 	"progress":  "progress applies to tool tests only",
@@ -46,21 +46,21 @@ func (l *loader) resources(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		ip := index(ptr, i)
-		f, ok := l.object(item, ip, resourceKeys)
+		ip := Index(ptr, i)
+		f, ok := l.Object(item, ip, resourceKeys)
 		if !ok {
 			continue
 		}
 		t := &ResourceTest{Index: i, Pos: l.pos(item, ip)}
-		for _, e := range f.entries {
-			ep := child(ip, e.key)
-			switch e.key {
+		for _, e := range f.Entries {
+			ep := Child(ip, e.Key)
+			switch e.Key {
 			case "name":
-				t.Name, _ = l.nonEmptyStr(e.value, ep, "the test name")
+				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
 			case "server":
-				t.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
+				t.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
 			case "uri":
-				t.URI, _ = l.nonEmptyStr(e.value, ep, "the resource uri")
+				t.URI, _ = l.NonEmptyStr(e.Value, ep, "the resource uri")
 			case "subscribe":
 				t.Subscribe = l.subscribe(e, ep)
 			default:
@@ -82,23 +82,23 @@ func (l *loader) prompts(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		ip := index(ptr, i)
-		f, ok := l.object(item, ip, promptKeys)
+		ip := Index(ptr, i)
+		f, ok := l.Object(item, ip, promptKeys)
 		if !ok {
 			continue
 		}
 		t := &PromptTest{Index: i, Args: json.RawMessage("{}"), Pos: l.pos(item, ip)}
-		for _, e := range f.entries {
-			ep := child(ip, e.key)
-			switch e.key {
+		for _, e := range f.Entries {
+			ep := Child(ip, e.Key)
+			switch e.Key {
 			case "name":
-				t.Name, _ = l.nonEmptyStr(e.value, ep, "the test name")
+				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
 			case "server":
-				t.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
+				t.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
 			case "prompt":
-				t.Prompt, _ = l.nonEmptyStr(e.value, ep, "the prompt name")
+				t.Prompt, _ = l.NonEmptyStr(e.Value, ep, "the prompt name")
 			case "args":
-				if args := l.args(e.value, ep, "args (an object of prompt arguments)"); args != nil {
+				if args := l.args(e.Value, ep, "args (an object of prompt arguments)"); args != nil {
 					t.Args = args
 				}
 			default:

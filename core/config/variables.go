@@ -119,12 +119,12 @@ func (b *build) dotenv() map[string]string {
 	for _, f := range files {
 		data, err := readFile(f)
 		if err != nil {
-			b.extra = append(b.extra, &Error{File: f, Msg: "cannot read the dotenv file: " + rootCause(err).Error(), cause: err})
+			b.extra = append(b.extra, &Error{File: f, Msg: "cannot read the dotenv file: " + rootCause(err).Error(), Cause: err})
 			continue
 		}
 		m, err := godotenv.UnmarshalBytes(data)
 		if err != nil {
-			b.extra = append(b.extra, &Error{File: f, Msg: "invalid dotenv file: " + err.Error(), cause: err})
+			b.extra = append(b.extra, &Error{File: f, Msg: "invalid dotenv file: " + err.Error(), Cause: err})
 			continue
 		}
 		maps.Copy(out, m)
