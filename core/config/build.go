@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // build is the loading of one suite: its file, the files it imports, its
@@ -125,7 +127,7 @@ func (b *build) open(file, abs string, data []byte) *doc {
 // finish runs the checks that need the merged suite, then the overrides,
 // the secrets and the variable warnings.
 func (b *build) finish(s *Suite, sc *scope) {
-	if len(s.Servers) == 0 && !HasKey(Deref(b.root.root), "servers") {
+	if len(s.Servers) == 0 && !yamlpos.HasKey(yamlpos.Deref(b.root.root), "servers") {
 		b.root.l.C.Add(b.root.root, "", `missing required key "servers" in the suite`,
 			"declare the servers under test, or import a file that does")
 	}
@@ -152,7 +154,7 @@ func (b *build) finish(s *Suite, sc *scope) {
 	s.Secrets, short = collectSecrets(s)
 	b.extra = append(b.extra, short...)
 	for _, d := range b.order {
-		s.Warnings = append(s.Warnings, SortErrors(d.l.C.Warns)...)
+		s.Warnings = append(s.Warnings, yamlpos.SortErrors(d.l.C.Warns)...)
 	}
 	s.Warnings = append(s.Warnings, b.warns...)
 }
@@ -191,7 +193,7 @@ func (b *build) errors() Errors {
 	}
 	var out Errors
 	for _, f := range files {
-		out = append(out, SortErrors(byFile[f])...)
+		out = append(out, yamlpos.SortErrors(byFile[f])...)
 	}
 	return out
 }

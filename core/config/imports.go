@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // resolveImports reads the files d imports, depth first, and appends them
@@ -72,7 +74,7 @@ func (l *loader) imports(root *yaml.Node) []importRef {
 	}
 	out := make([]importRef, 0, len(items))
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		if p, ok := l.NonEmptyStr(item, ip, "an import path"); ok {
 			out = append(out, importRef{path: p, node: item, ptr: ip})
 		}
@@ -116,9 +118,9 @@ func topValue(root *yaml.Node, key string) (*yaml.Node, string) {
 		return nil, ""
 	}
 	scratch := newLoader("")
-	for _, e := range scratch.Entries(Deref(root), "") {
+	for _, e := range scratch.Entries(yamlpos.Deref(root), "") {
 		if e.Key == key {
-			return e.Value, Child("", key)
+			return e.Value, yamlpos.Child("", key)
 		}
 	}
 	return nil, ""

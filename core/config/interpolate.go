@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // The interpolation syntax, in every string value of a suite except the
@@ -187,9 +189,9 @@ func isNameChar(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
 // for one warning (or errors, in strict mode) once every file is done.
 func (l *loader) interpolate(root *yaml.Node, sc *scope) {
 	w := &interpolation{l: l, sc: sc}
-	m := Deref(root)
+	m := yamlpos.Deref(root)
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := Deref(m.Content[i])
+		k := yamlpos.Deref(m.Content[i])
 		if k.Kind == yaml.ScalarNode && (k.Value == "variables" || k.Value == "imports") {
 			continue
 		}
@@ -220,9 +222,9 @@ func (w *interpolation) pointer() string {
 	ptr := ""
 	for _, s := range w.steps {
 		if s.idx < 0 {
-			ptr = Child(ptr, s.key)
+			ptr = yamlpos.Child(ptr, s.key)
 		} else {
-			ptr = Index(ptr, s.idx)
+			ptr = yamlpos.Index(ptr, s.idx)
 		}
 	}
 	return ptr
@@ -233,16 +235,16 @@ func (w *interpolation) pointer() string {
 // is written, once. A merge key adds no step to the pointer.
 func (w *interpolation) walk(k, n *yaml.Node) {
 	depth := len(w.steps)
-	if k != nil && !IsMergeKey(Deref(k)) {
-		w.steps = append(w.steps, step{key: Deref(k).Value, idx: -1})
-		if Deref(k).Value == "matcher" {
+	if k != nil && !yamlpos.IsMergeKey(yamlpos.Deref(k)) {
+		w.steps = append(w.steps, step{key: yamlpos.Deref(k).Value, idx: -1})
+		if yamlpos.Deref(k).Value == "matcher" {
 			w.inMatcher++
 			defer func() { w.inMatcher-- }()
 		}
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if strings.IndexByte(n.Value, '$') >= 0 && n.ShortTag() == TagStr {
+		if strings.IndexByte(n.Value, '$') >= 0 && n.ShortTag() == yamlpos.TagStr {
 			w.l.interpolateString(n, w.pointer(), w.sc, w.inMatcher == 0)
 		}
 	case yaml.MappingNode:

@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 	"github.com/mcptest/mcptest/internal/safefile"
 )
 
@@ -106,7 +107,7 @@ func readError(path string, err error) *Error {
 
 // loader holds the state of reading one file.
 type loader struct {
-	*Reader
+	*yamlpos.Reader
 
 	// refs holds the names declared anywhere in the suite and its imports,
 	// for the checks of references (nil entries are not checked).
@@ -126,7 +127,7 @@ type loader struct {
 }
 
 func newLoader(file string) *loader {
-	return &loader{Reader: NewReader(file), refs: &refs{}}
+	return &loader{Reader: yamlpos.NewReader(file), refs: &refs{}}
 }
 
 // parse reads data, which must hold exactly one YAML document, and returns
@@ -141,7 +142,7 @@ func (l *loader) parse(data []byte) *yaml.Node {
 				Msg: "the suite is empty", Hint: "a suite needs at least a servers block"})
 			return nil
 		}
-		l.C.Errs = append(l.C.Errs, SyntaxError(l.C.File, data, err))
+		l.C.Errs = append(l.C.Errs, yamlpos.SyntaxError(l.C.File, data, err))
 		return nil
 	}
 	var extra yaml.Node
@@ -150,15 +151,15 @@ func (l *loader) parse(data []byte) *yaml.Node {
 		l.C.Add(&extra, "", "a suite file holds one YAML document, found a second one",
 			"remove the --- separator or split the file")
 	case !errors.Is(err, io.EOF):
-		l.C.Errs = append(l.C.Errs, SyntaxError(l.C.File, data, err))
+		l.C.Errs = append(l.C.Errs, yamlpos.SyntaxError(l.C.File, data, err))
 	}
-	if len(doc.Content) == 0 || Deref(doc.Content[0]).ShortTag() == TagNull {
+	if len(doc.Content) == 0 || yamlpos.Deref(doc.Content[0]).ShortTag() == yamlpos.TagNull {
 		l.C.Add(&doc, "", "the suite is empty", "a suite needs at least a servers block")
 		return nil
 	}
 	root := doc.Content[0]
-	if Deref(root).Kind != yaml.MappingNode {
-		l.C.Add(root, "", "expected the suite (an object), found "+Describe(root), "")
+	if yamlpos.Deref(root).Kind != yaml.MappingNode {
+		l.C.Add(root, "", "expected the suite (an object), found "+yamlpos.Describe(root), "")
 		return nil
 	}
 	return root

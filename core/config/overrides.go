@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/shlex"
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // ServerOverrides are the command-line flags that retarget a suite's
@@ -151,8 +153,8 @@ func (b *build) applyServerConfig(s *Suite, sc *scope) {
 			s.Overrides = append(s.Overrides, fmt.Sprintf("%s: replaced from %s (--server-config)", name, filepath.Base(path)))
 		}
 	}
-	if HasKey(Deref(root), "servers") {
-		f, ok := l.Object(root, "", NewObjectSpec("a --server-config file", RequiredKey("servers")))
+	if yamlpos.HasKey(yamlpos.Deref(root), "servers") {
+		f, ok := l.Object(root, "", yamlpos.NewObjectSpec("a --server-config file", yamlpos.RequiredKey("servers")))
 		if !ok {
 			return
 		}
@@ -162,7 +164,7 @@ func (b *build) applyServerConfig(s *Suite, sc *scope) {
 			return
 		}
 		for _, e := range es {
-			replace(e.Key, e.KeyNode, e.Value, Child(sp, e.Key))
+			replace(e.Key, e.KeyNode, e.Value, yamlpos.Child(sp, e.Key))
 		}
 		return
 	}

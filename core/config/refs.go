@@ -6,6 +6,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 	"github.com/mcptest/mcptest/internal/suggest"
 )
 
@@ -91,7 +92,7 @@ func (b *build) collectRefs() *refs {
 		scratch := newLoader(d.file)
 		if n, _ := topValue(d.root, "servers"); n != nil {
 			sawServers = true
-			if m := Deref(n); m.Kind == yaml.MappingNode {
+			if m := yamlpos.Deref(n); m.Kind == yaml.MappingNode {
 				for _, e := range scratch.Entries(m, "") {
 					servers.add(e.Key)
 				}
@@ -100,8 +101,8 @@ func (b *build) collectRefs() *refs {
 			}
 		}
 		if n, _ := topValue(d.root, "fixtures"); n != nil {
-			if errs, _ := scratchField(scratch, n, "errors"); errs != nil && Deref(errs).Kind == yaml.SequenceNode {
-				for _, item := range Deref(errs).Content {
+			if errs, _ := scratchField(scratch, n, "errors"); errs != nil && yamlpos.Deref(errs).Kind == yaml.SequenceNode {
+				for _, item := range yamlpos.Deref(errs).Content {
 					if name, ok := scratchName(scratch, item, "name"); ok {
 						fixtures.add(name)
 					}
@@ -113,7 +114,7 @@ func (b *build) collectRefs() *refs {
 			set *nameSet
 		}{{"rubrics", &rubrics}, {"providers", &providers}} {
 			if n, _ := topValue(d.root, block.key); n != nil {
-				if m := Deref(n); m.Kind == yaml.MappingNode {
+				if m := yamlpos.Deref(n); m.Kind == yaml.MappingNode {
 					for _, e := range scratch.Entries(m, "") {
 						block.set.add(e.Key)
 					}
@@ -121,7 +122,7 @@ func (b *build) collectRefs() *refs {
 			}
 		}
 		if n, _ := topValue(d.root, "faults"); n != nil {
-			if s := Deref(n); s.Kind == yaml.SequenceNode {
+			if s := yamlpos.Deref(n); s.Kind == yaml.SequenceNode {
 				for _, item := range s.Content {
 					if name, ok := scratchName(scratch, item, "name"); ok {
 						faults.add(name)
@@ -139,7 +140,7 @@ func (b *build) collectRefs() *refs {
 
 // scratchField returns the value of key in mapping n, silently.
 func scratchField(scratch *loader, n *yaml.Node, key string) (*yaml.Node, bool) {
-	m := Deref(n)
+	m := yamlpos.Deref(n)
 	if m.Kind != yaml.MappingNode {
 		return nil, false
 	}
@@ -157,5 +158,5 @@ func scratchName(scratch *loader, n *yaml.Node, key string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return StringOf(Deref(v))
+	return yamlpos.StringOf(yamlpos.Deref(v))
 }

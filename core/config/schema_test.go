@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 	"github.com/mcptest/mcptest/schemas"
 )
 
@@ -116,7 +117,7 @@ func TestSchemaRejectsInvalidSuites(t *testing.T) {
 // with the loader's table of keys for the same object.
 var schemaObjects = []struct {
 	ptr  string
-	spec *ObjectSpec
+	spec *yamlpos.ObjectSpec
 }{
 	{"", suiteKeys},
 	{"properties/performance", performanceKeys},
@@ -241,7 +242,7 @@ func TestSchemaKeysMatchLoader(t *testing.T) {
 	})
 }
 
-func hasAloneKey(spec *ObjectSpec) bool {
+func hasAloneKey(spec *yamlpos.ObjectSpec) bool {
 	for _, k := range spec.Keys {
 		if k.Alone {
 			return true

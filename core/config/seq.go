@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // seq returns the items of an array; what names it for the message.
@@ -14,9 +16,9 @@ func (l *loader) seq(n *yaml.Node, ptr, what string) ([]*yaml.Node, bool) {
 		l.splitFailed = true
 		return nil, true
 	}
-	d := Deref(n)
+	d := yamlpos.Deref(n)
 	if d.Kind != yaml.SequenceNode {
-		l.C.Add(n, ptr, fmt.Sprintf("expected %s (an array), found %s", what, Describe(d)), "")
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (an array), found %s", what, yamlpos.Describe(d)), "")
 		return nil, false
 	}
 	return d.Content, true

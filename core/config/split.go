@@ -5,6 +5,8 @@ import (
 	"runtime"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // Loading a large suite item by item.
@@ -176,7 +178,7 @@ func (l *loader) openSplit(data []byte) *yaml.Node {
 		if k.Kind != yaml.ScalarNode || k.Value != seqs[j].key {
 			continue
 		}
-		if v.Kind != yaml.ScalarNode || v.ShortTag() != TagNull || v.Value != "" {
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != yamlpos.TagNull || v.Value != "" {
 			return nil
 		}
 		first := seqs[j].chunks[0]

@@ -2,64 +2,66 @@ package config
 
 import (
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // agentKeys are the keys of one agent test.
-var agentKeys = NewObjectSpec("an agent test",
-	RequiredKey("name"),
-	Key("model"),
-	Key("models"),
-	RequiredKey("servers"),
-	Key("prompt"),
-	Key("turns"),
-	Key("system_prompt"),
-	Key("max_turns"),
-	Key("max_tokens"),
-	Key("token_budget"),
-	Key("max_tool_calls"),
-	Key("time_budget"),
-	Key("inject"),
-	Key("recovery"),
-	Key("expect"),
-	Key("eval"),
-	Key("tags"),
-	Key("profile"),
+var agentKeys = yamlpos.NewObjectSpec("an agent test",
+	yamlpos.RequiredKey("name"),
+	yamlpos.Key("model"),
+	yamlpos.Key("models"),
+	yamlpos.RequiredKey("servers"),
+	yamlpos.Key("prompt"),
+	yamlpos.Key("turns"),
+	yamlpos.Key("system_prompt"),
+	yamlpos.Key("max_turns"),
+	yamlpos.Key("max_tokens"),
+	yamlpos.Key("token_budget"),
+	yamlpos.Key("max_tool_calls"),
+	yamlpos.Key("time_budget"),
+	yamlpos.Key("inject"),
+	yamlpos.Key("recovery"),
+	yamlpos.Key("expect"),
+	yamlpos.Key("eval"),
+	yamlpos.Key("tags"),
+	yamlpos.Key("profile"),
 ).WithMisplaced(map[string]string{
 	"server":  "an agent test takes a list: servers: [name]",
 	"timeout": "the run's deadline is time_budget (a duration such as 30s)",
 })
 
 // modelRefKeys are the keys of a model of a declared provider.
-var modelRefKeys = NewObjectSpec("a model", RequiredKey("provider"), RequiredKey("id"))
+var modelRefKeys = yamlpos.NewObjectSpec("a model", yamlpos.RequiredKey("provider"), yamlpos.RequiredKey("id"))
 
 // turnKeys are the keys of one scripted turn.
-var turnKeys = NewObjectSpec("a turn", RequiredKey("user"))
+var turnKeys = yamlpos.NewObjectSpec("a turn", yamlpos.RequiredKey("user"))
 
 // turnsKeys are the keys of a simulated conversation.
-var turnsKeys = NewObjectSpec("the turns block", RequiredKey("simulate"))
+var turnsKeys = yamlpos.NewObjectSpec("the turns block", yamlpos.RequiredKey("simulate"))
 
 // simulateKeys are the keys of turns.simulate.
-var simulateKeys = NewObjectSpec("a simulated user", RequiredKey("goal"), Key("persona"), Key("max_turns"))
+var simulateKeys = yamlpos.NewObjectSpec("a simulated user", yamlpos.RequiredKey("goal"), yamlpos.Key("persona"), yamlpos.Key("max_turns"))
 
 // recoveryKeys are the keys of an agent test's recovery gate.
-var recoveryKeys = NewObjectSpec("the recovery block",
-	RequiredKey("max_detection_ms"),
-	Key("max_recovery_ms"),
-	Key("require_clean_timeout"),
+var recoveryKeys = yamlpos.NewObjectSpec("the recovery block",
+	yamlpos.RequiredKey("max_detection_ms"),
+	yamlpos.Key("max_recovery_ms"),
+	yamlpos.Key("require_clean_timeout"),
 )
 
 // agentEvalKeys are the judged metrics of an agent test.
-var agentEvalKeys = NewObjectSpec("the eval block",
-	Key("mcp_task_completion"),
-	Key("mcp_use"),
-	Key("argument_correctness"),
-	Key("plan_quality"),
-	Key("multi_turn_mcp_use"),
-	Key("rubric"),
+var agentEvalKeys = yamlpos.NewObjectSpec("the eval block",
+	yamlpos.Key("mcp_task_completion"),
+	yamlpos.Key("mcp_use"),
+	yamlpos.Key("argument_correctness"),
+	yamlpos.Key("plan_quality"),
+	yamlpos.Key("multi_turn_mcp_use"),
+	yamlpos.Key("rubric"),
 )
 
 // metricKeys are the keys of one judged metric.
-var metricKeys = NewObjectSpec("a metric", Key("threshold"))
+var metricKeys = yamlpos.NewObjectSpec("a metric", yamlpos.Key("threshold"))
 
 // agents reads the agents block into s.
 func (l *loader) agents(s *Suite, n *yaml.Node, ptr string) {
@@ -68,7 +70,7 @@ func (l *loader) agents(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		if a := l.agent(item, Index(ptr, i)); a != nil {
+		if a := l.agent(item, yamlpos.Index(ptr, i)); a != nil {
 			s.Agents = append(s.Agents, a)
 		}
 	}
@@ -86,7 +88,7 @@ func (l *loader) agent(n *yaml.Node, ptr string) *AgentTest {
 		l.C.Add(n, ptr, `missing required key "prompt" in an agent test`, "give a prompt, or a turns: block")
 	}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "name":
 			a.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
@@ -97,7 +99,7 @@ func (l *loader) agent(n *yaml.Node, ptr string) *AgentTest {
 		case "models":
 			if items, ok := l.nonEmptySeq(e.Value, ep, "models"); ok {
 				for i, item := range items {
-					if m, ok := l.modelRef(item, Index(ep, i)); ok {
+					if m, ok := l.modelRef(item, yamlpos.Index(ep, i)); ok {
 						a.Models = append(a.Models, m)
 					}
 				}
@@ -105,7 +107,7 @@ func (l *loader) agent(n *yaml.Node, ptr string) *AgentTest {
 		case "servers":
 			if items, ok := l.nonEmptySeq(e.Value, ep, "servers (an array of server names)"); ok {
 				for i, item := range items {
-					a.Servers = append(a.Servers, l.ref(item, Index(ep, i), "a server name", serverRef, l.refs.servers))
+					a.Servers = append(a.Servers, l.ref(item, yamlpos.Index(ep, i), "a server name", serverRef, l.refs.servers))
 				}
 			}
 		case "prompt":
@@ -127,7 +129,7 @@ func (l *loader) agent(n *yaml.Node, ptr string) *AgentTest {
 		case "inject":
 			if items, ok := l.nonEmptySeq(e.Value, ep, "inject (an array of fault names)"); ok {
 				for i, item := range items {
-					a.Inject = append(a.Inject, l.ref(item, Index(ep, i), "a fault name", faultRef, l.refs.faults))
+					a.Inject = append(a.Inject, l.ref(item, yamlpos.Index(ep, i), "a fault name", faultRef, l.refs.faults))
 				}
 			}
 		case "recovery":
@@ -147,7 +149,7 @@ func (l *loader) agent(n *yaml.Node, ptr string) *AgentTest {
 
 // modelRef reads a model: a bare id, or {provider, id}.
 func (l *loader) modelRef(n *yaml.Node, ptr string) (ModelRef, bool) {
-	if Deref(n).Kind != yaml.MappingNode {
+	if yamlpos.Deref(n).Kind != yaml.MappingNode {
 		id, ok := l.NonEmptyStr(n, ptr, "a model id")
 		return ModelRef{ID: id}, ok
 	}
@@ -158,7 +160,7 @@ func (l *loader) modelRef(n *yaml.Node, ptr string) (ModelRef, bool) {
 	var m ModelRef
 	good := f.Has("provider") && f.Has("id")
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "provider":
 			m.Provider = l.ref(e.Value, ep, "a provider name", providerRef, l.refs.providers)
@@ -173,7 +175,7 @@ func (l *loader) modelRef(n *yaml.Node, ptr string) (ModelRef, bool) {
 
 // turns reads a turns block: scripted user messages, or {simulate: ...}.
 func (l *loader) turns(n *yaml.Node, ptr string) *Turns {
-	d := Deref(n)
+	d := yamlpos.Deref(n)
 	if d.Kind == yaml.SequenceNode {
 		if len(d.Content) == 0 {
 			l.C.Add(n, ptr, "turns needs at least one turn, found an empty array", "")
@@ -181,7 +183,7 @@ func (l *loader) turns(n *yaml.Node, ptr string) *Turns {
 		}
 		t := &Turns{}
 		for i, item := range d.Content {
-			ip := Index(ptr, i)
+			ip := yamlpos.Index(ptr, i)
 			f, ok := l.Object(item, ip, turnKeys)
 			if !ok {
 				continue
@@ -207,7 +209,7 @@ func (l *loader) turns(n *yaml.Node, ptr string) *Turns {
 	}
 	sim := &Simulation{MaxTurns: DefaultSimulateMaxTurns}
 	for _, e := range sf.Entries {
-		ep := Child(sp, e.Key)
+		ep := yamlpos.Child(sp, e.Key)
 		switch e.Key {
 		case "goal":
 			sim.Goal, _ = l.NonEmptyStr(e.Value, ep, "the goal")
@@ -228,7 +230,7 @@ func (l *loader) recovery(n *yaml.Node, ptr string) *Recovery {
 	}
 	r := &Recovery{}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "max_detection_ms":
 			r.MaxDetectionMS, _ = l.PositiveInt(e.Value, ep, "max_detection_ms")
@@ -249,13 +251,13 @@ func (l *loader) agentEval(n *yaml.Node, ptr string) *AgentEval {
 	}
 	ev := &AgentEval{}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		if e.Key == "rubric" {
 			ev.Rubric = l.rubric(e.Value, ep, true)
 			continue
 		}
 		m := &Metric{Name: e.Key, Threshold: DefaultMetricThreshold}
-		if !IsNull(e.Value) {
+		if !yamlpos.IsNull(e.Value) {
 			mf, ok := l.Object(e.Value, ep, metricKeys)
 			if !ok {
 				continue

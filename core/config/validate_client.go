@@ -5,13 +5,15 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // clientKeys are the keys of a client block (a server's or a tool test's).
-var clientKeys = NewObjectSpec("a client block",
-	Key("roots"),
-	Key("sampling"),
-	Key("elicitation"),
+var clientKeys = yamlpos.NewObjectSpec("a client block",
+	yamlpos.Key("roots"),
+	yamlpos.Key("sampling"),
+	yamlpos.Key("elicitation"),
 ).WithMisplaced(map[string]string{
 	"capabilities":        "each feature written here is declared: write roots, sampling or elicitation",
 	"client_capabilities": "each feature written here is declared: write roots, sampling or elicitation",
@@ -19,44 +21,44 @@ var clientKeys = NewObjectSpec("a client block",
 })
 
 // rootKeys are the keys of one root of a client block.
-var rootKeys = NewObjectSpec("a root", RequiredKey("uri"), Key("name"))
+var rootKeys = yamlpos.NewObjectSpec("a root", yamlpos.RequiredKey("uri"), yamlpos.Key("name"))
 
 // samplingKeys are the keys of a sampling mock.
-var samplingKeys = NewObjectSpec("a sampling mock",
-	RequiredKey("text").WithHint(`the canned reply, for example: sampling: {text: "42"}`),
-	Key("model"),
-	Key("stop_reason"),
+var samplingKeys = yamlpos.NewObjectSpec("a sampling mock",
+	yamlpos.RequiredKey("text").WithHint(`the canned reply, for example: sampling: {text: "42"}`),
+	yamlpos.Key("model"),
+	yamlpos.Key("stop_reason"),
 ).WithMisplaced(map[string]string{
 	"stopReason": `write stop_reason`,
 	"content":    "the reply is one text block: write text",
 })
 
 // elicitationKeys are the keys of an elicitation mock.
-var elicitationKeys = NewObjectSpec("an elicitation mock",
-	RequiredKey("action").WithHint("one of: accept, accept_defaults, decline, cancel"),
-	Key("content"),
+var elicitationKeys = yamlpos.NewObjectSpec("an elicitation mock",
+	yamlpos.RequiredKey("action").WithHint("one of: accept, accept_defaults, decline, cancel"),
+	yamlpos.Key("content"),
 )
 
 // subscribeKeys are the keys of a resource test's subscribe block.
-var subscribeKeys = NewObjectSpec("a subscribe block",
-	Key("trigger"),
-	Key("wait_ms"),
-	Key("min_updates"),
+var subscribeKeys = yamlpos.NewObjectSpec("a subscribe block",
+	yamlpos.Key("trigger"),
+	yamlpos.Key("wait_ms"),
+	yamlpos.Key("min_updates"),
 ).WithMisplaced(map[string]string{
 	"timeout_ms": "the wait for updates is wait_ms",
 	"tool":       "the tool call goes under trigger: {tool: NAME, args: {...}}",
 })
 
 // triggerKeys are the keys of a subscribe block's trigger.
-var triggerKeys = NewObjectSpec("a trigger",
-	RequiredKey("tool"),
-	Key("args"),
+var triggerKeys = yamlpos.NewObjectSpec("a trigger",
+	yamlpos.RequiredKey("tool"),
+	yamlpos.Key("args"),
 ).WithMisplaced(map[string]string{
 	"arguments": `did you mean "args"?`,
 })
 
 // clientMocks reads a client block.
-func (l *loader) clientMocks(e Entry, ptr string) *ClientMocks {
+func (l *loader) clientMocks(e yamlpos.Entry, ptr string) *ClientMocks {
 	f, ok := l.Object(e.Value, ptr, clientKeys)
 	if !ok {
 		return nil
@@ -64,7 +66,7 @@ func (l *loader) clientMocks(e Entry, ptr string) *ClientMocks {
 	c := &ClientMocks{Pos: l.pos(e.KeyNode, ptr)}
 	good := f.Unknown == 0
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		switch fe.Key {
 		case "roots":
 			c.Roots, ok = l.roots(fe.Value, fp)
@@ -92,7 +94,7 @@ func (l *loader) roots(n *yaml.Node, ptr string) ([]*Root, bool) {
 	out := make([]*Root, 0, len(items))
 	good := true
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, rootKeys)
 		if !ok || f.Unknown > 0 || !f.Has("uri") {
 			good = false
@@ -102,9 +104,9 @@ func (l *loader) roots(n *yaml.Node, ptr string) ([]*Root, bool) {
 		for _, fe := range f.Entries {
 			switch fe.Key {
 			case "uri":
-				r.URI, ok = l.NonEmptyStr(fe.Value, Child(ip, fe.Key), "the root's uri")
+				r.URI, ok = l.NonEmptyStr(fe.Value, yamlpos.Child(ip, fe.Key), "the root's uri")
 			case "name":
-				r.Name, ok = l.Str(fe.Value, Child(ip, fe.Key), "the root's name")
+				r.Name, ok = l.Str(fe.Value, yamlpos.Child(ip, fe.Key), "the root's name")
 			}
 			good = good && ok
 		}
@@ -114,7 +116,7 @@ func (l *loader) roots(n *yaml.Node, ptr string) ([]*Root, bool) {
 }
 
 // samplingMock reads a sampling mock.
-func (l *loader) samplingMock(e Entry, ptr string) *SamplingMock {
+func (l *loader) samplingMock(e yamlpos.Entry, ptr string) *SamplingMock {
 	f, ok := l.Object(e.Value, ptr, samplingKeys)
 	if !ok || !f.Has("text") {
 		return nil
@@ -122,7 +124,7 @@ func (l *loader) samplingMock(e Entry, ptr string) *SamplingMock {
 	s := &SamplingMock{Pos: l.pos(e.KeyNode, ptr)}
 	good := f.Unknown == 0
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		switch fe.Key {
 		case "text":
 			s.Text, ok = l.Str(fe.Value, fp, "the sampling reply (text)")
@@ -141,7 +143,7 @@ func (l *loader) samplingMock(e Entry, ptr string) *SamplingMock {
 
 // elicitationMock reads an elicitation mock; content goes with accept and
 // accept_defaults only.
-func (l *loader) elicitationMock(e Entry, ptr string) *ElicitationMock {
+func (l *loader) elicitationMock(e yamlpos.Entry, ptr string) *ElicitationMock {
 	f, ok := l.Object(e.Value, ptr, elicitationKeys)
 	if !ok || !f.Has("action") {
 		return nil
@@ -149,7 +151,7 @@ func (l *loader) elicitationMock(e Entry, ptr string) *ElicitationMock {
 	m := &ElicitationMock{Pos: l.pos(e.KeyNode, ptr)}
 	good := f.Unknown == 0
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		switch fe.Key {
 		case "action":
 			m.Action, ok = l.Enum(fe.Value, fp, "elicitation action", ElicitAccept, ElicitAcceptDefaults, ElicitDecline, ElicitCancel)
@@ -160,7 +162,7 @@ func (l *loader) elicitationMock(e Entry, ptr string) *ElicitationMock {
 		good = good && ok
 	}
 	if good && m.Content != nil && (m.Action == ElicitDecline || m.Action == ElicitCancel) {
-		l.C.Add(f.KeyNode("content"), Child(ptr, "content"),
+		l.C.Add(f.KeyNode("content"), yamlpos.Child(ptr, "content"),
 			"content applies to the accept and accept_defaults actions only", "a "+m.Action+" answer carries no content")
 		good = false
 	}
@@ -171,7 +173,7 @@ func (l *loader) elicitationMock(e Entry, ptr string) *ElicitationMock {
 }
 
 // subscribe reads a resource test's subscribe block.
-func (l *loader) subscribe(e Entry, ptr string) *Subscribe {
+func (l *loader) subscribe(e yamlpos.Entry, ptr string) *Subscribe {
 	f, ok := l.Object(e.Value, ptr, subscribeKeys)
 	if !ok {
 		return nil
@@ -179,7 +181,7 @@ func (l *loader) subscribe(e Entry, ptr string) *Subscribe {
 	s := &Subscribe{WaitMS: DefaultSubscribeWaitMS, MinUpdates: DefaultSubscribeMinUpdates, Pos: l.pos(e.KeyNode, ptr)}
 	good := f.Unknown == 0
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		switch fe.Key {
 		case "trigger":
 			s.Trigger = l.trigger(fe, fp)
@@ -198,7 +200,7 @@ func (l *loader) subscribe(e Entry, ptr string) *Subscribe {
 }
 
 // trigger reads the tool call of a subscribe block.
-func (l *loader) trigger(e Entry, ptr string) *Trigger {
+func (l *loader) trigger(e yamlpos.Entry, ptr string) *Trigger {
 	f, ok := l.Object(e.Value, ptr, triggerKeys)
 	if !ok || !f.Has("tool") {
 		return nil
@@ -206,7 +208,7 @@ func (l *loader) trigger(e Entry, ptr string) *Trigger {
 	t := &Trigger{Args: json.RawMessage("{}"), Pos: l.pos(e.KeyNode, ptr)}
 	good := f.Unknown == 0
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		switch fe.Key {
 		case "tool":
 			t.Tool, ok = l.NonEmptyStr(fe.Value, fp, "the trigger's tool name")
@@ -241,6 +243,6 @@ func (l *loader) optionalKeyTargets(list []*Assertion, key, need string) {
 		}
 		pos := a.Pos
 		pos.Pointer += "/target"
-		l.C.Errs = append(l.C.Errs, errAt(pos, "the target "+QuoteShort(a.Target)+" reads the "+key+" key, which only "+need+" has", ""))
+		l.C.Errs = append(l.C.Errs, errAt(pos, "the target "+yamlpos.QuoteShort(a.Target)+" reads the "+key+" key, which only "+need+" has", ""))
 	}
 }

@@ -2,17 +2,19 @@ package config
 
 import (
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // complianceKeys are the keys of one compliance check.
-var complianceKeys = NewObjectSpec("a compliance check",
-	RequiredKey("name"),
-	RequiredKey("server"),
-	RequiredKey("check"),
-	Key("expect"),
-	Key("timeout_ms"),
-	Key("tags"),
-	Key("profile"),
+var complianceKeys = yamlpos.NewObjectSpec("a compliance check",
+	yamlpos.RequiredKey("name"),
+	yamlpos.RequiredKey("server"),
+	yamlpos.RequiredKey("check"),
+	yamlpos.Key("expect"),
+	yamlpos.Key("timeout_ms"),
+	yamlpos.Key("tags"),
+	yamlpos.Key("profile"),
 ).WithMisplaced(map[string]string{
 	"checks":   `name one check, a prefix such as "J*", or "*" for every check`,
 	"severity": "each check has the severity of its requirement: a MUST failure fails, a SHOULD failure warns",
@@ -25,14 +27,14 @@ func (l *loader) compliance(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, complianceKeys)
 		if !ok {
 			continue
 		}
 		c := &ComplianceTest{Pos: l.pos(item, ip)}
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "name":
 				c.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")

@@ -9,26 +9,27 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 	"github.com/mcptest/mcptest/internal/suggest"
 )
 
 // compositionKeys are the keys of one composition.
-var compositionBlockKeys = NewObjectSpec("a composition",
-	RequiredKey("name"),
-	RequiredKey("nodes"),
-	Key("server"),
-	Key("output"),
-	Key("expect"),
-	Key("tags"),
+var compositionBlockKeys = yamlpos.NewObjectSpec("a composition",
+	yamlpos.RequiredKey("name"),
+	yamlpos.RequiredKey("nodes"),
+	yamlpos.Key("server"),
+	yamlpos.Key("output"),
+	yamlpos.Key("expect"),
+	yamlpos.Key("tags"),
 )
 
 // nodeKeys are the keys of one composition node.
-var nodeKeys = NewObjectSpec("a composition node",
-	RequiredKey("id"),
-	RequiredKey("tool"),
-	Key("server"),
-	Key("args"),
-	Key("needs"),
+var nodeKeys = yamlpos.NewObjectSpec("a composition node",
+	yamlpos.RequiredKey("id"),
+	yamlpos.RequiredKey("tool"),
+	yamlpos.Key("server"),
+	yamlpos.Key("args"),
+	yamlpos.Key("needs"),
 )
 
 // nodeRef matches a ${id.field} reference in a node's arguments.
@@ -41,7 +42,7 @@ func (l *loader) compositions(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		if c := l.composition(item, Index(ptr, i)); c != nil {
+		if c := l.composition(item, yamlpos.Index(ptr, i)); c != nil {
 			s.Compositions = append(s.Compositions, c)
 		}
 	}
@@ -57,7 +58,7 @@ func (l *loader) composition(n *yaml.Node, ptr string) *Composition {
 	var nodesNode *yaml.Node
 	var nodesPtr string
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "name":
 			c.Name, _ = l.NonEmptyStr(e.Value, ep, "the composition name")
@@ -82,9 +83,9 @@ func (l *loader) composition(n *yaml.Node, ptr string) *Composition {
 	}
 	g := &graph{ids: map[string]*graphNode{}}
 	for i, item := range items {
-		if gn := l.compositionNode(c, item, Index(nodesPtr, i)); gn != nil {
+		if gn := l.compositionNode(c, item, yamlpos.Index(nodesPtr, i)); gn != nil {
 			if prev, dup := g.ids[gn.node.ID]; dup {
-				l.C.Add(gn.idNode, Child(gn.ptr, "id"), fmt.Sprintf("duplicate node id %q", gn.node.ID),
+				l.C.Add(gn.idNode, yamlpos.Child(gn.ptr, "id"), fmt.Sprintf("duplicate node id %q", gn.node.ID),
 					fmt.Sprintf("first declared at line %d", prev.idNode.Line))
 				continue
 			}
@@ -133,7 +134,7 @@ func (l *loader) compositionNode(c *Composition, n *yaml.Node, ptr string) *grap
 	}
 	gn := &graphNode{node: &CompositionNode{Args: json.RawMessage("{}"), Pos: l.pos(n, ptr)}, ptr: ptr}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "id":
 			gn.node.ID, _ = l.NonEmptyStr(e.Value, ep, "the node id")
@@ -150,7 +151,7 @@ func (l *loader) compositionNode(c *Composition, n *yaml.Node, ptr string) *grap
 		case "needs":
 			if items, ok := l.seq(e.Value, ep, "needs (an array of node ids)"); ok {
 				for i, item := range items {
-					if id, ok := l.NonEmptyStr(item, Index(ep, i), "a node id"); ok {
+					if id, ok := l.NonEmptyStr(item, yamlpos.Index(ep, i), "a node id"); ok {
 						gn.node.Needs = append(gn.node.Needs, id)
 						gn.needNodes = append(gn.needNodes, item)
 					}
@@ -173,7 +174,7 @@ func (l *loader) compositionNode(c *Composition, n *yaml.Node, ptr string) *grap
 func (l *loader) checkGraph(g *graph) {
 	for _, gn := range g.order {
 		for i, need := range gn.node.Needs {
-			np := Index(Child(gn.ptr, "needs"), i)
+			np := yamlpos.Index(yamlpos.Child(gn.ptr, "needs"), i)
 			switch {
 			case need == gn.node.ID:
 				l.C.Add(gn.needNodes[i], np, fmt.Sprintf("node %q needs itself", need), "")
@@ -186,7 +187,7 @@ func (l *loader) checkGraph(g *graph) {
 			}
 		}
 		if gn.argsNode != nil {
-			l.checkNodeRefs(g, gn, gn.argsNode, Child(gn.ptr, "args"))
+			l.checkNodeRefs(g, gn, gn.argsNode, yamlpos.Child(gn.ptr, "args"))
 		}
 	}
 	l.checkCycles(g)
@@ -198,10 +199,10 @@ func (l *loader) checkNodeRefs(g *graph, gn *graphNode, n *yaml.Node, ptr string
 		return
 	}
 	defer l.Leave(n)
-	d := Deref(n)
+	d := yamlpos.Deref(n)
 	switch d.Kind {
 	case yaml.ScalarNode:
-		if d.ShortTag() != TagStr {
+		if d.ShortTag() != yamlpos.TagStr {
 			return
 		}
 		for _, m := range nodeRef.FindAllStringSubmatch(d.Value, -1) {
@@ -217,11 +218,11 @@ func (l *loader) checkNodeRefs(g *graph, gn *graphNode, n *yaml.Node, ptr string
 		}
 	case yaml.MappingNode:
 		for _, e := range l.Entries(d, ptr) {
-			l.checkNodeRefs(g, gn, e.Value, Child(ptr, e.Key))
+			l.checkNodeRefs(g, gn, e.Value, yamlpos.Child(ptr, e.Key))
 		}
 	case yaml.SequenceNode:
 		for i, item := range d.Content {
-			l.checkNodeRefs(g, gn, item, Index(ptr, i))
+			l.checkNodeRefs(g, gn, item, yamlpos.Index(ptr, i))
 		}
 	}
 }
@@ -249,7 +250,7 @@ func (l *loader) checkCycles(g *graph) {
 			case active:
 				start := slices.Index(stack, need)
 				path := append(slices.Clone(stack[start:]), need)
-				l.C.Add(gn.needNodes[i], Index(Child(gn.ptr, "needs"), i),
+				l.C.Add(gn.needNodes[i], yamlpos.Index(yamlpos.Child(gn.ptr, "needs"), i),
 					"needs form a cycle: "+strings.Join(path, " → "), "a composition runs in topological order, so needs must not loop")
 				return true
 			case unseen:

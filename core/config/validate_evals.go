@@ -2,45 +2,47 @@ package config
 
 import (
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // evalKeys are the keys of one eval.
-var evalKeys = NewObjectSpec("an eval",
-	RequiredKey("name"),
-	RequiredKey("server"),
-	RequiredKey("prompt"),
-	Key("rubric"),
-	Key("response"),
-	Key("threshold"),
-	Key("judge"),
-	Key("matrix"),
-	Key("tags"),
-	Key("profile"),
+var evalKeys = yamlpos.NewObjectSpec("an eval",
+	yamlpos.RequiredKey("name"),
+	yamlpos.RequiredKey("server"),
+	yamlpos.RequiredKey("prompt"),
+	yamlpos.Key("rubric"),
+	yamlpos.Key("response"),
+	yamlpos.Key("threshold"),
+	yamlpos.Key("judge"),
+	yamlpos.Key("matrix"),
+	yamlpos.Key("tags"),
+	yamlpos.Key("profile"),
 )
 
 // judgeKeys are the keys of an eval's judge block.
-var judgeKeys = NewObjectSpec("the judge block",
-	Key("model"),
-	Key("jury"),
-	Key("panel"),
-	Key("aggregate"),
-	Key("tie_break"),
+var judgeKeys = yamlpos.NewObjectSpec("the judge block",
+	yamlpos.Key("model"),
+	yamlpos.Key("jury"),
+	yamlpos.Key("panel"),
+	yamlpos.Key("aggregate"),
+	yamlpos.Key("tie_break"),
 )
 
 // juryKeys are the keys of judge.jury.
-var juryKeys = NewObjectSpec("a jury", RequiredKey("size"), RequiredKey("consensus"))
+var juryKeys = yamlpos.NewObjectSpec("a jury", yamlpos.RequiredKey("size"), yamlpos.RequiredKey("consensus"))
 
 // matrixKeys are the axes of an eval matrix.
-var matrixKeys = NewObjectSpec("the matrix block", Key("models"), Key("prompts"))
+var matrixKeys = yamlpos.NewObjectSpec("the matrix block", yamlpos.Key("models"), yamlpos.Key("prompts"))
 
 // scorerKeys are the keys of one external scorer.
-var scorerKeys = NewObjectSpec("a scorer",
-	RequiredKey("name"),
-	RequiredKey("type"),
-	Key("command"),
-	Key("env"),
-	Key("cwd"),
-	Key("timeout_ms"),
+var scorerKeys = yamlpos.NewObjectSpec("a scorer",
+	yamlpos.RequiredKey("name"),
+	yamlpos.RequiredKey("type"),
+	yamlpos.Key("command"),
+	yamlpos.Key("env"),
+	yamlpos.Key("cwd"),
+	yamlpos.Key("timeout_ms"),
 )
 
 // DefaultScorerTimeoutMS is the per-call timeout of a scorer that sets
@@ -54,14 +56,14 @@ func (l *loader) evals(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, evalKeys)
 		if !ok {
 			continue
 		}
 		ev := &EvalTest{Threshold: DefaultRubricThreshold, Pos: l.pos(item, ip)}
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "name":
 				ev.Name, _ = l.NonEmptyStr(e.Value, ep, "the eval name")
@@ -99,7 +101,7 @@ func (l *loader) judge(n *yaml.Node, ptr string) *Judge {
 	}
 	j := &Judge{}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "model":
 			j.Model, _ = l.NonEmptyStr(e.Value, ep, "the judge model")
@@ -110,7 +112,7 @@ func (l *loader) judge(n *yaml.Node, ptr string) *Judge {
 			}
 			j.Jury = &Jury{}
 			for _, je := range jf.Entries {
-				jp := Child(ep, je.Key)
+				jp := yamlpos.Child(ep, je.Key)
 				if je.Key == "size" {
 					j.Jury.Size, _ = l.PositiveInt(je.Value, jp, "size")
 				} else {
@@ -119,7 +121,7 @@ func (l *loader) judge(n *yaml.Node, ptr string) *Judge {
 			}
 		case "panel":
 			j.Panel, _ = l.StringList(e.Value, ep, "panel (an array of models)", true)
-			if len(j.Panel) == 0 && Deref(e.Value).Kind == yaml.SequenceNode {
+			if len(j.Panel) == 0 && yamlpos.Deref(e.Value).Kind == yaml.SequenceNode {
 				l.C.Add(e.Value, ep, "a panel needs at least one model", "")
 			}
 		case "aggregate":
@@ -130,7 +132,7 @@ func (l *loader) judge(n *yaml.Node, ptr string) *Judge {
 	}
 	for _, k := range []string{"aggregate", "tie_break"} {
 		if f.Has(k) && !f.Has("panel") {
-			l.C.Add(f.KeyNode(k), Child(ptr, k), k+" only applies to a panel", "add panel: [model, ...]")
+			l.C.Add(f.KeyNode(k), yamlpos.Child(ptr, k), k+" only applies to a panel", "add panel: [model, ...]")
 		}
 	}
 	return j
@@ -148,7 +150,7 @@ func (l *loader) matrix(n *yaml.Node, ptr string) *EvalMatrix {
 	}
 	m := &EvalMatrix{}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		list, ok := l.StringList(e.Value, ep, e.Key, true)
 		if ok && len(list) == 0 {
 			l.C.Add(e.Value, ep, "a matrix axis needs at least one entry", "")
@@ -169,14 +171,14 @@ func (l *loader) scorers(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, scorerKeys)
 		if !ok {
 			continue
 		}
 		sc := &Scorer{Env: map[string]string{}, TimeoutMS: DefaultScorerTimeoutMS, Pos: l.pos(item, ip)}
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "name":
 				sc.Name, _ = l.NonEmptyStr(e.Value, ep, "the scorer name")

@@ -4,17 +4,19 @@ import (
 	"fmt"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // assertionKeys are the keys of one entry of an expect block.
-var assertionKeys = NewObjectSpec("an assertion",
-	RequiredKey("target"),
-	RequiredKey("matcher"),
-	Key("message"),
-	Key("transform"),
-	Key("weight"),
-	Key("name"),
-	Key("assert-set").AsAlone(),
+var assertionKeys = yamlpos.NewObjectSpec("an assertion",
+	yamlpos.RequiredKey("target"),
+	yamlpos.RequiredKey("matcher"),
+	yamlpos.Key("message"),
+	yamlpos.Key("transform"),
+	yamlpos.Key("weight"),
+	yamlpos.Key("name"),
+	yamlpos.Key("assert-set").AsAlone(),
 ).WithMisplaced(map[string]string{
 	"max_duration_ms":         "step budgets go in the long form of expect: {assertions: [...], max_duration_ms: 500}",
 	"max_response_tokens":     "step budgets go in the long form of expect: {assertions: [...], max_response_tokens: 100}",
@@ -24,54 +26,54 @@ var assertionKeys = NewObjectSpec("an assertion",
 })
 
 // assertSetKeys are the keys of an assert-set.
-var assertSetKeys = NewObjectSpec("an assert-set",
-	RequiredKey("assertions"),
-	Key("name"),
-	Key("threshold"),
-	Key("weight"),
+var assertSetKeys = yamlpos.NewObjectSpec("an assert-set",
+	yamlpos.RequiredKey("assertions"),
+	yamlpos.Key("name"),
+	yamlpos.Key("threshold"),
+	yamlpos.Key("weight"),
 )
 
 // expectKeys are the keys of the long form of expect.
-var expectKeys = NewObjectSpec("the long form of expect",
-	RequiredKey("assertions"),
-	Key("max_duration_ms"),
-	Key("max_response_tokens"),
-	Key("response_headers"),
-	Key("response_headers_absent"),
+var expectKeys = yamlpos.NewObjectSpec("the long form of expect",
+	yamlpos.RequiredKey("assertions"),
+	yamlpos.Key("max_duration_ms"),
+	yamlpos.Key("max_response_tokens"),
+	yamlpos.Key("response_headers"),
+	yamlpos.Key("response_headers_absent"),
 )
 
 // tokenBudgetKeys are the keys of the long form of max_response_tokens.
-var tokenBudgetKeys = NewObjectSpec("max_response_tokens",
-	RequiredKey("budget"),
-	Key("tokenizer"),
-	Key("mode"),
-	Key("image_cost"),
+var tokenBudgetKeys = yamlpos.NewObjectSpec("max_response_tokens",
+	yamlpos.RequiredKey("budget"),
+	yamlpos.Key("tokenizer"),
+	yamlpos.Key("mode"),
+	yamlpos.Key("image_cost"),
 )
 
 // headerCheckKeys are the predicates of one response_headers entry.
-var headerCheckKeys = NewObjectSpec("a header check",
-	Key("regex"),
-	Key("schema"),
-	Key("exists"),
-	Key("contains"),
+var headerCheckKeys = yamlpos.NewObjectSpec("a header check",
+	yamlpos.Key("regex"),
+	yamlpos.Key("schema"),
+	yamlpos.Key("exists"),
+	yamlpos.Key("contains"),
 )
 
 // expect reads an expect block: an array of assertions, or the long form,
 // an object with assertions: and step-level checks.
 func (l *loader) expect(n *yaml.Node, ptr string) ([]*Assertion, *ExpectOptions) {
-	d := Deref(n)
+	d := yamlpos.Deref(n)
 	switch d.Kind {
 	case yaml.SequenceNode:
 		return l.assertions(d, ptr, true), nil
 	case yaml.MappingNode:
-		if !HasKey(d, "assertions") && (HasKey(d, "target") || HasKey(d, "matcher")) {
+		if !yamlpos.HasKey(d, "assertions") && (yamlpos.HasKey(d, "target") || yamlpos.HasKey(d, "matcher")) {
 			l.C.Add(n, ptr, "expected expect (an array of assertions), found an object",
 				"start each assertion with \"- \"")
 			return nil, nil
 		}
 		return l.expectLong(n, ptr)
 	}
-	l.C.Add(n, ptr, "expected expect (an array of assertions), found "+Describe(d), "")
+	l.C.Add(n, ptr, "expected expect (an array of assertions), found "+yamlpos.Describe(d), "")
 	return nil, nil
 }
 
@@ -80,7 +82,7 @@ func (l *loader) expect(n *yaml.Node, ptr string) ([]*Assertion, *ExpectOptions)
 func (l *loader) assertions(d *yaml.Node, ptr string, sets bool) []*Assertion {
 	out := make([]*Assertion, 0, len(d.Content))
 	for i, item := range d.Content {
-		if a := l.assertion(item, Index(ptr, i), sets); a != nil {
+		if a := l.assertion(item, yamlpos.Index(ptr, i), sets); a != nil {
 			out = append(out, a)
 		}
 	}
@@ -96,7 +98,7 @@ func (l *loader) expectLong(n *yaml.Node, ptr string) ([]*Assertion, *ExpectOpti
 	o := &ExpectOptions{Pos: l.pos(n, ptr)}
 	var list []*Assertion
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "assertions":
 			if items, ok := l.seq(e.Value, ep, "assertions"); ok {
@@ -112,7 +114,7 @@ func (l *loader) expectLong(n *yaml.Node, ptr string) ([]*Assertion, *ExpectOpti
 			names, ok := l.StringList(e.Value, ep, "response_headers_absent", true)
 			if ok {
 				for i, name := range names {
-					if !l.headerName(Deref(e.Value).Content[i], Index(ep, i), name) {
+					if !l.headerName(yamlpos.Deref(e.Value).Content[i], yamlpos.Index(ep, i), name) {
 						ok = false
 					}
 				}
@@ -133,7 +135,7 @@ func (l *loader) assertion(n *yaml.Node, ptr string, sets bool) *Assertion {
 	if sn, sp := f.Get("assert-set"); sn != nil {
 		for _, e := range f.Entries {
 			if e.Key != "assert-set" {
-				l.C.Add(e.KeyNode, Child(ptr, e.Key), fmt.Sprintf("%q does not go beside assert-set", e.Key),
+				l.C.Add(e.KeyNode, yamlpos.Child(ptr, e.Key), fmt.Sprintf("%q does not go beside assert-set", e.Key),
 					"put it on the set's assertions, or inside the assert-set")
 			}
 		}
@@ -149,7 +151,7 @@ func (l *loader) assertion(n *yaml.Node, ptr string, sets bool) *Assertion {
 		return a
 	}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "target":
 			a.Target, _ = l.Str(e.Value, ep, "target")
@@ -176,7 +178,7 @@ func (l *loader) assertSet(at, n *yaml.Node, ptr string) *AssertSet {
 	}
 	s := &AssertSet{Threshold: 1, Weight: 1, Pos: l.pos(at, ptr)}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "name":
 			s.Name, _ = l.NonEmptyStr(e.Value, ep, "the set name")
@@ -195,7 +197,7 @@ func (l *loader) assertSet(at, n *yaml.Node, ptr string) *AssertSet {
 
 // tokenBudget reads max_response_tokens: an integer, or the long form.
 func (l *loader) tokenBudget(n *yaml.Node, ptr string) *TokenBudget {
-	if Deref(n).Kind != yaml.MappingNode {
+	if yamlpos.Deref(n).Kind != yaml.MappingNode {
 		v, ok := l.PositiveInt(n, ptr, "max_response_tokens")
 		if !ok {
 			return nil
@@ -208,7 +210,7 @@ func (l *loader) tokenBudget(n *yaml.Node, ptr string) *TokenBudget {
 	}
 	t := &TokenBudget{}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "budget":
 			t.Budget, _ = l.PositiveInt(e.Value, ep, "budget")
@@ -234,12 +236,12 @@ func (l *loader) headerChecks(n *yaml.Node, ptr string) []*HeaderCheck {
 	}
 	var out []*HeaderCheck
 	for _, e := range es {
-		hp := Child(ptr, e.Key)
+		hp := yamlpos.Child(ptr, e.Key)
 		if !l.headerName(e.KeyNode, hp, e.Key) {
 			continue
 		}
 		h := &HeaderCheck{Name: e.Key, Pos: l.pos(e.KeyNode, hp)}
-		if Deref(e.Value).Kind != yaml.MappingNode {
+		if yamlpos.Deref(e.Value).Kind != yaml.MappingNode {
 			if s, ok := l.Str(e.Value, hp, "the expected header value"); ok {
 				h.Equals = &s
 			}

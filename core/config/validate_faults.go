@@ -4,33 +4,35 @@ import (
 	"fmt"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // faultKeys are the keys of one fault.
-var faultKeys = NewObjectSpec("a fault",
-	RequiredKey("name"),
-	RequiredKey("target"),
-	RequiredKey("kind"),
-	Key("delay_ms"),
-	Key("failures"),
+var faultKeys = yamlpos.NewObjectSpec("a fault",
+	yamlpos.RequiredKey("name"),
+	yamlpos.RequiredKey("target"),
+	yamlpos.RequiredKey("kind"),
+	yamlpos.Key("delay_ms"),
+	yamlpos.Key("failures"),
 )
 
 // faultTargetKeys are the keys of a fault's target.
-var faultTargetKeys = NewObjectSpec("a fault target", Key("tool"), Key("server"))
+var faultTargetKeys = yamlpos.NewObjectSpec("a fault target", yamlpos.Key("tool"), yamlpos.Key("server"))
 
 // faultKinds are the kinds of fault.
 var faultKinds = []string{"hang", "wedged", "slow", "recover_after"}
 
 // providerKeys are the keys of one provider.
-var providerKeys = NewObjectSpec("a provider",
-	RequiredKey("type"),
-	RequiredKey("base_url"),
-	Key("api_key_env"),
-	Key("organization"),
+var providerKeys = yamlpos.NewObjectSpec("a provider",
+	yamlpos.RequiredKey("type"),
+	yamlpos.RequiredKey("base_url"),
+	yamlpos.Key("api_key_env"),
+	yamlpos.Key("organization"),
 )
 
 // budgetKeys are the keys of the budget block.
-var budgetKeys = NewObjectSpec("the budget block", Key("per_test_usd_cents"), Key("per_suite_usd_cents"))
+var budgetKeys = yamlpos.NewObjectSpec("the budget block", yamlpos.Key("per_test_usd_cents"), yamlpos.Key("per_suite_usd_cents"))
 
 // faults reads the faults block into s.
 func (l *loader) faults(s *Suite, n *yaml.Node, ptr string) {
@@ -40,14 +42,14 @@ func (l *loader) faults(s *Suite, n *yaml.Node, ptr string) {
 	}
 	seen := map[string]int{}
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, faultKeys)
 		if !ok {
 			continue
 		}
 		ft := &Fault{Pos: l.pos(item, ip)}
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "name":
 				ft.Name, _ = l.NonEmptyStr(e.Value, ep, "the fault name")
@@ -85,7 +87,7 @@ func (l *loader) faultTarget(ft *Fault, n *yaml.Node, ptr string) {
 		l.C.Add(n, ptr, `a fault target needs "tool", "server" or both`, "for example: target: {tool: search}")
 	}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "tool":
 			ft.Tool, _ = l.NonEmptyStr(e.Value, ep, "the tool name")
@@ -102,14 +104,14 @@ func (l *loader) providers(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for _, e := range es {
-		pp := Child(ptr, e.Key)
+		pp := yamlpos.Child(ptr, e.Key)
 		f, ok := l.Object(e.Value, pp, providerKeys)
 		if !ok {
 			continue
 		}
 		p := &Provider{Name: e.Key, Pos: l.pos(e.KeyNode, pp)}
 		for _, fe := range f.Entries {
-			fp := Child(pp, fe.Key)
+			fp := yamlpos.Child(pp, fe.Key)
 			switch fe.Key {
 			case "type":
 				p.Type, _ = l.Enum(fe.Value, fp, "provider type", "openai")
@@ -134,7 +136,7 @@ func (l *loader) budget(n *yaml.Node, ptr string) *Budget {
 	}
 	b := &Budget{}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "per_test_usd_cents":
 			b.PerTestUSDCents, _ = l.PositiveInt(e.Value, ep, "per_test_usd_cents")

@@ -4,29 +4,31 @@ import (
 	"fmt"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // fixturesKeys are the keys of the fixtures block.
-var fixturesKeys = NewObjectSpec("the fixtures block", Key("server"), Key("errors"))
+var fixturesKeys = yamlpos.NewObjectSpec("the fixtures block", yamlpos.Key("server"), yamlpos.Key("errors"))
 
 // fixtureErrorKeys are the keys of one named error scenario.
-var fixtureErrorKeys = NewObjectSpec("a fixture",
-	RequiredKey("name"),
-	RequiredKey("code"),
-	RequiredKey("message"),
-	Key("tool"),
-	Key("applies_to"),
+var fixtureErrorKeys = yamlpos.NewObjectSpec("a fixture",
+	yamlpos.RequiredKey("name"),
+	yamlpos.RequiredKey("code"),
+	yamlpos.RequiredKey("message"),
+	yamlpos.Key("tool"),
+	yamlpos.Key("applies_to"),
 )
 
 // fixtures reads the fixtures block.
-func (l *loader) fixtures(e Entry, ptr string) *Fixtures {
+func (l *loader) fixtures(e yamlpos.Entry, ptr string) *Fixtures {
 	f, ok := l.Object(e.Value, ptr, fixturesKeys)
 	if !ok {
 		return nil
 	}
 	fx := &Fixtures{Pos: l.pos(e.KeyNode, ptr)}
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		switch fe.Key {
 		case "server":
 			fx.Server = l.ref(fe.Value, fp, "a server name", serverRef, l.refs.servers)
@@ -47,7 +49,7 @@ func (l *loader) fixtureErrors(n *yaml.Node, ptr string) []*FixtureError {
 	seen := map[string]int{}
 	var out []*FixtureError
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, fixtureErrorKeys)
 		if !ok {
 			continue
@@ -55,7 +57,7 @@ func (l *loader) fixtureErrors(n *yaml.Node, ptr string) []*FixtureError {
 		fe := &FixtureError{Pos: l.pos(item, ip)}
 		l.Exclusive(f, fixtureErrorKeys, true, "tool", "applies_to")
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "name":
 				fe.Name, _ = l.NonEmptyStr(e.Value, ep, "the fixture name")

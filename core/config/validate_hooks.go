@@ -2,14 +2,16 @@ package config
 
 import (
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // hooksKeys are the phases of the hooks block.
-var hooksKeys = NewObjectSpec("the hooks block",
-	Key("beforeAll"),
-	Key("afterAll"),
-	Key("beforeEach"),
-	Key("afterEach"),
+var hooksKeys = yamlpos.NewObjectSpec("the hooks block",
+	yamlpos.Key("beforeAll"),
+	yamlpos.Key("afterAll"),
+	yamlpos.Key("beforeEach"),
+	yamlpos.Key("afterEach"),
 ).WithMisplaced(map[string]string{
 	"before_all":  `did you mean "beforeAll"?`,
 	"after_all":   `did you mean "afterAll"?`,
@@ -18,21 +20,21 @@ var hooksKeys = NewObjectSpec("the hooks block",
 })
 
 // hookStepKeys are the keys of a context-aware hook step.
-var hookStepKeys = NewObjectSpec("a hook step",
-	RequiredKey("command"),
-	RequiredKey("mode").WithHint("a hook written as a map must say mode: context; write a plain hook as a string"),
+var hookStepKeys = yamlpos.NewObjectSpec("a hook step",
+	yamlpos.RequiredKey("command"),
+	yamlpos.RequiredKey("mode").WithHint("a hook written as a map must say mode: context; write a plain hook as a string"),
 )
 
 // hooks reads the hooks block: each phase is a command string or a list of
 // steps, each a command string or {command, mode: context}.
-func (l *loader) hooks(e Entry, ptr string) *Hooks {
+func (l *loader) hooks(e yamlpos.Entry, ptr string) *Hooks {
 	f, ok := l.Object(e.Value, ptr, hooksKeys)
 	if !ok {
 		return nil
 	}
 	h := &Hooks{Pos: l.pos(e.KeyNode, ptr)}
 	for _, fe := range f.Entries {
-		steps := l.hookSteps(fe.Value, Child(ptr, fe.Key))
+		steps := l.hookSteps(fe.Value, yamlpos.Child(ptr, fe.Key))
 		switch fe.Key {
 		case "beforeAll":
 			h.BeforeAll = steps
@@ -49,7 +51,7 @@ func (l *loader) hooks(e Entry, ptr string) *Hooks {
 
 // hookSteps reads one phase.
 func (l *loader) hookSteps(n *yaml.Node, ptr string) []*HookStep {
-	d := Deref(n)
+	d := yamlpos.Deref(n)
 	if d.Kind != yaml.SequenceNode {
 		if s := l.hookStep(n, ptr); s != nil {
 			return []*HookStep{s}
@@ -62,7 +64,7 @@ func (l *loader) hookSteps(n *yaml.Node, ptr string) []*HookStep {
 	}
 	var out []*HookStep
 	for i, item := range d.Content {
-		if s := l.hookStep(item, Index(ptr, i)); s != nil {
+		if s := l.hookStep(item, yamlpos.Index(ptr, i)); s != nil {
 			out = append(out, s)
 		}
 	}
@@ -72,7 +74,7 @@ func (l *loader) hookSteps(n *yaml.Node, ptr string) []*HookStep {
 // hookStep reads one step: a plain command, or a map that must declare
 // mode: context so the richer contract is never chosen by accident.
 func (l *loader) hookStep(n *yaml.Node, ptr string) *HookStep {
-	if Deref(n).Kind != yaml.MappingNode {
+	if yamlpos.Deref(n).Kind != yaml.MappingNode {
 		c := l.commandLine(n, ptr, "a hook command")
 		if c == nil {
 			return nil
@@ -89,7 +91,7 @@ func (l *loader) hookStep(n *yaml.Node, ptr string) *HookStep {
 	step := &HookStep{Context: true}
 	good := f.Has("command")
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "command":
 			c := l.commandLine(e.Value, ep, "a hook command")

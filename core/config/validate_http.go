@@ -6,46 +6,48 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // authKeys are the keys of a URL server's auth block.
-var authKeys = NewObjectSpec("the auth block",
-	Key("bearer_token_env"),
-	Key("oauth"),
-	Key("headers"),
-	Key("mtls"),
+var authKeys = yamlpos.NewObjectSpec("the auth block",
+	yamlpos.Key("bearer_token_env"),
+	yamlpos.Key("oauth"),
+	yamlpos.Key("headers"),
+	yamlpos.Key("mtls"),
 )
 
 // oauthKeys are the keys of auth.oauth.
-var oauthKeys = NewObjectSpec("the oauth block",
-	RequiredKey("client_id_env"),
-	RequiredKey("authorization_url"),
-	RequiredKey("token_url"),
-	Key("scopes"),
+var oauthKeys = yamlpos.NewObjectSpec("the oauth block",
+	yamlpos.RequiredKey("client_id_env"),
+	yamlpos.RequiredKey("authorization_url"),
+	yamlpos.RequiredKey("token_url"),
+	yamlpos.Key("scopes"),
 )
 
 // httpKeys are the keys of a URL server's http block.
-var httpKeys = NewObjectSpec("the http block",
-	Key("timeout"),
-	Key("connect_timeout"),
-	Key("max_redirects"),
-	Key("user_agent_override"),
-	Key("tls"),
-	Key("transport"),
+var httpKeys = yamlpos.NewObjectSpec("the http block",
+	yamlpos.Key("timeout"),
+	yamlpos.Key("connect_timeout"),
+	yamlpos.Key("max_redirects"),
+	yamlpos.Key("user_agent_override"),
+	yamlpos.Key("tls"),
+	yamlpos.Key("transport"),
 ).WithMisplaced(map[string]string{
 	"mtls":       "client certificates are not supported yet",
 	"timeout_ms": "http.timeout takes a duration string such as 30s",
 })
 
 // tlsKeys are the keys of http.tls.
-var tlsKeys = NewObjectSpec("the tls block",
-	Key("insecure_skip_verify"),
-	Key("ca_bundle_path"),
-	Key("min_version"),
+var tlsKeys = yamlpos.NewObjectSpec("the tls block",
+	yamlpos.Key("insecure_skip_verify"),
+	yamlpos.Key("ca_bundle_path"),
+	yamlpos.Key("min_version"),
 )
 
 // headerEnvKeys are the keys of an env-backed header value.
-var headerEnvKeys = NewObjectSpec("an env-backed header", RequiredKey("env"))
+var headerEnvKeys = yamlpos.NewObjectSpec("an env-backed header", yamlpos.RequiredKey("env"))
 
 // httpURL reads an absolute http or https URL.
 func (l *loader) httpURL(n *yaml.Node, ptr, what string) (string, bool) {
@@ -79,7 +81,7 @@ func rootURLError(err error) error {
 // auth reads a URL server's auth block: exactly one of bearer_token_env
 // and oauth. headers and mtls are reserved for a later release: they are
 // accepted, ignored and warned about.
-func (l *loader) auth(e Entry, ptr string) *Auth {
+func (l *loader) auth(e yamlpos.Entry, ptr string) *Auth {
 	f, ok := l.Object(e.Value, ptr, authKeys)
 	if !ok {
 		return nil
@@ -87,7 +89,7 @@ func (l *loader) auth(e Entry, ptr string) *Auth {
 	a := &Auth{Pos: l.pos(e.KeyNode, ptr)}
 	good := l.Exclusive(f, authKeys, true, "bearer_token_env", "oauth") != ""
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		switch fe.Key {
 		case "bearer_token_env":
 			name, ok := l.NonEmptyStr(fe.Value, fp, "bearer_token_env (an environment variable name)")
@@ -115,7 +117,7 @@ func (l *loader) oauth(n *yaml.Node, ptr string) *OAuth {
 	o := &OAuth{}
 	good := true
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		ok := true
 		switch fe.Key {
 		case "client_id_env":
@@ -145,13 +147,13 @@ func (l *loader) headers(n *yaml.Node, ptr string) ([]*Header, bool) {
 	out := make([]*Header, 0, len(es))
 	good := true
 	for _, e := range es {
-		hp := Child(ptr, e.Key)
+		hp := yamlpos.Child(ptr, e.Key)
 		if !l.headerName(e.KeyNode, hp, e.Key) {
 			good = false
 			continue
 		}
 		h := &Header{Name: e.Key, Pos: l.pos(e.KeyNode, hp)}
-		if Deref(e.Value).Kind == yaml.MappingNode {
+		if yamlpos.Deref(e.Value).Kind == yaml.MappingNode {
 			f, ok := l.Object(e.Value, hp, headerEnvKeys)
 			if !ok || !f.Has("env") {
 				good = false
@@ -212,7 +214,7 @@ func (l *loader) httpOptions(h *HTTPOptions, n *yaml.Node, ptr string) bool {
 	}
 	good := true
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		ok := true
 		switch fe.Key {
 		case "timeout":
@@ -241,7 +243,7 @@ func (l *loader) tlsOptions(t *TLSOptions, n *yaml.Node, ptr string) bool {
 	}
 	good := true
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		ok := true
 		switch fe.Key {
 		case "insecure_skip_verify":
@@ -252,7 +254,7 @@ func (l *loader) tlsOptions(t *TLSOptions, n *yaml.Node, ptr string) bool {
 		case "ca_bundle_path":
 			t.CABundlePath, ok = l.NonEmptyStr(fe.Value, fp, "ca_bundle_path")
 		case "min_version":
-			if d := Deref(fe.Value); d.Kind == yaml.ScalarNode && d.ShortTag() == TagFloat {
+			if d := yamlpos.Deref(fe.Value); d.Kind == yaml.ScalarNode && d.ShortTag() == yamlpos.TagFloat {
 				l.C.Add(fe.Value, fp, "expected min_version (\"1.2\" or \"1.3\"), found the number "+d.Value,
 					fmt.Sprintf("quote it: %q", d.Value))
 				ok = false

@@ -6,18 +6,20 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // listKeys are the keys of one list test.
-var listKeys = NewObjectSpec("a list test",
-	append([]KeySpec{
-		RequiredKey("name"),
-		RequiredKey("server"),
-		RequiredKey("list"),
-		Key("cursor"),
-		Key("pages"),
-		Key("max_pages"),
-		Key("capture"),
+var listKeys = yamlpos.NewObjectSpec("a list test",
+	append([]yamlpos.KeySpec{
+		yamlpos.RequiredKey("name"),
+		yamlpos.RequiredKey("server"),
+		yamlpos.RequiredKey("list"),
+		yamlpos.Key("cursor"),
+		yamlpos.Key("pages"),
+		yamlpos.Key("max_pages"),
+		yamlpos.Key("capture"),
 	}, optionKeys...)...,
 ).WithMisplaced(map[string]string{
 	"method":    "name the list instead: list: tools, resources, resource_templates or prompts",
@@ -27,14 +29,14 @@ var listKeys = NewObjectSpec("a list test",
 })
 
 // completionKeys are the keys of one completion test.
-var completionKeys = NewObjectSpec("a completion test",
-	append([]KeySpec{
-		RequiredKey("name"),
-		RequiredKey("server"),
-		RequiredKey("ref"),
-		RequiredKey("argument"),
-		Key("context"),
-		Key("capture"),
+var completionKeys = yamlpos.NewObjectSpec("a completion test",
+	append([]yamlpos.KeySpec{
+		yamlpos.RequiredKey("name"),
+		yamlpos.RequiredKey("server"),
+		yamlpos.RequiredKey("ref"),
+		yamlpos.RequiredKey("argument"),
+		yamlpos.Key("context"),
+		yamlpos.Key("capture"),
 	}, optionKeys...)...,
 ).WithMisplaced(map[string]string{
 	"prompt":    `the prompt goes in ref: ref: {prompt: NAME}`,
@@ -43,10 +45,10 @@ var completionKeys = NewObjectSpec("a completion test",
 })
 
 // completionRefKeys are the keys of a completion test's ref.
-var completionRefKeys = NewObjectSpec("a completion ref", Key("prompt"), Key("resource"))
+var completionRefKeys = yamlpos.NewObjectSpec("a completion ref", yamlpos.Key("prompt"), yamlpos.Key("resource"))
 
 // completionArgumentKeys are the keys of a completion test's argument.
-var completionArgumentKeys = NewObjectSpec("a completion argument", RequiredKey("name"), Key("value"))
+var completionArgumentKeys = yamlpos.NewObjectSpec("a completion argument", yamlpos.RequiredKey("name"), yamlpos.Key("value"))
 
 // lists reads the lists block into s.
 func (l *loader) lists(s *Suite, n *yaml.Node, ptr string) {
@@ -55,14 +57,14 @@ func (l *loader) lists(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, listKeys)
 		if !ok {
 			continue
 		}
 		t := &ListTest{Index: i, MaxPages: DefaultMaxPages, Pos: l.pos(item, ip)}
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "name":
 				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
@@ -87,13 +89,13 @@ func (l *loader) lists(s *Suite, n *yaml.Node, ptr string) {
 		if f.Has("cursor") {
 			for _, k := range []string{"pages", "max_pages"} {
 				if f.Has(k) {
-					l.C.Add(f.KeyNode(k), Child(ip, k), fmt.Sprintf("%q does not apply with cursor", k),
+					l.C.Add(f.KeyNode(k), yamlpos.Child(ip, k), fmt.Sprintf("%q does not apply with cursor", k),
 						"cursor reads the one page that starts there")
 				}
 			}
 		}
 		if f.Has("pages") && f.Has("max_pages") {
-			l.C.Add(f.KeyNode("max_pages"), Child(ip, "max_pages"), `"max_pages" does not apply with pages`,
+			l.C.Add(f.KeyNode("max_pages"), yamlpos.Child(ip, "max_pages"), `"max_pages" does not apply with pages`,
 				"pages: N reads the first N pages and stops; max_pages bounds pages: all")
 		}
 		s.Lists = append(s.Lists, t)
@@ -102,8 +104,8 @@ func (l *loader) lists(s *Suite, n *yaml.Node, ptr string) {
 
 // pages reads pages: "all" (0) or a positive number of pages.
 func (l *loader) pages(n *yaml.Node, ptr string) int {
-	d := Deref(n)
-	if s, ok := StringOf(d); ok && d.ShortTag() == TagStr {
+	d := yamlpos.Deref(n)
+	if s, ok := yamlpos.StringOf(d); ok && d.ShortTag() == yamlpos.TagStr {
 		if s == "all" {
 			return 0
 		}
@@ -111,7 +113,7 @@ func (l *loader) pages(n *yaml.Node, ptr string) int {
 		if _, err := strconv.Atoi(s); err == nil {
 			hint = "write the number without quotes: " + s
 		}
-		l.C.Add(n, ptr, fmt.Sprintf("expected pages (all, or an integer ≥ 1), found %s", Describe(d)), hint)
+		l.C.Add(n, ptr, fmt.Sprintf("expected pages (all, or an integer ≥ 1), found %s", yamlpos.Describe(d)), hint)
 		return 0
 	}
 	v, _ := l.PositiveInt(n, ptr, "pages")
@@ -125,14 +127,14 @@ func (l *loader) completions(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, completionKeys)
 		if !ok {
 			continue
 		}
 		t := &CompletionTest{Index: i, Pos: l.pos(item, ip)}
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "name":
 				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
@@ -143,7 +145,7 @@ func (l *loader) completions(s *Suite, n *yaml.Node, ptr string) {
 			case "argument":
 				t.Argument = l.completionArgument(e.Value, ep)
 			case "context":
-				if IsNull(e.Value) {
+				if yamlpos.IsNull(e.Value) {
 					l.C.Add(e.Value, ep, "expected context (an object of argument values), found null",
 						"leave context out to send none; it is never sent as null")
 					continue
@@ -192,7 +194,7 @@ func (l *loader) completionArgument(n *yaml.Node, ptr string) CompletionArgument
 		return a
 	}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "name":
 			a.Name, _ = l.NonEmptyStr(e.Value, ep, "the argument name")

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // renamedMatchers are matcher keys of an early draft, with their v1 names.
@@ -42,9 +44,9 @@ func (l *loader) matcherIn(n *yaml.Node, ptr, parent string) Matcher {
 	}
 	defer l.Leave(n)
 	const example = `for example: matcher: {contains: "hello"}`
-	d := Deref(n)
+	d := yamlpos.Deref(n)
 	if d.Kind != yaml.MappingNode {
-		l.C.Add(n, ptr, "expected a matcher (an object with exactly one key), found "+Describe(d), example)
+		l.C.Add(n, ptr, "expected a matcher (an object with exactly one key), found "+yamlpos.Describe(d), example)
 		return Matcher{}
 	}
 	if len(d.Content) == 0 {
@@ -60,12 +62,12 @@ func (l *loader) matcherIn(n *yaml.Node, ptr, parent string) Matcher {
 		for i, e := range es {
 			names[i] = e.Key
 		}
-		l.C.Add(n, ptr, fmt.Sprintf("a matcher has exactly one key, found %d: %s", len(es), AndList(names)),
+		l.C.Add(n, ptr, fmt.Sprintf("a matcher has exactly one key, found %d: %s", len(es), yamlpos.AndList(names)),
 			"write one assertion per matcher, or combine them with allOf")
 		return Matcher{}
 	}
 	e := es[0]
-	kp := Child(ptr, e.Key)
+	kp := yamlpos.Child(ptr, e.Key)
 	if e.Key == "" {
 		l.C.Add(e.KeyNode, ptr, "a matcher key must not be empty", example)
 		return Matcher{}
@@ -109,9 +111,9 @@ func (l *loader) compositionArg(key string, n *yaml.Node, ptr string) []*Matcher
 		}
 		return []*Matcher{&inner}
 	}
-	d := Deref(n)
+	d := yamlpos.Deref(n)
 	if d.Kind != yaml.SequenceNode {
-		l.C.Add(n, ptr, fmt.Sprintf("expected %s (an array of matchers), found %s", key, Describe(d)),
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (an array of matchers), found %s", key, yamlpos.Describe(d)),
 			fmt.Sprintf("for example: %s: [{contains: a}, {contains: b}]", key))
 		return nil
 	}
@@ -121,7 +123,7 @@ func (l *loader) compositionArg(key string, n *yaml.Node, ptr string) []*Matcher
 	}
 	out := make([]*Matcher, 0, len(d.Content))
 	for i, item := range d.Content {
-		inner := l.matcherIn(item, Index(ptr, i), key)
+		inner := l.matcherIn(item, yamlpos.Index(ptr, i), key)
 		if inner.Key == "" {
 			return nil
 		}
@@ -158,7 +160,7 @@ func init() {
 			return l.jsonSchemaArg(n, ptr) != nil
 		},
 		"snapshot": func(l *loader, n *yaml.Node, ptr string) bool {
-			if Deref(n).Kind != yaml.MappingNode {
+			if yamlpos.Deref(n).Kind != yaml.MappingNode {
 				_, ok := l.NonEmptyStr(n, ptr, "the snapshot name")
 				return ok
 			}
@@ -176,7 +178,7 @@ func init() {
 		"is-xml":               nullOrObject(xmlArgKeys),
 		"is-sql": func(l *loader, n *yaml.Node, ptr string) bool {
 			if !isFlag(n) {
-				l.C.Add(n, ptr, "is-sql takes no options, found "+Describe(n), "write is-sql: ~")
+				l.C.Add(n, ptr, "is-sql takes no options, found "+yamlpos.Describe(n), "write is-sql: ~")
 				return false
 			}
 			return true
@@ -186,26 +188,26 @@ func init() {
 
 // Argument objects of the documented matchers.
 var (
-	snapshotArgKeys     = NewObjectSpec("a snapshot argument", RequiredKey("name"), Key("update"))
-	llmJudgeArgKeys     = NewObjectSpec("an llm-judge argument", RequiredKey("rubric"), Key("threshold"), Key("model"))
-	llmJuryArgKeys      = NewObjectSpec("an llm-jury argument", RequiredKey("rubric"), RequiredKey("jurors"), Key("threshold"), Key("quorum"))
-	jurorKeys           = NewObjectSpec("a juror", RequiredKey("model"), Key("threshold"))
-	similarArgKeys      = NewObjectSpec("a similar argument", RequiredKey("value"), Key("threshold"), Key("model"))
-	levenshteinArgKeys  = NewObjectSpec("a levenshtein argument", RequiredKey("value"), RequiredKey("max"))
-	factualityArgKeys   = NewObjectSpec("a factuality argument", RequiredKey("reference"), Key("threshold"), Key("model"))
-	relevanceArgKeys    = NewObjectSpec("an answer-relevance argument", RequiredKey("query"), Key("threshold"), Key("model"))
-	faithfulnessArgKeys = NewObjectSpec("a context-faithfulness argument", RequiredKey("context"), Key("threshold"), Key("model"))
-	schemaOptionKeys    = NewObjectSpec("the options", Key("schema"))
-	xmlArgKeys          = NewObjectSpec("an is-xml argument", Key("root"))
+	snapshotArgKeys     = yamlpos.NewObjectSpec("a snapshot argument", yamlpos.RequiredKey("name"), yamlpos.Key("update"))
+	llmJudgeArgKeys     = yamlpos.NewObjectSpec("an llm-judge argument", yamlpos.RequiredKey("rubric"), yamlpos.Key("threshold"), yamlpos.Key("model"))
+	llmJuryArgKeys      = yamlpos.NewObjectSpec("an llm-jury argument", yamlpos.RequiredKey("rubric"), yamlpos.RequiredKey("jurors"), yamlpos.Key("threshold"), yamlpos.Key("quorum"))
+	jurorKeys           = yamlpos.NewObjectSpec("a juror", yamlpos.RequiredKey("model"), yamlpos.Key("threshold"))
+	similarArgKeys      = yamlpos.NewObjectSpec("a similar argument", yamlpos.RequiredKey("value"), yamlpos.Key("threshold"), yamlpos.Key("model"))
+	levenshteinArgKeys  = yamlpos.NewObjectSpec("a levenshtein argument", yamlpos.RequiredKey("value"), yamlpos.RequiredKey("max"))
+	factualityArgKeys   = yamlpos.NewObjectSpec("a factuality argument", yamlpos.RequiredKey("reference"), yamlpos.Key("threshold"), yamlpos.Key("model"))
+	relevanceArgKeys    = yamlpos.NewObjectSpec("an answer-relevance argument", yamlpos.RequiredKey("query"), yamlpos.Key("threshold"), yamlpos.Key("model"))
+	faithfulnessArgKeys = yamlpos.NewObjectSpec("a context-faithfulness argument", yamlpos.RequiredKey("context"), yamlpos.Key("threshold"), yamlpos.Key("model"))
+	schemaOptionKeys    = yamlpos.NewObjectSpec("the options", yamlpos.Key("schema"))
+	xmlArgKeys          = yamlpos.NewObjectSpec("an is-xml argument", yamlpos.Key("root"))
 )
 
 // objectArg checks an argument object against spec.
-func objectArg(spec *ObjectSpec) argCheck {
+func objectArg(spec *yamlpos.ObjectSpec) argCheck {
 	return func(l *loader, n *yaml.Node, ptr string) bool { return l.argObject(n, ptr, spec) }
 }
 
 // nullOrObject accepts ~ or true (no options) or an options object.
-func nullOrObject(spec *ObjectSpec) argCheck {
+func nullOrObject(spec *yamlpos.ObjectSpec) argCheck {
 	return func(l *loader, n *yaml.Node, ptr string) bool {
 		if isFlag(n) {
 			return true
@@ -217,20 +219,20 @@ func nullOrObject(spec *ObjectSpec) argCheck {
 // isFlag reports whether n is ~ or true, the argument of a matcher used
 // without options.
 func isFlag(n *yaml.Node) bool {
-	d := Deref(n)
-	return IsNull(d) || d.Kind == yaml.ScalarNode && d.ShortTag() == TagBool && strings.EqualFold(d.Value, "true")
+	d := yamlpos.Deref(n)
+	return yamlpos.IsNull(d) || d.Kind == yaml.ScalarNode && d.ShortTag() == yamlpos.TagBool && strings.EqualFold(d.Value, "true")
 }
 
 // argObject checks the fields of a matcher argument object by name: the
 // same field name has the same type in every documented matcher.
-func (l *loader) argObject(n *yaml.Node, ptr string, spec *ObjectSpec) bool {
+func (l *loader) argObject(n *yaml.Node, ptr string, spec *yamlpos.ObjectSpec) bool {
 	f, ok := l.Object(n, ptr, spec)
 	if !ok {
 		return false
 	}
 	good := true
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		ok := true
 		switch e.Key {
 		case "threshold", "quorum":
@@ -261,7 +263,7 @@ func (l *loader) jurors(n *yaml.Node, ptr string) bool {
 	}
 	good := true
 	for i, item := range items {
-		good = l.argObject(item, Index(ptr, i), jurorKeys) && good
+		good = l.argObject(item, yamlpos.Index(ptr, i), jurorKeys) && good
 	}
 	return good
 }
@@ -301,10 +303,10 @@ func regexHint(s string) string {
 
 // jsonSchemaArg reads an inline JSON Schema: an object or a boolean.
 func (l *loader) jsonSchemaArg(n *yaml.Node, ptr string) json.RawMessage {
-	d := Deref(n)
-	if d.Kind == yaml.MappingNode || d.Kind == yaml.ScalarNode && d.ShortTag() == TagBool {
+	d := yamlpos.Deref(n)
+	if d.Kind == yaml.MappingNode || d.Kind == yaml.ScalarNode && d.ShortTag() == yamlpos.TagBool {
 		return l.ToJSON(n, ptr)
 	}
-	l.C.Add(n, ptr, "expected a JSON Schema (an object), found "+Describe(d), "for example: {type: array, minItems: 1}")
+	l.C.Add(n, ptr, "expected a JSON Schema (an object), found "+yamlpos.Describe(d), "for example: {type: array, minItems: 1}")
 	return nil
 }

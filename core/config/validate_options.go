@@ -5,45 +5,47 @@ import (
 
 	"github.com/google/shlex"
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // optionKeys are the keys tool, resource and prompt tests share with
 // defaultTest.
-var optionKeys = []KeySpec{
-	Key("expect"),
-	Key("timeout_ms"),
-	Key("tags"),
-	Key("profile"),
-	Key("threshold"),
-	Key("derivedMetrics"),
+var optionKeys = []yamlpos.KeySpec{
+	yamlpos.Key("expect"),
+	yamlpos.Key("timeout_ms"),
+	yamlpos.Key("tags"),
+	yamlpos.Key("profile"),
+	yamlpos.Key("threshold"),
+	yamlpos.Key("derivedMetrics"),
 }
 
 // defaultTestKeys are the keys of the defaultTest block.
-var defaultTestKeys = NewObjectSpec("the defaultTest block",
-	append([]KeySpec{Key("transform")}, optionKeys...)...,
+var defaultTestKeys = yamlpos.NewObjectSpec("the defaultTest block",
+	append([]yamlpos.KeySpec{yamlpos.Key("transform")}, optionKeys...)...,
 ).WithMisplaced(map[string]string{
 	"server": "each test names its own server",
 	"args":   "arguments belong to each test",
 })
 
 // transformKeys are the keys of a tool test's transform block.
-var transformKeys = NewObjectSpec("a transform", Key("request"), Key("response"))
+var transformKeys = yamlpos.NewObjectSpec("a transform", yamlpos.Key("request"), yamlpos.Key("response"))
 
 // derivedMetricKeys are the keys of one derived metric.
-var derivedMetricKeys = NewObjectSpec("a derived metric",
-	RequiredKey("name"),
-	RequiredKey("value"),
-	Key("threshold"),
+var derivedMetricKeys = yamlpos.NewObjectSpec("a derived metric",
+	yamlpos.RequiredKey("name"),
+	yamlpos.RequiredKey("value"),
+	yamlpos.Key("threshold"),
 )
 
 // metricValueKeys are the aggregations a derived metric's value takes.
-var metricValueKeys = NewObjectSpec("a derived metric value", Key("weighted_sum"), Key("weighted_average"))
+var metricValueKeys = yamlpos.NewObjectSpec("a derived metric value", yamlpos.Key("weighted_sum"), yamlpos.Key("weighted_average"))
 
 // metricTermKeys are the keys of one weighted reference.
-var metricTermKeys = NewObjectSpec("a metric term", RequiredKey("ref"), Key("weight"))
+var metricTermKeys = yamlpos.NewObjectSpec("a metric term", yamlpos.RequiredKey("ref"), yamlpos.Key("weight"))
 
 // option reads one of the shared test options into o.
-func (l *loader) option(o *TestOptions, e Entry, ptr string) {
+func (l *loader) option(o *TestOptions, e yamlpos.Entry, ptr string) {
 	switch e.Key {
 	case "expect":
 		o.Expect, o.ExpectOptions = l.expect(e.Value, ptr)
@@ -66,7 +68,7 @@ func (l *loader) option(o *TestOptions, e Entry, ptr string) {
 
 // setKeyPos records where a scoring or behaviour key is written (see
 // TestOptions.KeyPos).
-func (l *loader) setKeyPos(o *TestOptions, e Entry, ptr string) {
+func (l *loader) setKeyPos(o *TestOptions, e yamlpos.Entry, ptr string) {
 	if o.KeyPos == nil {
 		o.KeyPos = map[string]Pos{}
 	}
@@ -75,7 +77,7 @@ func (l *loader) setKeyPos(o *TestOptions, e Entry, ptr string) {
 
 // transform reads a tool test's transform block: request and/or response
 // commands.
-func (l *loader) transform(e Entry, ptr string) *Transform {
+func (l *loader) transform(e yamlpos.Entry, ptr string) *Transform {
 	f, ok := l.Object(e.Value, ptr, transformKeys)
 	if !ok {
 		return nil
@@ -86,7 +88,7 @@ func (l *loader) transform(e Entry, ptr string) *Transform {
 		return nil
 	}
 	for _, fe := range f.Entries {
-		c := l.commandLine(fe.Value, Child(ptr, fe.Key), "a transform command")
+		c := l.commandLine(fe.Value, yamlpos.Child(ptr, fe.Key), "a transform command")
 		if c == nil {
 			return nil
 		}
@@ -128,7 +130,7 @@ func (l *loader) derivedMetrics(n *yaml.Node, ptr string) []*DerivedMetric {
 	}
 	var out []*DerivedMetric
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, derivedMetricKeys)
 		if !ok {
 			continue
@@ -136,7 +138,7 @@ func (l *loader) derivedMetrics(n *yaml.Node, ptr string) []*DerivedMetric {
 		m := &DerivedMetric{Pos: l.pos(item, ip)}
 		good := true
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "name":
 				m.Name, ok = l.NonEmptyStr(e.Value, ep, "the metric name")
@@ -175,7 +177,7 @@ func (l *loader) metricValue(m *DerivedMetric, n *yaml.Node, ptr string) bool {
 	}
 	good := true
 	for i, item := range items {
-		ip := Index(tp, i)
+		ip := yamlpos.Index(tp, i)
 		tf, ok := l.Object(item, ip, metricTermKeys)
 		if !ok {
 			good = false
@@ -183,7 +185,7 @@ func (l *loader) metricValue(m *DerivedMetric, n *yaml.Node, ptr string) bool {
 		}
 		term := &MetricTerm{Weight: 1, Pos: l.pos(item, ip)}
 		for _, e := range tf.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "ref":
 				term.Ref, ok = l.NonEmptyStr(e.Value, ep, "ref (an assertion, set or metric name)")
@@ -205,14 +207,14 @@ type defaultTest struct {
 }
 
 // defaultTest reads the defaultTest block.
-func (l *loader) defaultTest(e Entry, ptr string) *defaultTest {
+func (l *loader) defaultTest(e yamlpos.Entry, ptr string) *defaultTest {
 	f, ok := l.Object(e.Value, ptr, defaultTestKeys)
 	if !ok {
 		return nil
 	}
 	dt := &defaultTest{Pos: l.pos(e.KeyNode, ptr)}
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		if fe.Key == "transform" {
 			dt.Transform = l.transform(fe, fp)
 			l.setKeyPos(&dt.TestOptions, fe, fp)

@@ -4,15 +4,17 @@ import (
 	"encoding/json"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // resourceKeys are the keys of one resource test.
-var resourceKeys = NewObjectSpec("a resource test",
-	append([]KeySpec{
-		RequiredKey("name"),
-		RequiredKey("server"),
-		RequiredKey("uri"),
-		Key("subscribe"),
+var resourceKeys = yamlpos.NewObjectSpec("a resource test",
+	append([]yamlpos.KeySpec{
+		yamlpos.RequiredKey("name"),
+		yamlpos.RequiredKey("server"),
+		yamlpos.RequiredKey("uri"),
+		yamlpos.Key("subscribe"),
 	}, optionKeys...)...,
 ).WithMisplaced(map[string]string{
 	"url":       `a resource is named by its uri: write uri: "file:///..."`,
@@ -24,12 +26,12 @@ var resourceKeys = NewObjectSpec("a resource test",
 })
 
 // promptKeys are the keys of one prompt test.
-var promptKeys = NewObjectSpec("a prompt test",
-	append([]KeySpec{
-		RequiredKey("name"),
-		RequiredKey("server"),
-		RequiredKey("prompt"),
-		Key("args"),
+var promptKeys = yamlpos.NewObjectSpec("a prompt test",
+	append([]yamlpos.KeySpec{
+		yamlpos.RequiredKey("name"),
+		yamlpos.RequiredKey("server"),
+		yamlpos.RequiredKey("prompt"),
+		yamlpos.Key("args"),
 	}, optionKeys...)...,
 ).WithMisplaced(map[string]string{
 	"transform": "transform applies to tool tests only",
@@ -46,14 +48,14 @@ func (l *loader) resources(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, resourceKeys)
 		if !ok {
 			continue
 		}
 		t := &ResourceTest{Index: i, Pos: l.pos(item, ip)}
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "name":
 				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
@@ -82,14 +84,14 @@ func (l *loader) prompts(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, promptKeys)
 		if !ok {
 			continue
 		}
 		t := &PromptTest{Index: i, Args: json.RawMessage("{}"), Pos: l.pos(item, ip)}
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "name":
 				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")

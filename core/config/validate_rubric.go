@@ -4,47 +4,49 @@ import (
 	"fmt"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // rubricKeys are the keys of a structured rubric.
-var rubricKeys = NewObjectSpec("a rubric",
-	Key("ref"),
-	Key("preset"),
-	Key("threshold"),
-	Key("strict"),
-	Key("criteria"),
-	Key("tree"),
-	Key("require_evidence"),
-	Key("aggregation"),
-	Key("scale"),
+var rubricKeys = yamlpos.NewObjectSpec("a rubric",
+	yamlpos.Key("ref"),
+	yamlpos.Key("preset"),
+	yamlpos.Key("threshold"),
+	yamlpos.Key("strict"),
+	yamlpos.Key("criteria"),
+	yamlpos.Key("tree"),
+	yamlpos.Key("require_evidence"),
+	yamlpos.Key("aggregation"),
+	yamlpos.Key("scale"),
 )
 
 // criterionKeys are the keys of one rubric criterion.
-var criterionKeys = NewObjectSpec("a criterion",
-	RequiredKey("name"),
-	RequiredKey("description"),
-	Key("weight"),
-	Key("required"),
-	Key("guard"),
-	Key("examples"),
-	Key("when"),
-	Key("threshold"),
+var criterionKeys = yamlpos.NewObjectSpec("a criterion",
+	yamlpos.RequiredKey("name"),
+	yamlpos.RequiredKey("description"),
+	yamlpos.Key("weight"),
+	yamlpos.Key("required"),
+	yamlpos.Key("guard"),
+	yamlpos.Key("examples"),
+	yamlpos.Key("when"),
+	yamlpos.Key("threshold"),
 )
 
 // exampleKeys are the keys of a calibration anchor.
-var exampleKeys = NewObjectSpec("an example", RequiredKey("response"), RequiredKey("score"))
+var exampleKeys = yamlpos.NewObjectSpec("an example", yamlpos.RequiredKey("response"), yamlpos.RequiredKey("score"))
 
 // whenKeys are the predicates of a criterion's when.
-var whenKeys = NewObjectSpec("a when predicate", Key("contains"), Key("regex"))
+var whenKeys = yamlpos.NewObjectSpec("a when predicate", yamlpos.Key("contains"), yamlpos.Key("regex"))
 
 // treeKeys are the keys of a decision-tree node.
-var treeKeys = NewObjectSpec("a tree node", Key("ask"), Key("yes"), Key("no"), Key("score"), Key("reason"))
+var treeKeys = yamlpos.NewObjectSpec("a tree node", yamlpos.Key("ask"), yamlpos.Key("yes"), yamlpos.Key("no"), yamlpos.Key("score"), yamlpos.Key("reason"))
 
 // scaleKeys are the keys of an object scale.
-var scaleKeys = NewObjectSpec("a scale", RequiredKey("likert"))
+var scaleKeys = yamlpos.NewObjectSpec("a scale", yamlpos.RequiredKey("likert"))
 
 // likertKeys are the bounds of a likert scale.
-var likertKeys = NewObjectSpec("a likert scale", RequiredKey("min"), RequiredKey("max"))
+var likertKeys = yamlpos.NewObjectSpec("a likert scale", yamlpos.RequiredKey("min"), yamlpos.RequiredKey("max"))
 
 // RubricPresets are the built-in rubrics { preset: NAME } refers to.
 var RubricPresets = []string{"helpfulness", "groundedness", "safety", "format-adherence", "conciseness"}
@@ -59,9 +61,9 @@ func (l *loader) rubrics(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for _, e := range es {
-		rp := Child(ptr, e.Key)
-		if Deref(e.Value).Kind != yaml.MappingNode {
-			l.C.Add(e.Value, rp, "expected a rubric (an object with criteria or tree), found "+Describe(e.Value), "")
+		rp := yamlpos.Child(ptr, e.Key)
+		if yamlpos.Deref(e.Value).Kind != yaml.MappingNode {
+			l.C.Add(e.Value, rp, "expected a rubric (an object with criteria or tree), found "+yamlpos.Describe(e.Value), "")
 			continue
 		}
 		if r := l.rubricObject(e.Value, rp, false); r != nil {
@@ -75,7 +77,7 @@ func (l *loader) rubrics(s *Suite, n *yaml.Node, ptr string) {
 // rubric reads a rubric: free-form text, or an object (structured, a
 // reference or a preset).
 func (l *loader) rubric(n *yaml.Node, ptr string, refs bool) *Rubric {
-	if Deref(n).Kind != yaml.MappingNode {
+	if yamlpos.Deref(n).Kind != yaml.MappingNode {
 		text, ok := l.NonEmptyStr(n, ptr, "a rubric (text, or an object with criteria or tree)")
 		if !ok {
 			return nil
@@ -96,21 +98,21 @@ func (l *loader) rubricObject(n *yaml.Node, ptr string, refs bool) *Rubric {
 	switch {
 	case f.Has("ref"):
 		if !refs {
-			l.C.Add(f.KeyNode("ref"), Child(ptr, "ref"), "a named rubric cannot refer to another", "copy its criteria, or use a preset")
+			l.C.Add(f.KeyNode("ref"), yamlpos.Child(ptr, "ref"), "a named rubric cannot refer to another", "copy its criteria, or use a preset")
 		}
 		for _, e := range f.Entries {
 			if e.Key != "ref" && e.Key != "threshold" && e.Key != "strict" {
-				l.C.Add(e.KeyNode, Child(ptr, e.Key), fmt.Sprintf("%q does not go beside ref", e.Key),
+				l.C.Add(e.KeyNode, yamlpos.Child(ptr, e.Key), fmt.Sprintf("%q does not go beside ref", e.Key),
 					"a reference may only override threshold and strict")
 			}
 		}
 	case f.Has("preset"):
 		if f.Has("tree") {
-			l.C.Add(f.KeyNode("tree"), Child(ptr, "tree"), `a preset rubric cannot take a tree`, "presets are criteria; append criteria instead")
+			l.C.Add(f.KeyNode("tree"), yamlpos.Child(ptr, "tree"), `a preset rubric cannot take a tree`, "presets are criteria; append criteria instead")
 		}
 	default:
 		if f.Has("criteria") && f.Has("tree") {
-			l.C.Add(f.KeyNode("tree"), Child(ptr, "tree"), "a rubric takes criteria or tree, not both", "")
+			l.C.Add(f.KeyNode("tree"), yamlpos.Child(ptr, "tree"), "a rubric takes criteria or tree, not both", "")
 		} else if !f.Has("criteria") && !f.Has("tree") {
 			l.C.Add(n, ptr, "a rubric needs criteria or tree", "or refer to a named rubric with ref:, or use preset:")
 		}
@@ -118,12 +120,12 @@ func (l *loader) rubricObject(n *yaml.Node, ptr string, refs bool) *Rubric {
 	if f.Has("tree") {
 		for _, k := range []string{"aggregation", "require_evidence"} {
 			if f.Has(k) {
-				l.C.Add(f.KeyNode(k), Child(ptr, k), fmt.Sprintf("a tree rubric takes no %s", k), "a tree always walks its questions")
+				l.C.Add(f.KeyNode(k), yamlpos.Child(ptr, k), fmt.Sprintf("a tree rubric takes no %s", k), "a tree always walks its questions")
 			}
 		}
 	}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "ref":
 			r.Ref = l.ref(e.Value, ep, "a rubric name", rubricRef, l.refs.rubrics)
@@ -154,7 +156,7 @@ func (l *loader) rubricObject(n *yaml.Node, ptr string, refs bool) *Rubric {
 
 // scale reads a rubric scale: unit, percent, or {likert: {min, max}}.
 func (l *loader) scale(n *yaml.Node, ptr string) *Scale {
-	if Deref(n).Kind != yaml.MappingNode {
+	if yamlpos.Deref(n).Kind != yaml.MappingNode {
 		kind, ok := l.Enum(n, ptr, "scale", "unit", "percent")
 		if !ok {
 			return nil
@@ -176,7 +178,7 @@ func (l *loader) scale(n *yaml.Node, ptr string) *Scale {
 	s := &Scale{Kind: "likert"}
 	good := true
 	for _, e := range lf.Entries {
-		v, ok := l.IntRange(e.Value, Child(lp, e.Key), e.Key, 0, 1000)
+		v, ok := l.IntRange(e.Value, yamlpos.Child(lp, e.Key), e.Key, 0, 1000)
 		good = good && ok
 		if e.Key == "min" {
 			s.Min = v
@@ -199,14 +201,14 @@ func (l *loader) criteria(n *yaml.Node, ptr string) []*Criterion {
 	}
 	var out []*Criterion
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, criterionKeys)
 		if !ok {
 			continue
 		}
 		c := &Criterion{Weight: 1, Pos: l.pos(item, ip)}
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			switch e.Key {
 			case "name":
 				c.Name, _ = l.NonEmptyStr(e.Value, ep, "the criterion name")
@@ -241,14 +243,14 @@ func (l *loader) examples(n *yaml.Node, ptr string) []*Example {
 	}
 	var out []*Example
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, exampleKeys)
 		if !ok {
 			continue
 		}
 		ex := &Example{}
 		for _, e := range f.Entries {
-			ep := Child(ip, e.Key)
+			ep := yamlpos.Child(ip, e.Key)
 			if e.Key == "response" {
 				ex.Response, _ = l.Str(e.Value, ep, "the example response")
 			} else {
@@ -294,7 +296,7 @@ func (l *loader) treeNode(n *yaml.Node, ptr string) *TreeNode {
 	t := &TreeNode{Pos: l.pos(n, ptr)}
 	switch {
 	case f.Has("ask") && f.Has("score"):
-		l.C.Add(f.KeyNode("score"), Child(ptr, "score"), "a tree node is a question (ask) or a leaf (score), not both", "")
+		l.C.Add(f.KeyNode("score"), yamlpos.Child(ptr, "score"), "a tree node is a question (ask) or a leaf (score), not both", "")
 		return nil
 	case f.Has("ask"):
 		for _, k := range []string{"yes", "no"} {
@@ -303,12 +305,12 @@ func (l *loader) treeNode(n *yaml.Node, ptr string) *TreeNode {
 			}
 		}
 		if f.Has("reason") {
-			l.C.Add(f.KeyNode("reason"), Child(ptr, "reason"), "reason goes on a leaf (score), not on a question", "")
+			l.C.Add(f.KeyNode("reason"), yamlpos.Child(ptr, "reason"), "reason goes on a leaf (score), not on a question", "")
 		}
 	case f.Has("score"):
 		for _, k := range []string{"yes", "no"} {
 			if f.Has(k) {
-				l.C.Add(f.KeyNode(k), Child(ptr, k), fmt.Sprintf("a leaf (score) takes no %q", k), "")
+				l.C.Add(f.KeyNode(k), yamlpos.Child(ptr, k), fmt.Sprintf("a leaf (score) takes no %q", k), "")
 			}
 		}
 	default:
@@ -316,7 +318,7 @@ func (l *loader) treeNode(n *yaml.Node, ptr string) *TreeNode {
 		return nil
 	}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "ask":
 			t.Ask, _ = l.NonEmptyStr(e.Value, ep, "the question")

@@ -6,23 +6,25 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // serverKeys are the keys of one server, all shapes together: a server
 // takes exactly one of command, url and cassette, and the keys that go
 // with it.
-var serverKeys = NewObjectSpec("a server",
-	Key("command"),
-	Key("env"),
-	Key("url"),
-	Key("auth"),
-	Key("headers"),
-	Key("http"),
-	Key("wait_for_ready"),
-	Key("cassette"),
-	Key("client"),
-	Key("restart_policy"),
-	Key("fixture"),
+var serverKeys = yamlpos.NewObjectSpec("a server",
+	yamlpos.Key("command"),
+	yamlpos.Key("env"),
+	yamlpos.Key("url"),
+	yamlpos.Key("auth"),
+	yamlpos.Key("headers"),
+	yamlpos.Key("http"),
+	yamlpos.Key("wait_for_ready"),
+	yamlpos.Key("cassette"),
+	yamlpos.Key("client"),
+	yamlpos.Key("restart_policy"),
+	yamlpos.Key("fixture"),
 ).WithMisplaced(map[string]string{
 	"args":      `put the arguments in command, after the executable: command: ["./server", "--flag"]`,
 	"transport": "the transport follows from the shape: command: for stdio, url: for HTTP (http.transport: sse picks legacy HTTP+SSE)",
@@ -38,9 +40,9 @@ var urlOnlyKeys = []string{"auth", "headers", "http", "wait_for_ready"}
 // servers reads the servers block into s.
 func (l *loader) servers(s *Suite, n *yaml.Node, ptr string) {
 	const example = `for example: servers: {local: {command: ["./my-server"]}}`
-	m := Deref(n)
+	m := yamlpos.Deref(n)
 	if m.Kind != yaml.MappingNode {
-		l.C.Add(n, ptr, "expected the servers block (an object of named servers), found "+Describe(m), example)
+		l.C.Add(n, ptr, "expected the servers block (an object of named servers), found "+yamlpos.Describe(m), example)
 		return
 	}
 	es := l.Entries(m, ptr)
@@ -49,7 +51,7 @@ func (l *loader) servers(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for _, e := range es {
-		sp := Child(ptr, e.Key)
+		sp := yamlpos.Child(ptr, e.Key)
 		if e.Key == "" {
 			l.C.Add(e.KeyNode, sp, "a server name must not be empty", "")
 			continue
@@ -65,12 +67,12 @@ func (l *loader) servers(s *Suite, n *yaml.Node, ptr string) {
 // name and at locate it (the key under servers, or the file of
 // --server-config).
 func (l *loader) server(name string, at, n *yaml.Node, ptr string) *Server {
-	if d := Deref(n); d.Kind == yaml.ScalarNode && d.ShortTag() == TagStr {
+	if d := yamlpos.Deref(n); d.Kind == yaml.ScalarNode && d.ShortTag() == yamlpos.TagStr {
 		hint := "write command: " + argvHint(d.Value)
 		if strings.Contains(d.Value, "://") {
 			hint = fmt.Sprintf("write url: %q", d.Value)
 		}
-		l.C.Add(n, ptr, "expected a server (an object), found "+Describe(d), hint)
+		l.C.Add(n, ptr, "expected a server (an object), found "+yamlpos.Describe(d), hint)
 		return nil
 	}
 	f, ok := l.Object(n, ptr, serverKeys)
@@ -93,7 +95,7 @@ func (l *loader) server(name string, at, n *yaml.Node, ptr string) *Server {
 		good = l.notWith(f, "a cassette: server", append([]string{"env", "fixture"}, urlOnlyKeys...)...) && good
 	}
 	for _, fe := range f.Entries {
-		fp := Child(ptr, fe.Key)
+		fp := yamlpos.Child(ptr, fe.Key)
 		ok := true
 		switch fe.Key {
 		case "command":
@@ -133,11 +135,11 @@ func (l *loader) server(name string, at, n *yaml.Node, ptr string) *Server {
 }
 
 // notWith reports the keys of f that do not belong with its shape.
-func (l *loader) notWith(f *Fields, shape string, keys ...string) bool {
+func (l *loader) notWith(f *yamlpos.Fields, shape string, keys ...string) bool {
 	ok := true
 	for _, k := range keys {
 		if f.Has(k) {
-			l.C.Add(f.KeyNode(k), Child(f.Ptr, k), fmt.Sprintf("%q does not apply to %s", k, shape), "")
+			l.C.Add(f.KeyNode(k), yamlpos.Child(f.Ptr, k), fmt.Sprintf("%q does not apply to %s", k, shape), "")
 			ok = false
 		}
 	}
@@ -147,9 +149,9 @@ func (l *loader) notWith(f *Fields, shape string, keys ...string) bool {
 // command reads a server's argv: a non-empty array of strings whose first
 // element, the executable, is not empty.
 func (l *loader) command(n *yaml.Node, ptr string) ([]string, bool) {
-	d := Deref(n)
-	if d.Kind == yaml.ScalarNode && d.ShortTag() == TagStr {
-		l.C.Add(n, ptr, "expected command (an array of strings), found "+Describe(d),
+	d := yamlpos.Deref(n)
+	if d.Kind == yaml.ScalarNode && d.ShortTag() == yamlpos.TagStr {
+		l.C.Add(n, ptr, "expected command (an array of strings), found "+yamlpos.Describe(d),
 			"write it as an array: "+argvHint(d.Value))
 		return nil, false
 	}

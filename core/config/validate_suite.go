@@ -7,34 +7,35 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 	"github.com/mcptest/mcptest/internal/suggest"
 )
 
 // suiteKeys are the top-level keys of the v1 format.
-var suiteKeys = NewObjectSpec("the suite",
-	Key("servers"),
-	Key("imports"),
-	Key("variables"),
-	Key("tools"),
-	Key("resources"),
-	Key("prompts"),
-	Key("lists"),
-	Key("completions"),
-	Key("agents"),
-	Key("faults"),
-	Key("providers"),
-	Key("budget"),
-	Key("compliance"),
-	Key("evals"),
-	Key("rubrics"),
-	Key("scorers"),
-	Key("fixtures"),
-	Key("compositions"),
-	Key("hooks"),
-	Key("defaultTest"),
-	Key("model_compatibility"),
-	Key("performance"),
-	Key("target_versions"),
+var suiteKeys = yamlpos.NewObjectSpec("the suite",
+	yamlpos.Key("servers"),
+	yamlpos.Key("imports"),
+	yamlpos.Key("variables"),
+	yamlpos.Key("tools"),
+	yamlpos.Key("resources"),
+	yamlpos.Key("prompts"),
+	yamlpos.Key("lists"),
+	yamlpos.Key("completions"),
+	yamlpos.Key("agents"),
+	yamlpos.Key("faults"),
+	yamlpos.Key("providers"),
+	yamlpos.Key("budget"),
+	yamlpos.Key("compliance"),
+	yamlpos.Key("evals"),
+	yamlpos.Key("rubrics"),
+	yamlpos.Key("scorers"),
+	yamlpos.Key("fixtures"),
+	yamlpos.Key("compositions"),
+	yamlpos.Key("hooks"),
+	yamlpos.Key("defaultTest"),
+	yamlpos.Key("model_compatibility"),
+	yamlpos.Key("performance"),
+	yamlpos.Key("target_versions"),
 ).WithMisplaced(map[string]string{
 	"name":   "tests go in a list under tools:, resources:, prompts: or agents:",
 	"server": "servers are declared in a map under servers:",
@@ -43,9 +44,9 @@ var suiteKeys = NewObjectSpec("the suite",
 })
 
 // performanceKeys are the keys of the performance block.
-var performanceKeys = NewObjectSpec("the performance block",
-	Key("default_timeout_ms"),
-	Key("p95_latency_ms"),
+var performanceKeys = yamlpos.NewObjectSpec("the performance block",
+	yamlpos.Key("default_timeout_ms"),
+	yamlpos.Key("p95_latency_ms"),
 )
 
 // ProtocolVersions are the MCP protocol revisions target_versions accepts,
@@ -63,7 +64,7 @@ func (l *loader) fragment(root *yaml.Node) *Suite {
 		return s
 	}
 	for _, e := range f.Entries {
-		ptr := Child("", e.Key)
+		ptr := yamlpos.Child("", e.Key)
 		s.Blocks[e.Key] = l.pos(e.KeyNode, ptr)
 		v := e.Value
 		switch e.Key {
@@ -121,7 +122,7 @@ func (l *loader) performance(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "default_timeout_ms":
 			s.DefaultTimeoutMS, _ = l.PositiveInt(e.Value, ep, "default_timeout_ms")
@@ -140,7 +141,7 @@ func (l *loader) targetVersions(n *yaml.Node, ptr string) []string {
 	}
 	out := make([]string, 0, len(items))
 	for i, item := range items {
-		ip := Index(ptr, i)
+		ip := yamlpos.Index(ptr, i)
 		v, ok := l.Str(item, ip, "a protocol revision")
 		if !ok {
 			continue

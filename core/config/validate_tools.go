@@ -5,22 +5,24 @@ import (
 	"fmt"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // toolKeys are the keys of one tool test.
-var toolKeys = NewObjectSpec("a tool test",
-	append([]KeySpec{
-		RequiredKey("name"),
-		RequiredKey("server"),
-		RequiredKey("tool"),
-		Key("args"),
-		Key("inject_error"),
-		Key("data"),
-		Key("transform"),
-		Key("capture"),
-		Key("client"),
-		Key("progress"),
-		Key("log_level"),
+var toolKeys = yamlpos.NewObjectSpec("a tool test",
+	append([]yamlpos.KeySpec{
+		yamlpos.RequiredKey("name"),
+		yamlpos.RequiredKey("server"),
+		yamlpos.RequiredKey("tool"),
+		yamlpos.Key("args"),
+		yamlpos.Key("inject_error"),
+		yamlpos.Key("data"),
+		yamlpos.Key("transform"),
+		yamlpos.Key("capture"),
+		yamlpos.Key("client"),
+		yamlpos.Key("progress"),
+		yamlpos.Key("log_level"),
 	}, optionKeys...)...,
 ).WithMisplaced(map[string]string{
 	"logLevel":  `write log_level`,
@@ -36,7 +38,7 @@ func (l *loader) tools(s *Suite, n *yaml.Node, ptr string) {
 	// eachItem, not seq: a large file's tests are read one at a time.
 	tools := []*ToolTest{}
 	if l.eachItem(n, ptr, "the tools block (an array of tool tests)", func(i int, item *yaml.Node) {
-		if t := l.tool(i, item, Index(ptr, i)); t != nil {
+		if t := l.tool(i, item, yamlpos.Index(ptr, i)); t != nil {
 			tools = append(tools, t)
 		}
 	}) {
@@ -52,7 +54,7 @@ func (l *loader) tool(i int, n *yaml.Node, ptr string) *ToolTest {
 	}
 	t := &ToolTest{Index: i, Args: json.RawMessage("{}"), Pos: l.pos(n, ptr)}
 	for _, e := range f.Entries {
-		ep := Child(ptr, e.Key)
+		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {
 		case "name":
 			t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
@@ -95,13 +97,13 @@ func (l *loader) tool(i int, n *yaml.Node, ptr string) *ToolTest {
 
 // injectedCall reports the call options of a test whose answer comes from
 // inject_error: no call reaches the server for them to act on.
-func (l *loader) injectedCall(t *ToolTest, f *Fields) {
+func (l *loader) injectedCall(t *ToolTest, f *yamlpos.Fields) {
 	if t.InjectError == "" {
 		return
 	}
 	for _, k := range []string{"client", "progress", "log_level"} {
 		if f.Has(k) {
-			l.C.Add(f.KeyNode(k), Child(f.Ptr, k), fmt.Sprintf("%q does not apply with inject_error", k),
+			l.C.Add(f.KeyNode(k), yamlpos.Child(f.Ptr, k), fmt.Sprintf("%q does not apply with inject_error", k),
 				"an injected error never reaches the server")
 		}
 	}
@@ -109,8 +111,8 @@ func (l *loader) injectedCall(t *ToolTest, f *Fields) {
 
 // args reads arguments, an object, as JSON.
 func (l *loader) args(n *yaml.Node, ptr, what string) json.RawMessage {
-	if d := Deref(n); d.Kind != yaml.MappingNode {
-		l.C.Add(n, ptr, "expected "+what+", found "+Describe(d), "")
+	if d := yamlpos.Deref(n); d.Kind != yaml.MappingNode {
+		l.C.Add(n, ptr, "expected "+what+", found "+yamlpos.Describe(d), "")
 		return nil
 	}
 	return l.ToJSON(n, ptr)
@@ -124,7 +126,7 @@ func (l *loader) dataRows(n *yaml.Node, ptr string) []json.RawMessage {
 	}
 	out := make([]json.RawMessage, 0, len(items))
 	for i, item := range items {
-		if row := l.args(item, Index(ptr, i), "a data row (an object)"); row != nil {
+		if row := l.args(item, yamlpos.Index(ptr, i), "a data row (an object)"); row != nil {
 			out = append(out, row)
 		}
 	}

@@ -5,13 +5,15 @@ import (
 	"regexp"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // variableKeys are the keys of one variable.
-var variableKeys = NewObjectSpec("a variable",
-	Key("value"),
-	Key("from_env"),
-	Key("default"),
+var variableKeys = yamlpos.NewObjectSpec("a variable",
+	yamlpos.Key("value"),
+	yamlpos.Key("from_env"),
+	yamlpos.Key("default"),
 )
 
 // identifier is the syntax of variable names, the names ${NAME} and $NAME
@@ -32,7 +34,7 @@ func (l *loader) variables(root *yaml.Node) []*Variable {
 	}
 	out := make([]*Variable, 0, len(es))
 	for _, e := range es {
-		vp := Child(ptr, e.Key)
+		vp := yamlpos.Child(ptr, e.Key)
 		if !identifier.MatchString(e.Key) {
 			l.C.Add(e.KeyNode, vp, fmt.Sprintf("invalid variable name %q", e.Key),
 				"use letters, digits and _, not starting with a digit")
@@ -51,9 +53,9 @@ func (l *loader) variables(root *yaml.Node) []*Variable {
 }
 
 // variable reads one variable: {value: ...} or {from_env: NAME, default: ...}.
-func (l *loader) variable(e Entry, ptr string) *Variable {
-	if d := Deref(e.Value); d.Kind == yaml.ScalarNode {
-		l.C.Add(e.Value, ptr, "expected a variable (an object with value: or from_env:), found "+Describe(d),
+func (l *loader) variable(e yamlpos.Entry, ptr string) *Variable {
+	if d := yamlpos.Deref(e.Value); d.Kind == yaml.ScalarNode {
+		l.C.Add(e.Value, ptr, "expected a variable (an object with value: or from_env:), found "+yamlpos.Describe(d),
 			fmt.Sprintf("write %s: {value: %s}", e.Key, d.Value))
 		return nil
 	}
@@ -70,7 +72,7 @@ func (l *loader) variable(e Entry, ptr string) *Variable {
 		v.Value, good = &s, ok
 		if f.Has("default") {
 			dn := f.KeyNode("default")
-			l.C.Add(dn, Child(ptr, "default"), "default only applies to a from_env variable", "remove it, or read the value with from_env:")
+			l.C.Add(dn, yamlpos.Child(ptr, "default"), "default only applies to a from_env variable", "remove it, or read the value with from_env:")
 			good = false
 		}
 	case "from_env":
@@ -93,16 +95,16 @@ func (l *loader) variable(e Entry, ptr string) *Variable {
 // scalarString reads a string, number or boolean in its string form, as
 // written (a variable's value is text once interpolated).
 func (l *loader) scalarString(n *yaml.Node, ptr, what string) (string, bool) {
-	d := Deref(n)
-	if s, ok := StringOf(d); ok {
+	d := yamlpos.Deref(n)
+	if s, ok := yamlpos.StringOf(d); ok {
 		return s, true
 	}
 	if d.Kind == yaml.ScalarNode {
 		switch d.ShortTag() {
-		case TagInt, TagFloat, TagBool:
+		case yamlpos.TagInt, yamlpos.TagFloat, yamlpos.TagBool:
 			return d.Value, true
 		}
 	}
-	l.C.Add(n, ptr, fmt.Sprintf("expected %s (a string, number or boolean), found %s", what, Describe(d)), "")
+	l.C.Add(n, ptr, fmt.Sprintf("expected %s (a string, number or boolean), found %s", what, yamlpos.Describe(d)), "")
 	return "", false
 }

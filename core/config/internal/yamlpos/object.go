@@ -1,4 +1,4 @@
-package config
+package yamlpos
 
 import (
 	"fmt"
@@ -24,9 +24,9 @@ type KeySpec struct {
 }
 
 // ObjectSpec lists the keys of one kind of YAML object (the suite, a
-// server, a tool test...). Adding a field to the format means adding a key
-// here, reading it in the matching validate_*.go file and describing it in
-// schemas/v1.json; a test keeps the three in step.
+// server, a tool test...). core/config declares one per object of the v1
+// format beside the validate_*.go file that reads it; a test there keeps
+// the tables and schemas/v1.json in step.
 type ObjectSpec struct {
 	what string // the object, for messages: "a server", "a tool test"
 	// Keys are the keys of the object, in the order of the format.
