@@ -2,10 +2,10 @@ package config
 
 import (
 	"fmt"
-	"regexp"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcptest/mcptest/core/config/internal/vars"
 	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
@@ -18,7 +18,7 @@ var variableKeys = yamlpos.NewObjectSpec("a variable",
 
 // identifier is the syntax of variable names, the names ${NAME} and $NAME
 // can refer to.
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var identifier = vars.Identifier
 
 // variables reads the variables block of a file. Strings here are not
 // interpolated: a value is literal, and a default is a string, not another
