@@ -3,6 +3,7 @@ package sdk
 import (
 	"encoding/json"
 	"fmt"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -80,6 +81,66 @@ func cutJSON(raw json.RawMessage, limit int) json.RawMessage {
 			text = cutText(s, limit)
 		}
 	}
-	out, _ := json.Marshal(text + truncationMarker(len(raw)))
+	total := len(raw)
+	if raw[0] == '"' {
+		total = decodedLen(raw)
+	}
+	out, _ := json.Marshal(text + truncationMarker(total))
 	return out
+}
+
+// decodedLen is the length in bytes of the text of the JSON string raw
+// (quotes included), counted without decoding it: the marker of a cut
+// string gives the length of the string a person would see, not of its
+// quoting. Escapes are counted as the UTF-8 bytes they stand for; an
+// invalid escape counts as written.
+func decodedLen(raw json.RawMessage) int {
+	n := 0
+	for i := 1; i < len(raw)-1; i++ {
+		if raw[i] != '\\' || i+1 >= len(raw)-1 {
+			n++
+			continue
+		}
+		if raw[i+1] != 'u' || i+5 >= len(raw)-1 {
+			n++
+			i++
+			continue
+		}
+		r, ok := hex4(raw[i+2 : i+6])
+		switch {
+		case !ok:
+			n += 6
+		case utf16.IsSurrogate(r) && i+11 < len(raw)-1 && raw[i+6] == '\\' && raw[i+7] == 'u':
+			if r2, ok2 := hex4(raw[i+8 : i+12]); ok2 && utf16.DecodeRune(r, r2) != utf8.RuneError {
+				n += 4
+				i += 11
+				continue
+			}
+			n += utf8.RuneLen(utf8.RuneError)
+		case utf16.IsSurrogate(r):
+			n += utf8.RuneLen(utf8.RuneError)
+		default:
+			n += utf8.RuneLen(r)
+		}
+		i += 5
+	}
+	return n
+}
+
+// hex4 reads four hexadecimal digits.
+func hex4(b []byte) (rune, bool) {
+	var r rune
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }

@@ -68,6 +68,10 @@ func embedText(b []byte, limit int) json.RawMessage {
 	return out
 }
 
+// cutSlack is room for a truncation marker ("…[truncated: N bytes in
+// total]", with JSON quoting) beyond a limit.
+const cutSlack = 64
+
 // boundFailure keeps a matcher's failure detail fit for a report: a field
 // longer than embedLimit, or nested deeper than maxEmbedDepth, becomes a
 // string holding the start of its text. The plugin's output is untrusted,
@@ -85,7 +89,11 @@ func boundFailure(raw json.RawMessage) json.RawMessage {
 		return b
 	}
 	for k, v := range fields {
-		if len(v) <= embedLimit && jsonDepth(v) <= maxEmbedDepth {
+		// cutSlack lets through a field the SDK already cut to its limit
+		// (sdk.FailureValueLimit, the same size) with its marker, so the
+		// marker naming the full length survives instead of being cut
+		// again and replaced by one naming the cut length.
+		if len(v) <= embedLimit+cutSlack && jsonDepth(v) <= maxEmbedDepth {
 			continue
 		}
 		var s string

@@ -110,7 +110,7 @@ func severity(f *findings.Finding) string {
 		return severityBlocker
 	case f.Warning():
 		return severityMinor
-	case f.Test.Check == nil:
+	case f.Check() == nil:
 		return severityMajor
 	}
 	switch f.CheckSeverity() {

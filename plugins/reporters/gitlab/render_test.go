@@ -194,3 +194,15 @@ func TestWarningSeverity(t *testing.T) {
 		t.Errorf("failing should-check: %+v", issues)
 	}
 }
+
+// An entry running several checks grades each finding by its own check:
+// J06 critical, P01 beside it minor.
+func TestWildcardEntrySeverity(t *testing.T) {
+	got := map[string]string{}
+	for _, is := range decode(t, render(t, finished(spanstest.WildcardRun()))) {
+		got[is.CheckName] = is.Severity
+	}
+	if want := map[string]string{"J06": "critical", "P01": "minor"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("severities = %v, want %v", got, want)
+	}
+}

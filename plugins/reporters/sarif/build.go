@@ -207,7 +207,7 @@ func resultLevel(f *findings.Finding) string {
 		return "error"
 	case f.Warning():
 		return "warning"
-	case f.Test.Check == nil:
+	case f.Check() == nil:
 		return "error"
 	}
 	if lvl := severityLevel(f.CheckSeverity()); lvl != "warning" {

@@ -337,3 +337,40 @@ func TestAzurePipelineDetection(t *testing.T) {
 		}
 	}
 }
+
+// An interrupted run is an unsuccessful invocation whose notification
+// says the run was interrupted, not that an "interrupt" failed.
+func TestInterruptedRun(t *testing.T) {
+	setEnv(t, nil)
+	run := spanstest.OnlyWarning()
+	run.ExitCode = report.ExitInterrupted
+	run.Errors = []report.RunError{{Source: report.ErrorSourceInterrupt, Message: "interrupted by SIGINT"}}
+	got := decode(t, render(t, finished(run)))
+	inv := got.Invocations[0]
+	if inv.ExecutionSuccessful || inv.ExitCode != 130 || len(inv.ToolExecutionNotifications) != 1 {
+		t.Fatalf("invocation = %+v", inv)
+	}
+	d := got.Tool.Driver.Notifications[0]
+	if d.ShortDescription.Text != "The run was interrupted" || d.Name != "RunErrorInterrupt" || d.Help == nil {
+		t.Errorf("notification descriptor = %+v", d)
+	}
+}
+
+// An entry running several checks reports each finding under its own
+// check and level: J06 an error, P01 beside it a warning, no rule "*".
+func TestWildcardEntryLevels(t *testing.T) {
+	setEnv(t, nil)
+	got := decode(t, render(t, finished(spanstest.WildcardRun())))
+	levels := map[string]string{}
+	for _, r := range got.Results {
+		levels[r.RuleID] = r.Level
+	}
+	if want := map[string]string{"J06": "error", "P01": "warning"}; !reflect.DeepEqual(levels, want) {
+		t.Errorf("levels = %v, want %v", levels, want)
+	}
+	for _, r := range got.Tool.Driver.Rules {
+		if r.ID == "*" {
+			t.Error("a rule named *")
+		}
+	}
+}

@@ -114,12 +114,18 @@ func (b *builder) addRule(d descriptor) int {
 
 // notificationDescriptor describes a kind of run-level error.
 func notificationDescriptor(id, source string) descriptor {
+	short := "A " + source + " failed during the run"
 	full := "A " + source + " failed during the run, outside any single test (a plugin that crashed, a server that never started, a hook that failed)."
 	help := full + " The notification's message and its stderrTail property say what happened; the tests it affected are reported as errored, and the run exits 2."
+	if source == report.ErrorSourceInterrupt {
+		short = "The run was interrupted"
+		full = "A signal (Ctrl-C, SIGTERM) stopped the run before it finished."
+		help = full + " The tests it cut short or never reached are not in the results (they are skipped in the JSON report), so this log does not cover the whole suite; the run exits 130."
+	}
 	return descriptor{
 		ID:               id,
 		Name:             "RunError" + pascal(source),
-		ShortDescription: &message{Text: "A " + source + " failed during the run"},
+		ShortDescription: &message{Text: short},
 		FullDescription:  &message{Text: full},
 		Help:             &helpText{Text: help},
 		HelpURI:          helpReport,

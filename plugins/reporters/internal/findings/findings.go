@@ -147,10 +147,38 @@ func (f *Finding) Errored() bool {
 }
 
 // Warning reports whether the finding is a warning: its test failed only
-// a SHOULD requirement (report.Test.IsWarning), which does not fail the
-// run. Formats grade it below any failure.
+// SHOULD requirements (report.Test.IsWarning), which does not fail the
+// run, or it is a SHOULD finding of an entry that failed on a MUST one.
+// Formats grade it below any failure.
 func (f *Finding) Warning() bool {
-	return !f.Errored() && f.Test.IsWarning()
+	switch {
+	case f.Errored():
+		return false
+	case f.Test.IsWarning():
+		return true
+	case !shouldLevel(f.CheckSeverity()) || f.Assertion == nil || f.Assertion.Check == nil:
+		return false
+	}
+	// A test running several checks fails on what it broke at MUST level;
+	// what it broke at SHOULD level beside that is still only a warning.
+	// (With nothing broken at MUST level it failed because of --strict,
+	// and then its SHOULD findings are failures.)
+	for i := range f.Test.Assertions {
+		a := &f.Test.Assertions[i]
+		if a.Status == report.StatusFailed && a.Check != nil && mustLevel(strings.ToUpper(textsafe.CleanLineTrim(a.Check.Severity))) {
+			return true
+		}
+	}
+	return false
+}
+
+// shouldLevel and mustLevel tell the requirement levels of RFC 2119 apart.
+func shouldLevel(sev string) bool {
+	return sev == "SHOULD" || sev == "SHOULD NOT" || sev == "RECOMMENDED"
+}
+
+func mustLevel(sev string) bool {
+	return sev == "MUST" || sev == "MUST NOT" || sev == "REQUIRED" || sev == "SHALL" || sev == "SHALL NOT"
 }
 
 // CheckSeverity returns the compliance check's severity in capitals ("MUST",

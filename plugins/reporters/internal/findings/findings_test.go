@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -167,5 +168,24 @@ func TestFindingsOfAWildcardEntry(t *testing.T) {
 	}
 	if d := strings.Join(fs[0].Details(), "\n"); !strings.Contains(d, "specification: 2025-11-25") {
 		t.Errorf("details do not locate the finding's own check: %q", d)
+	}
+}
+
+// On an entry running several checks, a SHOULD finding beside a broken
+// MUST is a warning (the MUST fails the run); with only SHOULD findings
+// on a failed test (--strict) they are failures.
+func TestWarningsOfAWildcardEntry(t *testing.T) {
+	should := &report.Check{ID: "P01", Severity: "SHOULD"}
+	mixed := report.Test{ID: "m", Status: report.StatusFailed, Check: &report.Check{ID: "*", Severity: "MUST"},
+		Assertions: []report.Assertion{
+			{Index: 0, Status: report.StatusFailed, Check: &report.Check{ID: "J06", Severity: "MUST"}},
+			{Index: 1, Status: report.StatusFailed, Check: should},
+		}}
+	strict := report.Test{ID: "s", Status: report.StatusFailed, Check: &report.Check{ID: "*", Severity: "SHOULD"},
+		Assertions: []report.Assertion{{Index: 0, Status: report.StatusFailed, Check: should}}}
+	fs := Collect([]report.Test{mixed, strict})
+	got := []bool{fs[0].Warning(), fs[1].Warning(), fs[2].Warning()}
+	if want := []bool{false, true, false}; !slices.Equal(got, want) {
+		t.Errorf("warnings %v, want %v (J06 MUST, P01 beside it, P01 under --strict)", got, want)
 	}
 }

@@ -74,6 +74,11 @@ func runSpan(run *report.Run, trace, id string) Span {
 		a["mcptest.run.shard.index"] = run.Shard.Index
 		a["mcptest.run.shard.total"] = run.Shard.Total
 	}
+	// A run stopped by a signal is complete but cut short: its unreached
+	// tests are skipped, and this says why.
+	if run.Interrupted() {
+		a["mcptest.run.interrupted"] = true
+	}
 	// A merged report that lacks shards is not the whole run: say so, and
 	// which shards are missing, so a dashboard does not read it as one.
 	if p := run.Partial; p != nil {
@@ -138,6 +143,15 @@ func testSpan(t *report.Test, trace, id, parent string) Span {
 		setString(a, "mcptest.test.rule_title", t.Check.Title)
 		setString(a, "mcptest.test.rule_severity", t.Check.Severity)
 	}
+	// An entry that ran several checks ("*", a prefix) names the checks
+	// it broke: its own rule_id is the pattern.
+	var broken []string
+	for i := range t.Assertions {
+		if as := &t.Assertions[i]; as.Status == report.StatusFailed && as.Check != nil && as.Check.ID != "" {
+			broken = append(broken, as.Check.ID)
+		}
+	}
+	setStrings(a, "mcptest.test.failed_checks", broken)
 	if t.Error != nil {
 		setString(a, "mcptest.test.error.kind", t.Error.Kind)
 		setString(a, "mcptest.test.error.message", t.Error.Message)

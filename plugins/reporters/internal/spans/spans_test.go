@@ -215,3 +215,26 @@ func TestPartialRun(t *testing.T) {
 		t.Error("a whole run is marked partial")
 	}
 }
+
+// A run stopped by a signal says so on the run span, which is not OK.
+func TestInterruptedRun(t *testing.T) {
+	run := spanstest.OnlyWarning()
+	run.ExitCode = report.ExitInterrupted
+	run.Errors = []report.RunError{{Source: report.ErrorSourceInterrupt, Message: "interrupted by SIGINT"}}
+	root := spans.Build(run)[0]
+	if root.Attributes["mcptest.run.interrupted"] != true || root.StatusCode == spans.StatusOK {
+		t.Errorf("interrupted run: %s %v", root.StatusCode, root.Attributes)
+	}
+	if _, ok := spans.Build(spanstest.OnlyWarning())[0].Attributes["mcptest.run.interrupted"]; ok {
+		t.Error("a finished run is marked interrupted")
+	}
+}
+
+// An entry that ran several checks names the ones it broke; the span is
+// an error, because one of them is a MUST.
+func TestWildcardEntry(t *testing.T) {
+	sp := spans.Build(spanstest.WildcardRun())[1]
+	if !slices.Equal(sp.Attributes["mcptest.test.failed_checks"].([]string), []string{"J06", "P01"}) || sp.StatusCode != spans.StatusError {
+		t.Errorf("wildcard entry span: %s %v", sp.StatusCode, sp.Attributes)
+	}
+}

@@ -195,3 +195,25 @@ func OnlyWarning() *report.Run {
 	run.Summarize()
 	return run
 }
+
+// WildcardRun is a finished run with one compliance entry that ran
+// several checks (check: "*") and broke a MUST requirement (J06) and a
+// SHOULD one (P01): the test failed on J06, and P01 beside it is only a
+// warning.
+func WildcardRun() *report.Run {
+	run := &report.Run{RunID: "wildcard", Tool: report.ToolInfo{Name: "mcptest", Version: "0.1.0"}, Suites: []string{"suite.yml"},
+		Tests: []report.Test{{ID: "suite.yml::compliance::every check", Name: "every check", File: "suite.yml", Line: 5, Col: 5,
+			Block: "compliance", Server: "demo", Status: report.StatusFailed,
+			Check: &report.Check{ID: "*", Title: "3 compliance checks", Severity: "MUST"},
+			Assertions: []report.Assertion{
+				{Index: 0, Target: "J01", Matcher: "MUST", Status: report.StatusPassed, Check: &report.Check{ID: "J01", Title: "ids match", Severity: "MUST"}},
+				{Index: 1, Target: "J06", Matcher: "MUST", Status: report.StatusFailed, Message: "no error for an invalid request",
+					Check: &report.Check{ID: "J06", Title: "An invalid request gets -32600", Severity: "MUST"}},
+				{Index: 2, Target: "P01", Matcher: "SHOULD", Status: report.StatusFailed, Message: "-32603 instead of -32602",
+					Check: &report.Check{ID: "P01", Title: "prompts/get errors get -32602", Severity: "SHOULD"}},
+			}}},
+		ExitCode: 1,
+	}
+	run.Summarize()
+	return run
+}
