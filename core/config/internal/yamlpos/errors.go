@@ -95,8 +95,8 @@ func (es Errors) Unwrap() []error {
 
 // Collector gathers the errors and warnings of one file.
 type Collector struct {
-	File  string
-	Errs  Errors
+	File  string // the path shown in errors
+	Errs  Errors // in the order found; Sorted sorts them
 	Warns Errors
 }
 

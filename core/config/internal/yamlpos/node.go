@@ -26,8 +26,8 @@ const (
 // Entry is one key/value pair of a YAML mapping, after merge keys are
 // expanded.
 type Entry struct {
-	Key     string
-	KeyNode *yaml.Node
+	Key     string     // the key, a string
+	KeyNode *yaml.Node // the key as written, for positions
 	Value   *yaml.Node // as written: it may be an alias
 }
 

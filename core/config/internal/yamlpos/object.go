@@ -70,7 +70,7 @@ func (k KeySpec) AsAlone() KeySpec { k.Alone = true; return k }
 
 // Fields bundles the entries of one object, by key.
 type Fields struct {
-	Ptr     string
+	Ptr     string     // the JSON pointer of the object
 	Node    *yaml.Node // the object as written
 	Entries []Entry
 	Unknown int // keys reported as unknown

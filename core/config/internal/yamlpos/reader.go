@@ -10,6 +10,8 @@ import (
 // errors found, and the caches and guards of merge keys, aliases and the
 // YAML to JSON conversion.
 type Reader struct {
+	// C collects the errors and warnings of the file; readers that find
+	// a problem add it here and return ok false.
 	C Collector
 
 	// merge keys: entries of each merge source, and the sources being
