@@ -40,6 +40,9 @@ run_bench '^BenchmarkThroughput$' 8x ./bench/
 run_bench '^BenchmarkMemory$' 1x ./bench/
 run_bench '^BenchmarkValidate10k$' 3x ./cmd/mcptest/
 run_bench '^BenchmarkValidateHuge$' 1x ./bench/
+# One compliance run per server and count: each takes seconds, and a
+# server that is not installed skips (the table says so).
+run_bench '^BenchmarkCompliance$' 1x ./bench/
 
 # metric NAME UNIT prints the median of UNIT over the runs of benchmark
 # NAME (without the -GOMAXPROCS suffix); it fails when there is none, e.g.
@@ -138,3 +141,20 @@ awk -v f="$mem_floor" -v t="$mem_10k" -v h="$mem_huge" -v x="$mem_x" -v vt="$(ve
 awk -v p="$k100_pipeline" -v d="$k100_direct" -v o="$k100_over" -v v="$(verdict "$k100_over" 2000)" 'BEGIN {
 	printf "100,000 assertions through the text plugin: pipeline %.0f ns/assert, direct %.0f ns/assert, overhead %.0f ns/assert (budget 2,000) %s\n", p, d, o, v
 }'
+
+# The compliance budget: every interop server checked in at most 4 s. The
+# floor is one server start and initialize with the raw transport; the
+# errored column counts checks a loaded machine made miss a wait.
+echo "mcptest compliance run, every check (budget 4 s a server)"
+for srv in everything-stdio filesystem-stdio memory-stdio everything-http mcp-go-everything go-sdk-everything; do
+	name="BenchmarkCompliance/$srv"
+	if ! run=$(metric "$name" ms-run 2>/dev/null); then
+		printf "  %-44s %16s\n" "$srv" "skipped"
+		continue
+	fi
+	floor=$(metric "$name" ms-floor)
+	errored=$(metric "$name" errored)
+	awk -v s="$srv" -v r="$run" -v f="$floor" -v e="$errored" -v v="$(verdict "$run" 4000)" 'BEGIN {
+		printf "  %-44s %13.0f ms  %s  (floor %.0f ms, %.1f errored)\n", s, r, v, f, e
+	}'
+done

@@ -270,7 +270,7 @@ func checkJ05(ctx context.Context, e *Env) error {
 		stillServes(ctx, e, s)
 		return nil
 	}
-	m, err := s.Wait(ctx, e.opts.Timeout, func(m *probe.Message) bool { return m.IsResponse() })
+	m, err := s.WaitFenced(ctx, func(m *probe.Message) bool { return m.IsResponse() })
 	switch {
 	case err != nil:
 		e.fail(name, "a JSON-RPC error with code -32700 and a null id", err.Error(), "")
@@ -318,7 +318,7 @@ func checkJ06(ctx context.Context, e *Env) error {
 		if _, err := s.Send(ctx, mustMarshal(c.body), method, meta, match); err != nil {
 			return err
 		}
-		m, err := s.Wait(ctx, e.opts.Timeout, match)
+		m, err := s.WaitFenced(ctx, match)
 		var r *Reply
 		if m != nil {
 			r = &Reply{Msg: m}
@@ -370,8 +370,8 @@ func checkJ08(ctx context.Context, e *Env) error {
 	}
 	accepts := s.Revision() == probe.Rev20250326
 	if accepts {
-		a, errA := s.Wait(ctx, e.opts.Timeout, func(m *probe.Message) bool { return m.HasID("j08-a") })
-		b, errB := s.Wait(ctx, e.opts.Timeout, func(m *probe.Message) bool { return m.HasID("j08-b") })
+		a, errA := s.WaitFenced(ctx, func(m *probe.Message) bool { return m.HasID("j08-a") })
+		b, errB := s.WaitFenced(ctx, func(m *probe.Message) bool { return m.HasID("j08-b") })
 		if errA != nil || errB != nil || a.Result == nil || b.Result == nil {
 			e.fail("batch of two pings", "a result for each ping", fmt.Sprintf("%v / %v", errA, errB), "2025-03-26 requires receivers to accept batches")
 		} else {
@@ -379,7 +379,7 @@ func checkJ08(ctx context.Context, e *Env) error {
 		}
 		return nil
 	}
-	m, err := s.Wait(ctx, e.opts.Timeout, func(m *probe.Message) bool { return m.IsResponse() })
+	m, err := s.WaitFenced(ctx, func(m *probe.Message) bool { return m.IsResponse() })
 	switch {
 	case hr != nil && hr.Status >= 400:
 		e.pass("batch refused", fmt.Sprintf("HTTP %d", hr.Status))

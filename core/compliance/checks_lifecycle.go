@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mcptest/mcptest/core/probe"
@@ -125,10 +126,36 @@ func checkL02(ctx context.Context, e *Env) error {
 	if !slices.Contains(asked, e.Revision) {
 		asked = append(asked, e.Revision)
 	}
+	// The first round asks for every revision at once, each on a server
+	// of its own: they are independent, and starting them one after the
+	// other made L02 the longest check. Counter-offers follow one by one.
+	type answer struct {
+		chosen string
+		r      *Reply
+		err    error
+	}
+	first := make([]answer, min(len(asked), 8))
+	var wg sync.WaitGroup
+	for i := range first {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, r, err := initializeAs(ctx, e, asked[i])
+			first[i] = answer{c, r, err}
+		}()
+	}
+	wg.Wait()
 	for i := 0; i < len(asked) && i < 8; i++ {
 		rev := asked[i]
 		name := "initialize asking for " + rev
-		chosen, r, err := initializeAs(ctx, e, rev)
+		var chosen string
+		var r *Reply
+		var err error
+		if i < len(first) {
+			chosen, r, err = first[i].chosen, first[i].r, first[i].err
+		} else {
+			chosen, r, err = initializeAs(ctx, e, rev)
+		}
 		switch {
 		case err != nil:
 			e.fail(name, "a result", actual(r, err), "")

@@ -205,17 +205,22 @@ func checkT04(ctx context.Context, e *Env) error {
 	if err != nil {
 		return err
 	}
-	judged := 0
+	var withSchema []toolInfo
 	for _, t := range tools {
-		if t.Output == nil {
-			continue
+		if t.Output != nil {
+			withSchema = append(withSchema, t)
 		}
-		sch, err := compileSchema(t.Output)
-		if err != nil {
+	}
+	judged := 0
+	outcomes := callTools(ctx, s, withSchema, func(_ int, t toolInfo) (map[string]any, map[string]any) { return exampleArgs(t.Input), nil })
+	for _, o := range outcomes {
+		t, r, err := o.tool, o.reply, o.err
+		sch, cerr := compileSchema(t.Output)
+		if cerr != nil {
 			continue // T01 reports schemas that do not compile
 		}
-		r, err := callTool(ctx, s, t, exampleArgs(t.Input), nil)
-		if timedOut(err) {
+		if o.slow {
+			noteSlow(e, o)
 			continue
 		}
 		name := "tool " + t.Name
@@ -241,7 +246,7 @@ func checkT04(ctx context.Context, e *Env) error {
 		}
 		e.pass(name, "")
 	}
-	if judged == 0 {
+	if judged == 0 && e.recorded() == 0 {
 		return notApplicable("no callable tool with an outputSchema returned a successful result")
 	}
 	return nil
@@ -259,9 +264,14 @@ func checkT05(ctx context.Context, e *Env) error {
 		return err
 	}
 	judged := 0
-	for _, t := range tools {
-		r, err := callTool(ctx, s, t, exampleArgs(t.Input), nil)
-		if timedOut(err) || err != nil || r.Msg.Result == nil {
+	outcomes := callTools(ctx, s, tools, func(_ int, t toolInfo) (map[string]any, map[string]any) { return exampleArgs(t.Input), nil })
+	for _, o := range outcomes {
+		t, r, err := o.tool, o.reply, o.err
+		if o.slow {
+			noteSlow(e, o)
+			continue
+		}
+		if err != nil || r.Msg.Result == nil {
 			continue
 		}
 		judged++
@@ -289,7 +299,7 @@ func checkT05(ctx context.Context, e *Env) error {
 		}
 		e.pass(name, "")
 	}
-	if judged == 0 {
+	if judged == 0 && e.recorded() == 0 {
 		return notApplicable("no callable tool returned a result")
 	}
 	return nil
@@ -353,8 +363,10 @@ func checkT07(ctx context.Context, e *Env) error {
 			continue
 		}
 		args[prop] = value
-		r, err := callTool(ctx, s, t, args, nil)
-		if timedOut(err) {
+		o := callToolBounded(ctx, s, t, args, nil)
+		r, err := o.reply, o.err
+		if o.slow {
+			noteSlow(e, o)
 			continue
 		}
 		name := fmt.Sprintf("tool %s with %s (%s)", t.Name, what, prop)
@@ -370,6 +382,9 @@ func checkT07(ctx context.Context, e *Env) error {
 				"input validation failures should be tool execution errors the model can see and correct")
 		}
 		return nil
+	}
+	if e.recorded() > 0 {
+		return nil // every candidate was too slow; the findings say so
 	}
 	return notApplicable("no callable tool has a typed argument to get wrong")
 }

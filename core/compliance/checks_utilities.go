@@ -134,14 +134,21 @@ func checkU03(ctx context.Context, e *Env) error {
 		return err
 	}
 	seen := 0
-	for i, t := range tools {
+	outcomes := callTools(ctx, s, tools, func(i int, t toolInfo) (map[string]any, map[string]any) {
+		return exampleArgs(t.Input), map[string]any{"progressToken": progressToken(i + 1)}
+	})
+	// Give late notifications a moment to show up after the responses.
+	s.Quiet(ctx, 100*time.Millisecond)
+	for i, o := range outcomes {
+		t, r, err := o.tool, o.reply, o.err
 		token := progressToken(i + 1)
-		r, err := callTool(ctx, s, t, exampleArgs(t.Input), map[string]any{"progressToken": token})
+		if o.slow {
+			noteSlow(e, o)
+			continue
+		}
 		if err != nil {
 			continue
 		}
-		// Give late notifications a moment to show up after the response.
-		s.Quiet(ctx, 100*time.Millisecond)
 		n, problem := progressProblem(s.Received(), r.Msg, token)
 		seen += n
 		if problem != "" {

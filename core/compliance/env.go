@@ -71,6 +71,10 @@ type Env struct {
 	opts   *Options
 	rec    *recorder
 
+	// reuse lets the check take an initialized stdio server over from an
+	// earlier check and hand it on (see reusesProcess).
+	reuse bool
+
 	mu       sync.Mutex
 	findings []Finding
 	sessions []*Session
@@ -118,6 +122,11 @@ func (e *Env) open(ctx context.Context) (*Session, error) {
 // legacy era; on the modern era every request carries its own _meta, so
 // there is nothing to do first.
 func (e *Env) connect(ctx context.Context) (*Session, error) {
+	if e.reuse {
+		if s := e.opts.pool.take(e); s != nil {
+			return s, nil
+		}
+	}
 	s, err := e.open(ctx)
 	if err != nil {
 		return nil, err
@@ -132,6 +141,9 @@ func (e *Env) connect(ctx context.Context) (*Session, error) {
 	if r.Msg.Error != nil {
 		return nil, fmt.Errorf("initialize failed: %s", r.Msg.Raw)
 	}
+	s.mu.Lock()
+	s.initialized = true
+	s.mu.Unlock()
 	return s, nil
 }
 
@@ -181,6 +193,13 @@ func (e *Env) closeAll() (crash string, stderr string) {
 	sessions := append([]*Session(nil), e.sessions...)
 	e.mu.Unlock()
 	for _, s := range sessions {
+		if e.reuse && e.opts.pool.put(s) {
+			// Still running: no crash to report, only its stderr so far.
+			if stderr == "" {
+				stderr = s.stderr()
+			}
+			continue
+		}
 		s.close()
 		if how := s.crashed(); how != "" && crash == "" {
 			crash, stderr = how, s.stderr()

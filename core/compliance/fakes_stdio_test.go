@@ -36,6 +36,7 @@ var brokenCases = []struct {
 	{"J04", "unknown-method-result", Fail},
 	{"J05", "parse-error-id", Fail},
 	{"J05", "crash-on-garbage", Fail},
+	{"J05", "ignore-garbage", Fail},
 	{"J06", "lenient", Fail},
 	{"J07", "invalid-params-internal", Fail},
 	{"J08", "drop-batch", Fail},

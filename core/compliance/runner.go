@@ -24,9 +24,10 @@ type Options struct {
 	Timeout time.Duration
 	// CheckTimeout bounds one whole check; 0 means 60 s.
 	CheckTimeout time.Duration
-	// Jobs is how many stdio checks run at once, each on its own process;
-	// 0 means 4. HTTP checks run one at a time so a server that stops
-	// answering is charged to the check that stopped it.
+	// Jobs is how many checks run at once, 0 meaning 4: over stdio each
+	// has a process of its own; over HTTP only checks that send nothing
+	// a client would not overlap, and the others run alone, so a server
+	// that stops answering is charged to the check that stopped it.
 	Jobs int
 	// Only runs just these check ids (the others are left out of the
 	// report); nil runs every check.
@@ -45,6 +46,9 @@ type Options struct {
 	// finishes, one call at a time.
 	OnStart  func(*Check)
 	OnResult func(*Result)
+
+	// pool holds the run's idle stdio sessions for reuse.
+	pool *sessionPool
 }
 
 // Result is the outcome of one check.
@@ -137,6 +141,10 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Target: t, Transport: t.Transport(), Requested: opts.Revision, Revision: opts.Revision, Started: time.Now()}
+	if rep.Transport == Stdio {
+		opts.pool = &sessionPool{}
+		defer opts.pool.close()
+	}
 	info, discErr := discover(ctx, t, &opts)
 	rep.Server = info
 	if info != nil && info.ProtocolVersion != "" {
@@ -175,11 +183,8 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 		rep.Finished = time.Now()
 		return rep, nil
 	}
-	jobs := opts.Jobs
-	if rep.Transport == HTTP {
-		jobs = 1
-	}
-	sem := make(chan struct{}, jobs)
+	sem := make(chan struct{}, opts.Jobs)
+	var gate httpGate
 	var wg sync.WaitGroup
 	var downMu sync.Mutex
 	down := "" // the check after which an HTTP server stopped answering
@@ -189,9 +194,13 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 			continue
 		}
 		sem <- struct{}{}
+		// The gate is entered here, in report order, so a check that must
+		// run alone starts after every earlier check ended and before any
+		// later one starts.
+		leave := gate.enter(c, rep.Transport)
 		wg.Add(1)
 		go func() {
-			defer func() { <-sem; wg.Done() }()
+			defer func() { leave(); <-sem; wg.Done() }()
 			started(c)
 			downMu.Lock()
 			after := down
@@ -232,7 +241,8 @@ func runOne(ctx context.Context, c *Check, t Target, rep *Report, opts *Options)
 		res.Status, res.Message = NotApplicable, why
 		return res
 	}
-	e := &Env{Revision: rep.Revision, Transport: rep.Transport, Info: rep.Server, target: t, opts: opts, rec: newRecorder(opts.Redact)}
+	e := &Env{Revision: rep.Revision, Transport: rep.Transport, Info: rep.Server, target: t, opts: opts, rec: newRecorder(opts.Redact),
+		reuse: reusesProcess[c.ID]}
 	cctx, cancel := context.WithTimeout(ctx, opts.CheckTimeout)
 	err := runGuarded(cctx, c, e)
 	cancel()
@@ -286,10 +296,19 @@ func hasFailure(fs []Finding) bool {
 }
 
 // judge turns findings into a status: any failure fails (a warning for a
-// SHOULD check); otherwise any warning warns; otherwise it passes.
+// SHOULD check); otherwise any warning warns; otherwise it passes. Not
+// applicable findings count for nothing, unless they are all there is.
 func judge(c *Check, fs []Finding) (Status, string) {
-	var firstFail, firstWarn, firstHard *Finding
+	var firstFail, firstWarn, firstHard, firstNA *Finding
+	judged := 0
 	for i := range fs {
+		if fs[i].Status == NotApplicable {
+			if firstNA == nil {
+				firstNA = &fs[i]
+			}
+			continue
+		}
+		judged++
 		switch fs[i].Status {
 		case Fail:
 			if fs[i].Must && firstHard == nil {
@@ -313,7 +332,11 @@ func judge(c *Check, fs []Finding) (Status, string) {
 		return Warn, describe(firstFail)
 	case firstWarn != nil:
 		return Warn, describe(firstWarn)
-	case len(fs) == 0:
+	case judged == 0 && firstNA != nil:
+		// Everything probed was set aside (a slow tool, say): the check
+		// did not apply, and the first reason says why.
+		return NotApplicable, describe(firstNA)
+	case judged == 0:
 		return Errored, "the check recorded no findings"
 	}
 	return Pass, ""
@@ -386,6 +409,14 @@ func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error)
 	}
 	if info.ProtocolVersion == "" {
 		info.ProtocolVersion = opts.Revision
+	}
+	if !probe.IsModern(opts.Revision) && info.ProtocolVersion == s.Revision() {
+		// A complete legacy handshake: the first check that may reuse a
+		// server takes this one over rather than start another.
+		s.mu.Lock()
+		s.initialized = true
+		s.mu.Unlock()
+		e.reuse = true
 	}
 	return info, nil
 }

@@ -51,7 +51,10 @@ type Session struct {
 	crash    string
 	// lastStatus is the status of the last POST (HTTP).
 	lastStatus int
-	bg         sync.WaitGroup
+	// initialized is set once connect completed the handshake, which
+	// makes a stdio session fit for reuse by a later check.
+	initialized bool
+	bg          sync.WaitGroup
 }
 
 // Reply is the answer to one request.
@@ -96,7 +99,7 @@ func (s *Session) pump() {
 		if err != nil {
 			return
 		}
-		s.rec.add("recv", l.Data)
+		s.recorder().add("recv", l.Data)
 		s.take(l.Data, func() {
 			s.mu.Lock()
 			s.nonJSON = append(s.nonJSON, l)
@@ -161,7 +164,7 @@ func (s *Session) answer(m *probe.Message) {
 			"error": map[string]any{"code": -32601, "message": "mcptest compliance probe declares no client capabilities"}})
 	}
 	if s.proc != nil {
-		s.rec.add("send", reply)
+		s.recorder().add("send", reply)
 		_ = s.proc.WriteLine(reply, s.env.opts.Timeout)
 		return
 	}
@@ -174,6 +177,14 @@ func (s *Session) answer(m *probe.Message) {
 		defer cancel()
 		_, _ = s.post(ctx, reply, "", nil, nil)
 	}()
+}
+
+// recorder returns where the session's frames go; a reused stdio
+// session moves to the next check's recorder while its pump runs.
+func (s *Session) recorder() *recorder {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rec
 }
 
 // newID returns a fresh integer request id.
@@ -222,7 +233,7 @@ func (s *Session) Exchange(ctx context.Context, body []byte, id any, method stri
 func (s *Session) Send(ctx context.Context, body []byte, method string, params map[string]any, until func(*probe.Message) bool) (*probe.HTTPResponse, error) {
 	s.noteSent(body)
 	if s.proc != nil {
-		s.rec.add("send", body)
+		s.recorder().add("send", body)
 		return nil, s.proc.WriteLine(body, s.env.opts.Timeout)
 	}
 	return s.post(ctx, body, method, params, until)
@@ -327,7 +338,19 @@ func (s *Session) Wait(ctx context.Context, d time.Duration, match func(*probe.M
 }
 
 // Quiet waits for d (or until ctx ends) so stray messages can arrive.
+// Over HTTP nothing can arrive unasked: every POST's reply is read whole
+// before Send returns and the session opens no GET stream, so Quiet only
+// waits for its answers to the server's requests to be posted.
 func (s *Session) Quiet(ctx context.Context, d time.Duration) {
+	if s.http != nil {
+		done := make(chan struct{})
+		go func() { s.bg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+		return
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

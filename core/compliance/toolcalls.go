@@ -3,7 +3,6 @@ package compliance
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -88,21 +87,6 @@ func toolsToCall(ctx context.Context, e *Env) (*Session, []toolInfo, error) {
 		return nil, nil, notApplicable("no tool is annotated readOnlyHint: true without destructiveHint, so none is called")
 	}
 	return s, safe, nil
-}
-
-// callTool calls a tool with arguments derived from its input schema.
-func callTool(ctx context.Context, s *Session, t toolInfo, args map[string]any, meta map[string]any) (*Reply, error) {
-	params := map[string]any{"name": t.Name, "arguments": args}
-	if meta != nil {
-		params["_meta"] = meta
-	}
-	return s.Call(ctx, "tools/call", params)
-}
-
-// timedOut reports whether err means the tool took too long: that is not
-// a compliance problem, so such tools are skipped.
-func timedOut(err error) bool {
-	return errors.Is(err, errWaitTimedOut)
 }
 
 // exampleArgs builds arguments that satisfy the simple parts of an input

@@ -14,19 +14,20 @@ import (
 // yaml.v3 builds the whole node tree of a document before returning it,
 // and a node costs about twenty times the bytes of YAML it stands for: a
 // 50 MB suite of 330,000 tests needed 1.2 GB of nodes at once. So a large
-// file is split at the text level. The items of its top-level tools block
-// are cut out, each as its own small YAML document, and the rest of the
-// file (with the cut lines left blank, so every line keeps its number) is
-// parsed as usual. The walk of the tools block then parses, interpolates
-// and reads one item at a time, and each item's nodes are garbage as soon
-// as its typed test exists.
+// file is split at the text level. The items of its top-level tools,
+// resources and prompts blocks are cut out, and the rest of the file (with
+// the cut lines left blank, so every line keeps its number) is parsed as
+// usual. The walk of such a block then parses, interpolates and reads its
+// items a group at a time, and a group's nodes are garbage as soon as its
+// typed tests exist.
 //
-// The cut is only made where it is safe: a top-level key "tools:" at
-// column 0 with nothing after it, followed by a block sequence whose items
+// The cut is only made where it is safe: a top-level key such as "tools:"
+// at column 0 with nothing after it, followed by a block sequence whose items
 // start with "- " at one indentation, and nothing else at that indentation
-// or less until the next top-level key. Any other shape, and any item
-// that does not parse on its own as exactly one sequence item (an alias
-// to an anchor in another item, a quoted string that runs across items),
+// or less until the next top-level key. Any other shape, and any group
+// of items that does not parse on its own as exactly those items (an
+// alias to an anchor in another group, a quoted string that runs across
+// items),
 // makes the loader start again and parse the file whole, so the result
 // and the errors are always those of the whole parse.
 
@@ -36,7 +37,7 @@ import (
 var splitMinSize = 1 << 20
 
 // splitKeys are the top-level blocks whose items are read one at a time.
-var splitKeys = map[string]bool{"tools": true}
+var splitKeys = map[string]bool{"tools": true, "resources": true, "prompts": true}
 
 // lazySeq is a top-level block sequence whose items are still text.
 type lazySeq struct {

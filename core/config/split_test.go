@@ -75,7 +75,9 @@ func TestSplitShapes(t *testing.T) {
 		{"errors inside items", head + "tools:\n  - name: a\n    server: nope\n    tool: t\n  - name: b\n    server: s\n    tol: t\n", true},
 		{"document marker", "---\n" + head + "tools:\n  - {name: a, server: s, tool: t}\n", true},
 		{"CRLF", "servers:\r\n  s: {command: [x]}\r\ntools:\r\n  - name: a\r\n    server: s\r\n    tool: t\r\n", true},
-		{"unresolved and strict variables", head + "tools:\n  - name: a\n    server: s\n    tool: t\n    args: {m: \"${nobody}\"}\n", true},
+		{"unresolved variables", head + "tools:\n  - name: a\n    server: s\n    tool: t\n    args: {m: \"${nobody}\"}\n", true},
+		{"unresolved variables before and after the items", head + "prompts:\n  - {name: p, server: s, prompt: \"p${first}\"}\n" +
+			"tools:\n  - name: a\n    server: s\n    tool: t\n    args: {m: \"${second} ${first}\"}\nresources:\n  - {name: r, server: s, uri: \"file:///${third}\"}\n", true},
 		{"two tools keys", head + "tools:\n  - {name: a, server: s, tool: t}\ntools:\n  - {name: b, server: s, tool: t}\n", true},
 		{"alias within a group of items", head + "tools:\n  - &base {name: a, server: s, tool: t}\n  - <<: *base\n    name: b\n", true},
 		{"alias across groups of items", head + "tools:\n  - &base {name: a, server: s, tool: t}\n" +

@@ -43,15 +43,12 @@ var promptKeys = yamlpos.NewObjectSpec("a prompt test",
 
 // resources reads the resources block into s.
 func (l *loader) resources(s *Suite, n *yaml.Node, ptr string) {
-	items, ok := l.seq(n, ptr, "the resources block (an array of resource tests)")
-	if !ok {
-		return
-	}
-	for i, item := range items {
+	// eachItem, not seq: a large file's tests are read one group at a time.
+	l.eachItem(n, ptr, "the resources block (an array of resource tests)", func(i int, item *yaml.Node) {
 		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, resourceKeys)
 		if !ok {
-			continue
+			return
 		}
 		t := &ResourceTest{Index: i, Pos: l.pos(item, ip)}
 		for _, e := range f.Entries {
@@ -74,20 +71,17 @@ func (l *loader) resources(s *Suite, n *yaml.Node, ptr string) {
 		}
 		l.optionalKeyTargets(t.Expect, "progress", "a tool test with progress: true")
 		s.Resources = append(s.Resources, t)
-	}
+	})
 }
 
 // prompts reads the prompts block into s.
 func (l *loader) prompts(s *Suite, n *yaml.Node, ptr string) {
-	items, ok := l.seq(n, ptr, "the prompts block (an array of prompt tests)")
-	if !ok {
-		return
-	}
-	for i, item := range items {
+	// eachItem, not seq: a large file's tests are read one group at a time.
+	l.eachItem(n, ptr, "the prompts block (an array of prompt tests)", func(i int, item *yaml.Node) {
 		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, promptKeys)
 		if !ok {
-			continue
+			return
 		}
 		t := &PromptTest{Index: i, Args: json.RawMessage("{}"), Pos: l.pos(item, ip)}
 		for _, e := range f.Entries {
@@ -108,5 +102,5 @@ func (l *loader) prompts(s *Suite, n *yaml.Node, ptr string) {
 			}
 		}
 		s.Prompts = append(s.Prompts, t)
-	}
+	})
 }

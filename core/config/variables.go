@@ -1,10 +1,12 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/joho/godotenv"
@@ -117,6 +119,19 @@ func (b *build) variableWarnings(sc *scope) {
 	if len(sc.unresolved) == 0 {
 		return
 	}
+	// Document order: file by file in merge order, then by position. The
+	// items of a large file are interpolated after the rest of it
+	// (split.go), so the order they were met in is not that order.
+	rank := make(map[string]int, len(b.merge))
+	for i, d := range b.merge {
+		if _, ok := rank[d.file]; !ok {
+			rank[d.file] = i
+		}
+	}
+	slices.SortStableFunc(sc.unresolved, func(x, y unresolvedRef) int {
+		a, c := x.err, y.err
+		return cmp.Or(cmp.Compare(rank[a.File], rank[c.File]), cmp.Compare(a.Line, c.Line), cmp.Compare(a.Col, c.Col))
+	})
 	if b.opts.strict() {
 		for _, u := range sc.unresolved {
 			b.extra = append(b.extra, u.err)

@@ -56,6 +56,9 @@ func (c *conn) handle(line []byte) []any {
 	}
 	var m msg
 	if err := json.Unmarshal(trimmed, &m); err != nil {
+		if on("ignore-garbage") {
+			return nil
+		}
 		id := json.RawMessage("null")
 		if on("parse-error-id") {
 			id = json.RawMessage("0")

@@ -29,6 +29,13 @@ func main() {
 			flags[f] = true
 		}
 	}
+	if path := os.Getenv("MCPTEST_FAKE_STARTS"); path != "" {
+		// One line per process, so tests can count server starts.
+		if f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			fmt.Fprintln(f, os.Getpid())
+			f.Close()
+		}
+	}
 	httpAddr := flag.String("http", "", "serve Streamable HTTP on ADDR")
 	flag.Parse()
 	if *httpAddr != "" {

@@ -17,7 +17,7 @@ func tools() []any {
 	if on("bad-name") {
 		echoName = "echo tool"
 	}
-	return []any{
+	all := []any{
 		map[string]any{"name": echoName, "inputSchema": echoInput, "annotations": readOnly,
 			"outputSchema": map[string]any{"type": "object", "properties": map[string]any{"echo": map[string]any{"type": "string"}}, "required": []string{"echo"}}},
 		map[string]any{"name": "progress", "inputSchema": map[string]any{"type": "object"}, "annotations": readOnly},
@@ -25,6 +25,11 @@ func tools() []any {
 		map[string]any{"name": "delete_everything", "inputSchema": map[string]any{"type": "object"},
 			"annotations": map[string]any{"destructiveHint": true}},
 	}
+	if on("slow-tool") {
+		// A safe tool that never answers, like a long-running operation.
+		all = append(all, map[string]any{"name": "slow", "inputSchema": map[string]any{"type": "object"}, "annotations": readOnly})
+	}
+	return all
 }
 
 func toolsList(id json.RawMessage, p map[string]json.RawMessage) []any {
@@ -82,6 +87,8 @@ func (c *conn) toolsCall(id json.RawMessage, p map[string]json.RawMessage) []any
 			}
 		}
 		return append(out, response(id, map[string]any{"content": []any{text("done")}}))
+	case "slow":
+		return nil
 	case "image":
 		data := "iVBORw0KGgo="
 		if on("bad-image") {

@@ -1,0 +1,116 @@
+package compliance
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSilenceToldByOrdering: a server that never answers a bad message is
+// found out by the ping sent after it, not by waiting out --timeout. The
+// timeout here is longer than the check's own deadline, so a check still
+// waiting for silence would end on that deadline with another reason.
+func TestSilenceToldByOrdering(t *testing.T) {
+	cases := []struct{ check, flags string }{
+		{"J05", "ignore-garbage"},
+		{"J06", "lenient"},
+		{"J08", "drop-batch"},
+	}
+	for _, c := range cases {
+		t.Run(c.check+"/"+c.flags, func(t *testing.T) {
+			t.Parallel()
+			rs := runChecks(t, Target{Command: []string{fakeBin}, Env: []string{"MCPTEST_FAKE=" + c.flags}},
+				Options{Only: []string{c.check}, Timeout: 10 * time.Minute, CheckTimeout: time.Minute})
+			r := rs[c.check]
+			if r.Status != Fail {
+				t.Fatalf("got %s, want fail\n%s", r.Status, summary(rs))
+			}
+			found := false
+			for _, f := range r.Findings {
+				if f.Status == Fail && strings.Contains(fmt.Sprint(f.Actual), "answered a ping sent after it") {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no failure says the ping sent afterwards was answered: %+v", r.Findings)
+			}
+		})
+	}
+}
+
+// TestFenceNotMistakenForAnswer: against a correct server the fence's own
+// answer is never taken for the answer to the probe, so the checks that
+// accept "any response" still see the real one.
+func TestFenceNotMistakenForAnswer(t *testing.T) {
+	rs := runChecks(t, Target{Command: []string{fakeBin}}, Options{Only: []string{"J05", "J06", "J08"}})
+	for _, id := range []string{"J05", "J06", "J08"} {
+		if rs[id].Status != Pass {
+			t.Errorf("%s: got %s: %s", id, rs[id].Status, rs[id].Message)
+		}
+	}
+}
+
+// TestSlowToolNotApplicable: a safe tool that never answers is cancelled
+// after the tool budget and marked not applicable with the reason, while
+// the other tools are still judged. The run's timeout is far longer than
+// the check's deadline, so waiting the call out would error the check.
+func TestSlowToolNotApplicable(t *testing.T) {
+	for _, id := range []string{"T05", "U03"} {
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			rs := runChecks(t, Target{Command: []string{fakeBin}, Env: []string{"MCPTEST_FAKE=slow-tool"}},
+				Options{Only: []string{id}, Timeout: 10 * time.Minute, CheckTimeout: time.Minute})
+			r := rs[id]
+			if r.Status != Pass {
+				t.Fatalf("got %s (%s), want pass\n%s", r.Status, r.Message, summary(rs))
+			}
+			var slow, passed int
+			for _, f := range r.Findings {
+				switch {
+				case f.Name == "tool slow" && f.Status == NotApplicable && strings.Contains(f.Note, "not judged"):
+					slow++
+				case f.Status == Pass:
+					passed++
+				}
+			}
+			if slow != 1 || passed == 0 {
+				t.Errorf("want the slow tool not applicable and the others judged, got %+v", r.Findings)
+			}
+			cancelled := false
+			for _, fr := range r.Frames {
+				if fr.Direction == "send" && strings.Contains(string(fr.Data), "notifications/cancelled") {
+					cancelled = true
+				}
+			}
+			if !cancelled {
+				t.Errorf("the slow call was not cancelled")
+			}
+		})
+	}
+}
+
+// TestJudgeOnlyNotApplicable: a check whose every probe was set aside
+// does not apply, with the first reason; it neither passes nor errors.
+func TestJudgeOnlyNotApplicable(t *testing.T) {
+	c := &Check{ID: "T05", Severity: Must}
+	st, msg := judge(c, []Finding{{Name: "tool slow", Status: NotApplicable, Note: "too slow"}})
+	if st != NotApplicable || msg != "tool slow: too slow" {
+		t.Errorf("got %s %q", st, msg)
+	}
+	st, _ = judge(c, []Finding{{Name: "tool slow", Status: NotApplicable}, {Name: "tool echo", Status: Fail}})
+	if st != Fail {
+		t.Errorf("a failure beside a not-applicable finding: got %s", st)
+	}
+}
+
+// TestHTTPStraysNeedNoWait: over HTTP, Quiet no longer sleeps, and an
+// answer to a notification is still caught, because it can only come in
+// the POST's own reply, which is read whole.
+func TestHTTPStraysNeedNoWait(t *testing.T) {
+	url := startServer(t, fakeBin, []string{"MCPTEST_FAKE=answer-notifications"}, "--http", "127.0.0.1:0")
+	rs := runChecks(t, Target{URL: url}, Options{Only: []string{"J03"}})
+	if r := rs["J03"]; r.Status != Fail {
+		t.Fatalf("got %s, want fail\n%s", r.Status, summary(rs))
+	}
+}

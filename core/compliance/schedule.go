@@ -1,0 +1,38 @@
+package compliance
+
+import "sync"
+
+// overlapsOverHTTP lists the checks that may run beside one another
+// against an HTTP server: they send only well-formed requests a client
+// could send, each on a session of its own, so they cannot disturb the
+// server for another check. Every other check (malformed input, odd
+// headers, protocol negotiation, the stateless era's probes) runs alone,
+// so a server that stops answering is charged to the check that stopped
+// it. Over stdio every check has a process of its own and all overlap.
+var overlapsOverHTTP = map[string]bool{
+	"J01": true, "J02": true, "J03": true, "J04": true,
+	"L01": true, "L04": true, "L05": true,
+	"C01": true, "C02": true,
+	"T01": true, "T02": true, "T03": true, "T04": true, "T05": true, "T06": true, "T07": true,
+	"R01": true, "R02": true, "R03": true,
+	"P01": true,
+	"U01": true, "U02": true, "U03": true, "U04": true,
+}
+
+// httpGate lets overlapping checks share an HTTP server while a check
+// that must run alone waits for them and holds it.
+type httpGate struct{ mu sync.RWMutex }
+
+// enter admits c and returns the function that lets it out; the run
+// enters in report order and may leave from another goroutine.
+func (g *httpGate) enter(c *Check, t Transport) func() {
+	switch {
+	case t != HTTP:
+		return func() {}
+	case overlapsOverHTTP[c.ID]:
+		g.mu.RLock()
+		return g.mu.RUnlock
+	}
+	g.mu.Lock()
+	return g.mu.Unlock
+}
