@@ -33,3 +33,35 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
+
+// TestClosestForCommandsAndKeys covers the callers that used core/plugin's
+// own guess before it delegated here: subcommands, matcher keys and
+// reporter formats keep getting a suggestion for a plain typo, and none
+// for an unrelated word.
+func TestClosestForCommandsAndKeys(t *testing.T) {
+	cmds := []string{"run", "validate", "report", "compliance", "plugins", "version"}
+	matchers := []string{"contains", "icontains", "equals", "regex", "json_schema", "not", "anyOf"}
+	formats := []string{"pretty", "json", "junit", "markdown", "sarif", "tap"}
+	cases := []struct {
+		in   string
+		list []string
+		want string
+	}{
+		{"runn", cmds, "run"},
+		{"valdiate", cmds, "validate"},
+		{"complaince", cmds, "compliance"},
+		{"plugin", cmds, "plugins"},
+		{"deploy", cmds, ""},
+		{"contians", matchers, "contains"},
+		{"anyof", matchers, "anyOf"},
+		{"json-schema", matchers, "json_schema"},
+		{"junti", formats, "junit"},
+		{"xml", formats, ""},
+		{"lsit", []string{"list", "install", "verify"}, "list"},
+	}
+	for _, tc := range cases {
+		if got := Closest(tc.in, tc.list); got != tc.want {
+			t.Errorf("Closest(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
