@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // build is the loading of one suite: its file, the files it imports, its
@@ -70,7 +72,7 @@ func (b *build) run(path string) *Suite {
 func (b *build) runData(path string, data []byte) *Suite {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		b.extra = append(b.extra, &Error{File: path, Msg: "cannot resolve the suite directory: " + err.Error(), cause: err})
+		b.extra = append(b.extra, &Error{File: path, Msg: "cannot resolve the suite directory: " + err.Error(), Cause: err})
 		return nil
 	}
 	b.root = b.open(path, abs, data)
@@ -125,8 +127,8 @@ func (b *build) open(file, abs string, data []byte) *doc {
 // finish runs the checks that need the merged suite, then the overrides,
 // the secrets and the variable warnings.
 func (b *build) finish(s *Suite, sc *scope) {
-	if len(s.Servers) == 0 && !hasKey(deref(b.root.root), "servers") {
-		b.root.l.c.add(b.root.root, "", `missing required key "servers" in the suite`,
+	if len(s.Servers) == 0 && !yamlpos.HasKey(yamlpos.Deref(b.root.root), "servers") {
+		b.root.l.C.Add(b.root.root, "", `missing required key "servers" in the suite`,
 			"declare the servers under test, or import a file that does")
 	}
 	if s.defaultTest != nil {
@@ -152,7 +154,7 @@ func (b *build) finish(s *Suite, sc *scope) {
 	s.Secrets, short = collectSecrets(s)
 	b.extra = append(b.extra, short...)
 	for _, d := range b.order {
-		s.Warnings = append(s.Warnings, sortErrors(d.l.c.warns)...)
+		s.Warnings = append(s.Warnings, yamlpos.SortErrors(d.l.C.Warns)...)
 	}
 	s.Warnings = append(s.Warnings, b.warns...)
 }
@@ -163,7 +165,7 @@ func (b *build) hasErrors() bool {
 		return true
 	}
 	for _, d := range b.order {
-		if len(d.l.c.errs) > 0 {
+		if len(d.l.C.Errs) > 0 {
 			return true
 		}
 	}
@@ -183,7 +185,7 @@ func (b *build) errors() Errors {
 	}
 	for _, d := range b.order {
 		addFile(d.file)
-		byFile[d.file] = append(byFile[d.file], d.l.c.errs...)
+		byFile[d.file] = append(byFile[d.file], d.l.C.Errs...)
 	}
 	for _, e := range b.extra {
 		addFile(e.File)
@@ -191,7 +193,7 @@ func (b *build) errors() Errors {
 	}
 	var out Errors
 	for _, f := range files {
-		out = append(out, sortErrors(byFile[f])...)
+		out = append(out, yamlpos.SortErrors(byFile[f])...)
 	}
 	return out
 }

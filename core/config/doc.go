@@ -18,12 +18,12 @@
 //     secrets to redact (secrets.go).
 //
 // The walk uses yaml.v3 nodes rather than decoding into structs, so that
-// every value keeps its position. Each object of the format has a table
-// of keys (objectSpec) that rejects unknown keys with a did-you-mean.
-// Values that are free-form JSON (tool args, matcher arguments) are
-// converted from YAML by yamljson.go.
+// every value keeps its position; internal/yamlpos is that layer (aliases,
+// merge keys, scalars, syntax errors, YAML to JSON for free-form values
+// such as tool args). Each object of the format has a table of keys
+// (yamlpos.ObjectSpec, declared beside its validate_*.go reader) that
+// rejects unknown keys with a did-you-mean.
 //
 // schemas/v1.json describes the same format for editors; a test keeps the
-// schema's objects and the loader's tables in step. Dump writes a loaded
-// suite back in a canonical form that loads to the same Suite.
+// schema's objects and the loader's tables in step.
 package config

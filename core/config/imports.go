@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // resolveImports reads the files d imports, depth first, and appends them
@@ -23,7 +25,7 @@ func (b *build) resolveImports(d *doc, chain []*doc) {
 		}
 		target = filepath.Clean(target)
 		if i := chainIndex(chain, target); i >= 0 {
-			d.l.c.add(imp.node, imp.ptr, "import cycle: "+cycleText(chain[i:]),
+			d.l.C.Add(imp.node, imp.ptr, "import cycle: "+cycleText(chain[i:]),
 				"a file cannot import itself, directly or through other files")
 			continue
 		}
@@ -36,7 +38,7 @@ func (b *build) resolveImports(d *doc, chain []*doc) {
 			if errors.Is(err, fs.ErrNotExist) {
 				msg = fmt.Sprintf("cannot import %q: file not found", imp.path)
 			}
-			d.l.c.add(imp.node, imp.ptr, msg, "looked for "+target+"; relative paths start at the importing file's directory")
+			d.l.C.Add(imp.node, imp.ptr, msg, "looked for "+target+"; relative paths start at the importing file's directory")
 			continue
 		}
 		shown := imp.path
@@ -72,8 +74,8 @@ func (l *loader) imports(root *yaml.Node) []importRef {
 	}
 	out := make([]importRef, 0, len(items))
 	for i, item := range items {
-		ip := index(ptr, i)
-		if p, ok := l.nonEmptyStr(item, ip, "an import path"); ok {
+		ip := yamlpos.Index(ptr, i)
+		if p, ok := l.NonEmptyStr(item, ip, "an import path"); ok {
 			out = append(out, importRef{path: p, node: item, ptr: ip})
 		}
 	}
@@ -116,9 +118,9 @@ func topValue(root *yaml.Node, key string) (*yaml.Node, string) {
 		return nil, ""
 	}
 	scratch := newLoader("")
-	for _, e := range scratch.entries(deref(root), "") {
-		if e.key == key {
-			return e.value, child("", key)
+	for _, e := range scratch.Entries(yamlpos.Deref(root), "") {
+		if e.Key == key {
+			return e.Value, yamlpos.Child("", key)
 		}
 	}
 	return nil, ""

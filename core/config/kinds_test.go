@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // The schema objects and invalid suites of the lists and completions
@@ -13,7 +15,7 @@ import (
 func init() {
 	schemaObjects = append(schemaObjects, []struct {
 		ptr  string
-		spec *objectSpec
+		spec *yamlpos.ObjectSpec
 	}{
 		{"$defs/listTest", listKeys},
 		{"$defs/completionTest", completionKeys},

@@ -2,7 +2,6 @@ package config
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
@@ -12,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 	"github.com/mcptest/mcptest/internal/safefile"
 )
 
@@ -88,7 +88,7 @@ func readFile(path string) ([]byte, error) {
 
 // readError describes a suite file that cannot be read.
 func readError(path string, err error) *Error {
-	e := &Error{File: path, cause: err}
+	e := &Error{File: path, Cause: err}
 	if errors.Is(err, fs.ErrNotExist) {
 		e.Msg = "suite file not found"
 		if abs, aerr := filepath.Abs(path); aerr == nil && abs != path {
@@ -107,28 +107,11 @@ func readError(path string, err error) *Error {
 
 // loader holds the state of reading one file.
 type loader struct {
-	c collector
+	*yamlpos.Reader
 
 	// refs holds the names declared anywhere in the suite and its imports,
 	// for the checks of references (nil entries are not checked).
 	refs *refs
-
-	// merge keys: entries of each merge source, and the sources being
-	// expanded (cycle detection).
-	merged    map[*yaml.Node][]entry
-	expanding map[*yaml.Node]bool
-
-	// YAML to JSON: the JSON of each alias target (nil when it failed),
-	// the targets being converted (cycle detection), a scratch buffer and
-	// whether the current conversion failed.
-	jsonMemo   map[*yaml.Node]json.RawMessage
-	jsonActive map[*yaml.Node]bool
-	buf        []byte
-	jfailed    bool
-
-	// recursive readers: the values being read, and the aliases followed.
-	reading      map[*yaml.Node]bool
-	aliasFollows int
 
 	// fixtureUses locates the strings of the file that refer to
 	// ${fixture} (validate_fixture.go).
@@ -144,15 +127,7 @@ type loader struct {
 }
 
 func newLoader(file string) *loader {
-	return &loader{
-		c:          collector{file: file},
-		refs:       &refs{},
-		merged:     map[*yaml.Node][]entry{},
-		expanding:  map[*yaml.Node]bool{},
-		jsonMemo:   map[*yaml.Node]json.RawMessage{},
-		jsonActive: map[*yaml.Node]bool{},
-		reading:    map[*yaml.Node]bool{},
-	}
+	return &loader{Reader: yamlpos.NewReader(file), refs: &refs{}}
 }
 
 // parse reads data, which must hold exactly one YAML document, and returns
@@ -163,28 +138,28 @@ func (l *loader) parse(data []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			l.c.errs = append(l.c.errs, &Error{File: l.c.file, Line: 1, Col: 1,
+			l.C.Errs = append(l.C.Errs, &Error{File: l.C.File, Line: 1, Col: 1,
 				Msg: "the suite is empty", Hint: "a suite needs at least a servers block"})
 			return nil
 		}
-		l.c.errs = append(l.c.errs, syntaxError(l.c.file, data, err))
+		l.C.Errs = append(l.C.Errs, yamlpos.SyntaxError(l.C.File, data, err))
 		return nil
 	}
 	var extra yaml.Node
 	switch err := dec.Decode(&extra); {
 	case err == nil:
-		l.c.add(&extra, "", "a suite file holds one YAML document, found a second one",
+		l.C.Add(&extra, "", "a suite file holds one YAML document, found a second one",
 			"remove the --- separator or split the file")
 	case !errors.Is(err, io.EOF):
-		l.c.errs = append(l.c.errs, syntaxError(l.c.file, data, err))
+		l.C.Errs = append(l.C.Errs, yamlpos.SyntaxError(l.C.File, data, err))
 	}
-	if len(doc.Content) == 0 || deref(doc.Content[0]).ShortTag() == tagNull {
-		l.c.add(&doc, "", "the suite is empty", "a suite needs at least a servers block")
+	if len(doc.Content) == 0 || yamlpos.Deref(doc.Content[0]).ShortTag() == yamlpos.TagNull {
+		l.C.Add(&doc, "", "the suite is empty", "a suite needs at least a servers block")
 		return nil
 	}
 	root := doc.Content[0]
-	if deref(root).Kind != yaml.MappingNode {
-		l.c.add(root, "", "expected the suite (an object), found "+describe(root), "")
+	if yamlpos.Deref(root).Kind != yaml.MappingNode {
+		l.C.Add(root, "", "expected the suite (an object), found "+yamlpos.Describe(root), "")
 		return nil
 	}
 	return root

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/shlex"
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // ServerOverrides are the command-line flags that retarget a suite's
@@ -130,11 +132,11 @@ func (b *build) applyServerConfig(s *Suite, sc *scope) {
 	}
 	data, err := readFile(path)
 	if err != nil {
-		b.extra = append(b.extra, &Error{File: path, Msg: "cannot read the --server-config file: " + rootCause(err).Error(), cause: err})
+		b.extra = append(b.extra, &Error{File: path, Msg: "cannot read the --server-config file: " + rootCause(err).Error(), Cause: err})
 		return
 	}
 	l := newLoader(path)
-	defer func() { b.extra = append(b.extra, l.c.errs...) }()
+	defer func() { b.extra = append(b.extra, l.C.Errs...) }()
 	root := l.parse(data)
 	if root == nil {
 		return
@@ -142,7 +144,7 @@ func (b *build) applyServerConfig(s *Suite, sc *scope) {
 	(&interpolation{l: l, sc: sc}).walk(nil, root)
 	replace := func(name string, at, n *yaml.Node, ptr string) {
 		if s.Servers[name] == nil {
-			l.c.add(at, ptr, fmt.Sprintf("the suite has no server %q to replace", name),
+			l.C.Add(at, ptr, fmt.Sprintf("the suite has no server %q to replace", name),
 				"declared servers: "+strings.Join(s.ServerOrder, ", "))
 			return
 		}
@@ -151,18 +153,18 @@ func (b *build) applyServerConfig(s *Suite, sc *scope) {
 			s.Overrides = append(s.Overrides, fmt.Sprintf("%s: replaced from %s (--server-config)", name, filepath.Base(path)))
 		}
 	}
-	if hasKey(deref(root), "servers") {
-		f, ok := l.object(root, "", newObjectSpec("a --server-config file", requiredKey("servers")))
+	if yamlpos.HasKey(yamlpos.Deref(root), "servers") {
+		f, ok := l.Object(root, "", yamlpos.NewObjectSpec("a --server-config file", yamlpos.RequiredKey("servers")))
 		if !ok {
 			return
 		}
-		sn, sp := f.get("servers")
-		es, ok := l.mapping(sn, sp, "servers")
+		sn, sp := f.Get("servers")
+		es, ok := l.Mapping(sn, sp, "servers")
 		if !ok {
 			return
 		}
 		for _, e := range es {
-			replace(e.key, e.keyNode, e.value, child(sp, e.key))
+			replace(e.Key, e.KeyNode, e.Value, yamlpos.Child(sp, e.Key))
 		}
 		return
 	}

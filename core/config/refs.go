@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
+	"github.com/mcptest/mcptest/internal/suggest"
 )
 
 // nameSet is the set of names declared for one kind of reference, in
@@ -58,17 +61,17 @@ func (l *loader) checkRef(n *yaml.Node, ptr string, kind refKind, set *nameSet, 
 	hint := fmt.Sprintf("no %s is declared; declare it under %s", kind.what, kind.where)
 	if len(set.order) > 0 {
 		hint = fmt.Sprintf("declared %ss: %s", kind.what, strings.Join(set.order, ", "))
-		if s := suggest(name, set.order); s != "" {
+		if s := suggest.Closest(name, set.order); s != "" {
 			hint = fmt.Sprintf("did you mean %q?", s)
 		}
 	}
-	l.c.add(n, ptr, fmt.Sprintf("unknown %s %q", kind.what, name), hint)
+	l.C.Add(n, ptr, fmt.Sprintf("unknown %s %q", kind.what, name), hint)
 	return false
 }
 
 // ref reads a non-empty reference and checks it against set.
 func (l *loader) ref(n *yaml.Node, ptr, what string, kind refKind, set *nameSet) string {
-	name, ok := l.nonEmptyStr(n, ptr, what)
+	name, ok := l.NonEmptyStr(n, ptr, what)
 	if ok {
 		l.checkRef(n, ptr, kind, set, name)
 	}
@@ -89,17 +92,17 @@ func (b *build) collectRefs() *refs {
 		scratch := newLoader(d.file)
 		if n, _ := topValue(d.root, "servers"); n != nil {
 			sawServers = true
-			if m := deref(n); m.Kind == yaml.MappingNode {
-				for _, e := range scratch.entries(m, "") {
-					servers.add(e.key)
+			if m := yamlpos.Deref(n); m.Kind == yaml.MappingNode {
+				for _, e := range scratch.Entries(m, "") {
+					servers.add(e.Key)
 				}
 			} else {
 				serversOK = false
 			}
 		}
 		if n, _ := topValue(d.root, "fixtures"); n != nil {
-			if errs, _ := scratchField(scratch, n, "errors"); errs != nil && deref(errs).Kind == yaml.SequenceNode {
-				for _, item := range deref(errs).Content {
+			if errs, _ := scratchField(scratch, n, "errors"); errs != nil && yamlpos.Deref(errs).Kind == yaml.SequenceNode {
+				for _, item := range yamlpos.Deref(errs).Content {
 					if name, ok := scratchName(scratch, item, "name"); ok {
 						fixtures.add(name)
 					}
@@ -111,15 +114,15 @@ func (b *build) collectRefs() *refs {
 			set *nameSet
 		}{{"rubrics", &rubrics}, {"providers", &providers}} {
 			if n, _ := topValue(d.root, block.key); n != nil {
-				if m := deref(n); m.Kind == yaml.MappingNode {
-					for _, e := range scratch.entries(m, "") {
-						block.set.add(e.key)
+				if m := yamlpos.Deref(n); m.Kind == yaml.MappingNode {
+					for _, e := range scratch.Entries(m, "") {
+						block.set.add(e.Key)
 					}
 				}
 			}
 		}
 		if n, _ := topValue(d.root, "faults"); n != nil {
-			if s := deref(n); s.Kind == yaml.SequenceNode {
+			if s := yamlpos.Deref(n); s.Kind == yaml.SequenceNode {
 				for _, item := range s.Content {
 					if name, ok := scratchName(scratch, item, "name"); ok {
 						faults.add(name)
@@ -137,13 +140,13 @@ func (b *build) collectRefs() *refs {
 
 // scratchField returns the value of key in mapping n, silently.
 func scratchField(scratch *loader, n *yaml.Node, key string) (*yaml.Node, bool) {
-	m := deref(n)
+	m := yamlpos.Deref(n)
 	if m.Kind != yaml.MappingNode {
 		return nil, false
 	}
-	for _, e := range scratch.entries(m, "") {
-		if e.key == key {
-			return e.value, true
+	for _, e := range scratch.Entries(m, "") {
+		if e.Key == key {
+			return e.Value, true
 		}
 	}
 	return nil, false
@@ -155,5 +158,5 @@ func scratchName(scratch *loader, n *yaml.Node, key string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return stringOf(deref(v))
+	return yamlpos.StringOf(yamlpos.Deref(v))
 }

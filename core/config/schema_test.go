@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 	"github.com/mcptest/mcptest/schemas"
 )
 
@@ -59,9 +60,9 @@ func documentJSON(path string) (any, error) {
 		return nil, errors.New("not a single YAML document")
 	}
 	l := newLoader(path)
-	js := l.toJSON(doc.Content[0], "")
+	js := l.ToJSON(doc.Content[0], "")
 	if js == nil {
-		return nil, l.c.sorted()
+		return nil, l.C.Sorted()
 	}
 	return jsonschema.UnmarshalJSON(bytes.NewReader(js))
 }
@@ -116,7 +117,7 @@ func TestSchemaRejectsInvalidSuites(t *testing.T) {
 // with the loader's table of keys for the same object.
 var schemaObjects = []struct {
 	ptr  string
-	spec *objectSpec
+	spec *yamlpos.ObjectSpec
 }{
 	{"", suiteKeys},
 	{"properties/performance", performanceKeys},
@@ -218,13 +219,13 @@ func TestSchemaKeysMatchLoader(t *testing.T) {
 		for _, r := range asSlice(schema["required"]) {
 			schemaRequired = append(schemaRequired, r.(string))
 		}
-		for _, k := range o.spec.keys {
-			if k.required {
-				specRequired = append(specRequired, k.name)
+		for _, k := range o.spec.Keys {
+			if k.Required {
+				specRequired = append(specRequired, k.Name)
 			}
 		}
-		if !sameSet(schemaKeys, o.spec.names) {
-			t.Errorf("%s: schema properties %v, loader reads %v", o.ptr, sorted(schemaKeys), sorted(o.spec.names))
+		if !sameSet(schemaKeys, o.spec.Names) {
+			t.Errorf("%s: schema properties %v, loader reads %v", o.ptr, sorted(schemaKeys), sorted(o.spec.Names))
 		}
 		if hasAloneKey(o.spec) {
 			// The other shape (an assert-set) makes requiredness a oneOf.
@@ -241,9 +242,9 @@ func TestSchemaKeysMatchLoader(t *testing.T) {
 	})
 }
 
-func hasAloneKey(spec *objectSpec) bool {
-	for _, k := range spec.keys {
-		if k.alone {
+func hasAloneKey(spec *yamlpos.ObjectSpec) bool {
+	for _, k := range spec.Keys {
+		if k.Alone {
 			return true
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"runtime"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // Loading a large suite item by item.
@@ -164,8 +166,8 @@ func (l *loader) openSplit(data []byte) *yaml.Node {
 		return nil
 	}
 	root := l.parse(rest)
-	if root == nil || len(l.c.errs) > 0 {
-		l.c.errs = nil
+	if root == nil || len(l.C.Errs) > 0 {
+		l.C.Errs = nil
 		return nil
 	}
 	// Each cut block left "key:" with a null value behind; put a stub
@@ -177,7 +179,7 @@ func (l *loader) openSplit(data []byte) *yaml.Node {
 		if k.Kind != yaml.ScalarNode || k.Value != seqs[j].key {
 			continue
 		}
-		if v.Kind != yaml.ScalarNode || v.ShortTag() != tagNull || v.Value != "" {
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != yamlpos.TagNull || v.Value != "" {
 			return nil
 		}
 		first := seqs[j].chunks[0]

@@ -1,6 +1,10 @@
 package config
 
-import "time"
+import (
+	"time"
+
+	"github.com/mcptest/mcptest/core/config/internal/vars"
+)
 
 // ServerKind says how mcptest reaches a server.
 type ServerKind string
@@ -29,7 +33,7 @@ const (
 
 // FixtureVar is the name ${fixture} refers to: the absolute path of the
 // server's fixture copy. No variable may take it.
-const FixtureVar = "fixture"
+const FixtureVar = vars.FixtureVar
 
 // HTTP transports of URL servers (http.transport).
 const (

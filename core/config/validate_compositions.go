@@ -8,25 +8,28 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
+	"github.com/mcptest/mcptest/internal/suggest"
 )
 
 // compositionKeys are the keys of one composition.
-var compositionBlockKeys = newObjectSpec("a composition",
-	requiredKey("name"),
-	requiredKey("nodes"),
-	key("server"),
-	key("output"),
-	key("expect"),
-	key("tags"),
+var compositionBlockKeys = yamlpos.NewObjectSpec("a composition",
+	yamlpos.RequiredKey("name"),
+	yamlpos.RequiredKey("nodes"),
+	yamlpos.Key("server"),
+	yamlpos.Key("output"),
+	yamlpos.Key("expect"),
+	yamlpos.Key("tags"),
 )
 
 // nodeKeys are the keys of one composition node.
-var nodeKeys = newObjectSpec("a composition node",
-	requiredKey("id"),
-	requiredKey("tool"),
-	key("server"),
-	key("args"),
-	key("needs"),
+var nodeKeys = yamlpos.NewObjectSpec("a composition node",
+	yamlpos.RequiredKey("id"),
+	yamlpos.RequiredKey("tool"),
+	yamlpos.Key("server"),
+	yamlpos.Key("args"),
+	yamlpos.Key("needs"),
 )
 
 // nodeRef matches a ${id.field} reference in a node's arguments.
@@ -39,7 +42,7 @@ func (l *loader) compositions(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		if c := l.composition(item, index(ptr, i)); c != nil {
+		if c := l.composition(item, yamlpos.Index(ptr, i)); c != nil {
 			s.Compositions = append(s.Compositions, c)
 		}
 	}
@@ -47,28 +50,28 @@ func (l *loader) compositions(s *Suite, n *yaml.Node, ptr string) {
 
 // composition reads one composition and checks its graph.
 func (l *loader) composition(n *yaml.Node, ptr string) *Composition {
-	f, ok := l.object(n, ptr, compositionBlockKeys)
+	f, ok := l.Object(n, ptr, compositionBlockKeys)
 	if !ok {
 		return nil
 	}
 	c := &Composition{Pos: l.pos(n, ptr)}
 	var nodesNode *yaml.Node
 	var nodesPtr string
-	for _, e := range f.entries {
-		ep := child(ptr, e.key)
-		switch e.key {
+	for _, e := range f.Entries {
+		ep := yamlpos.Child(ptr, e.Key)
+		switch e.Key {
 		case "name":
-			c.Name, _ = l.nonEmptyStr(e.value, ep, "the composition name")
+			c.Name, _ = l.NonEmptyStr(e.Value, ep, "the composition name")
 		case "server":
-			c.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
+			c.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
 		case "nodes":
-			nodesNode, nodesPtr = e.value, ep
+			nodesNode, nodesPtr = e.Value, ep
 		case "output":
-			c.Output, _ = l.nonEmptyStr(e.value, ep, "output (a node id)")
+			c.Output, _ = l.NonEmptyStr(e.Value, ep, "output (a node id)")
 		case "expect":
-			c.Expect, c.ExpectOptions = l.expect(e.value, ep)
+			c.Expect, c.ExpectOptions = l.expect(e.Value, ep)
 		case "tags":
-			c.Tags, _ = l.stringList(e.value, ep, "tags", true)
+			c.Tags, _ = l.StringList(e.Value, ep, "tags", true)
 		}
 	}
 	if nodesNode == nil {
@@ -80,9 +83,9 @@ func (l *loader) composition(n *yaml.Node, ptr string) *Composition {
 	}
 	g := &graph{ids: map[string]*graphNode{}}
 	for i, item := range items {
-		if gn := l.compositionNode(c, item, index(nodesPtr, i)); gn != nil {
+		if gn := l.compositionNode(c, item, yamlpos.Index(nodesPtr, i)); gn != nil {
 			if prev, dup := g.ids[gn.node.ID]; dup {
-				l.c.add(gn.idNode, child(gn.ptr, "id"), fmt.Sprintf("duplicate node id %q", gn.node.ID),
+				l.C.Add(gn.idNode, yamlpos.Child(gn.ptr, "id"), fmt.Sprintf("duplicate node id %q", gn.node.ID),
 					fmt.Sprintf("first declared at line %d", prev.idNode.Line))
 				continue
 			}
@@ -93,8 +96,8 @@ func (l *loader) composition(n *yaml.Node, ptr string) *Composition {
 	}
 	l.checkGraph(g)
 	if c.Output != "" && g.ids[c.Output] == nil {
-		on, op := f.get("output")
-		l.c.add(on, op, fmt.Sprintf("output names no node: %q", c.Output), "node ids: "+strings.Join(g.idList(), ", "))
+		on, op := f.Get("output")
+		l.C.Add(on, op, fmt.Sprintf("output names no node: %q", c.Output), "node ids: "+strings.Join(g.idList(), ", "))
 	}
 	return c
 }
@@ -125,30 +128,30 @@ func (g *graph) idList() []string {
 
 // compositionNode reads one node.
 func (l *loader) compositionNode(c *Composition, n *yaml.Node, ptr string) *graphNode {
-	f, ok := l.object(n, ptr, nodeKeys)
+	f, ok := l.Object(n, ptr, nodeKeys)
 	if !ok {
 		return nil
 	}
 	gn := &graphNode{node: &CompositionNode{Args: json.RawMessage("{}"), Pos: l.pos(n, ptr)}, ptr: ptr}
-	for _, e := range f.entries {
-		ep := child(ptr, e.key)
-		switch e.key {
+	for _, e := range f.Entries {
+		ep := yamlpos.Child(ptr, e.Key)
+		switch e.Key {
 		case "id":
-			gn.node.ID, _ = l.nonEmptyStr(e.value, ep, "the node id")
-			gn.idNode = e.value
+			gn.node.ID, _ = l.NonEmptyStr(e.Value, ep, "the node id")
+			gn.idNode = e.Value
 		case "tool":
-			gn.node.Tool, _ = l.nonEmptyStr(e.value, ep, "the tool name")
+			gn.node.Tool, _ = l.NonEmptyStr(e.Value, ep, "the tool name")
 		case "server":
-			gn.node.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
+			gn.node.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
 		case "args":
-			if args := l.args(e.value, ep, "args (an object of tool arguments)"); args != nil {
+			if args := l.args(e.Value, ep, "args (an object of tool arguments)"); args != nil {
 				gn.node.Args = args
-				gn.argsNode = e.value
+				gn.argsNode = e.Value
 			}
 		case "needs":
-			if items, ok := l.seq(e.value, ep, "needs (an array of node ids)"); ok {
+			if items, ok := l.seq(e.Value, ep, "needs (an array of node ids)"); ok {
 				for i, item := range items {
-					if id, ok := l.nonEmptyStr(item, index(ep, i), "a node id"); ok {
+					if id, ok := l.NonEmptyStr(item, yamlpos.Index(ep, i), "a node id"); ok {
 						gn.node.Needs = append(gn.node.Needs, id)
 						gn.needNodes = append(gn.needNodes, item)
 					}
@@ -160,7 +163,7 @@ func (l *loader) compositionNode(c *Composition, n *yaml.Node, ptr string) *grap
 		return nil
 	}
 	if gn.node.Server == "" && c.Server == "" && l.refs.servers != nil && len(l.refs.servers.order) > 1 {
-		l.c.add(n, ptr, "this node names no server and the suite has several",
+		l.C.Add(n, ptr, "this node names no server and the suite has several",
 			"set server: on the node or on the composition")
 	}
 	return gn
@@ -171,20 +174,20 @@ func (l *loader) compositionNode(c *Composition, n *yaml.Node, ptr string) *grap
 func (l *loader) checkGraph(g *graph) {
 	for _, gn := range g.order {
 		for i, need := range gn.node.Needs {
-			np := index(child(gn.ptr, "needs"), i)
+			np := yamlpos.Index(yamlpos.Child(gn.ptr, "needs"), i)
 			switch {
 			case need == gn.node.ID:
-				l.c.add(gn.needNodes[i], np, fmt.Sprintf("node %q needs itself", need), "")
+				l.C.Add(gn.needNodes[i], np, fmt.Sprintf("node %q needs itself", need), "")
 			case g.ids[need] == nil:
 				hint := "node ids: " + strings.Join(g.idList(), ", ")
-				if s := suggest(need, g.idList()); s != "" {
+				if s := suggest.Closest(need, g.idList()); s != "" {
 					hint = fmt.Sprintf("did you mean %q?", s)
 				}
-				l.c.add(gn.needNodes[i], np, fmt.Sprintf("needs names no node: %q", need), hint)
+				l.C.Add(gn.needNodes[i], np, fmt.Sprintf("needs names no node: %q", need), hint)
 			}
 		}
 		if gn.argsNode != nil {
-			l.checkNodeRefs(g, gn, gn.argsNode, child(gn.ptr, "args"))
+			l.checkNodeRefs(g, gn, gn.argsNode, yamlpos.Child(gn.ptr, "args"))
 		}
 	}
 	l.checkCycles(g)
@@ -192,14 +195,14 @@ func (l *loader) checkGraph(g *graph) {
 
 // checkNodeRefs walks a node's arguments for ${id.field} references.
 func (l *loader) checkNodeRefs(g *graph, gn *graphNode, n *yaml.Node, ptr string) {
-	if !l.enter(n, ptr) {
+	if !l.Enter(n, ptr) {
 		return
 	}
-	defer l.leave(n)
-	d := deref(n)
+	defer l.Leave(n)
+	d := yamlpos.Deref(n)
 	switch d.Kind {
 	case yaml.ScalarNode:
-		if d.ShortTag() != tagStr {
+		if d.ShortTag() != yamlpos.TagStr {
 			return
 		}
 		for _, m := range nodeRef.FindAllStringSubmatch(d.Value, -1) {
@@ -211,15 +214,15 @@ func (l *loader) checkNodeRefs(g *graph, gn *graphNode, n *yaml.Node, ptr string
 			if g.ids[id] == nil {
 				hint = "node ids: " + strings.Join(g.idList(), ", ")
 			}
-			l.c.add(n, ptr, fmt.Sprintf("%s refers to node %q, which is not in needs", m[0], id), hint)
+			l.C.Add(n, ptr, fmt.Sprintf("%s refers to node %q, which is not in needs", m[0], id), hint)
 		}
 	case yaml.MappingNode:
-		for _, e := range l.entries(d, ptr) {
-			l.checkNodeRefs(g, gn, e.value, child(ptr, e.key))
+		for _, e := range l.Entries(d, ptr) {
+			l.checkNodeRefs(g, gn, e.Value, yamlpos.Child(ptr, e.Key))
 		}
 	case yaml.SequenceNode:
 		for i, item := range d.Content {
-			l.checkNodeRefs(g, gn, item, index(ptr, i))
+			l.checkNodeRefs(g, gn, item, yamlpos.Index(ptr, i))
 		}
 	}
 }
@@ -247,7 +250,7 @@ func (l *loader) checkCycles(g *graph) {
 			case active:
 				start := slices.Index(stack, need)
 				path := append(slices.Clone(stack[start:]), need)
-				l.c.add(gn.needNodes[i], index(child(gn.ptr, "needs"), i),
+				l.C.Add(gn.needNodes[i], yamlpos.Index(yamlpos.Child(gn.ptr, "needs"), i),
 					"needs form a cycle: "+strings.Join(path, " → "), "a composition runs in topological order, so needs must not loop")
 				return true
 			case unseen:

@@ -28,20 +28,20 @@ var fixtureFields = regexp.MustCompile(`^(/servers/[^/]+/(command|env)/[^/]+` +
 // file that declares it, returned absolute. Whether it exists is checked
 // when a run is planned, so that `mcptest validate` works anywhere.
 func (l *loader) fixtureDir(n *yaml.Node, ptr string) (string, bool) {
-	p, ok := l.nonEmptyStr(n, ptr, "fixture (the path of a directory)")
+	p, ok := l.NonEmptyStr(n, ptr, "fixture (the path of a directory)")
 	if !ok {
 		return "", false
 	}
 	if strings.Contains(p, "${") {
-		l.c.add(n, ptr, "fixture cannot refer to ${fixture}", "write the path of the original directory")
+		l.C.Add(n, ptr, "fixture cannot refer to ${fixture}", "write the path of the original directory")
 		return "", false
 	}
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(filepath.Dir(l.c.file), p)
+		p = filepath.Join(filepath.Dir(l.C.File), p)
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		l.c.add(n, ptr, fmt.Sprintf("cannot resolve fixture %q: %v", p, err), "")
+		l.C.Add(n, ptr, fmt.Sprintf("cannot resolve fixture %q: %v", p, err), "")
 		return "", false
 	}
 	return abs, true
@@ -51,7 +51,7 @@ func (l *loader) fixtureDir(n *yaml.Node, ptr string) (string, bool) {
 // places the runner does not expand it.
 func (l *loader) fixtureUse(n *yaml.Node, ptr string) {
 	if !fixtureFields.MatchString(ptr) {
-		l.c.add(n, ptr, "${fixture} is not expanded here",
+		l.C.Add(n, ptr, "${fixture} is not expanded here",
 			"it may appear in a server's command and env, and in the args, data, uri or completion argument of the server's tests")
 		return
 	}

@@ -2,15 +2,17 @@ package config
 
 import (
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // hooksKeys are the phases of the hooks block.
-var hooksKeys = newObjectSpec("the hooks block",
-	key("beforeAll"),
-	key("afterAll"),
-	key("beforeEach"),
-	key("afterEach"),
-).withMisplaced(map[string]string{
+var hooksKeys = yamlpos.NewObjectSpec("the hooks block",
+	yamlpos.Key("beforeAll"),
+	yamlpos.Key("afterAll"),
+	yamlpos.Key("beforeEach"),
+	yamlpos.Key("afterEach"),
+).WithMisplaced(map[string]string{
 	"before_all":  `did you mean "beforeAll"?`,
 	"after_all":   `did you mean "afterAll"?`,
 	"before_each": `did you mean "beforeEach"?`,
@@ -18,22 +20,22 @@ var hooksKeys = newObjectSpec("the hooks block",
 })
 
 // hookStepKeys are the keys of a context-aware hook step.
-var hookStepKeys = newObjectSpec("a hook step",
-	requiredKey("command"),
-	requiredKey("mode").withHint("a hook written as a map must say mode: context; write a plain hook as a string"),
+var hookStepKeys = yamlpos.NewObjectSpec("a hook step",
+	yamlpos.RequiredKey("command"),
+	yamlpos.RequiredKey("mode").WithHint("a hook written as a map must say mode: context; write a plain hook as a string"),
 )
 
 // hooks reads the hooks block: each phase is a command string or a list of
 // steps, each a command string or {command, mode: context}.
-func (l *loader) hooks(e entry, ptr string) *Hooks {
-	f, ok := l.object(e.value, ptr, hooksKeys)
+func (l *loader) hooks(e yamlpos.Entry, ptr string) *Hooks {
+	f, ok := l.Object(e.Value, ptr, hooksKeys)
 	if !ok {
 		return nil
 	}
-	h := &Hooks{Pos: l.pos(e.keyNode, ptr)}
-	for _, fe := range f.entries {
-		steps := l.hookSteps(fe.value, child(ptr, fe.key))
-		switch fe.key {
+	h := &Hooks{Pos: l.pos(e.KeyNode, ptr)}
+	for _, fe := range f.Entries {
+		steps := l.hookSteps(fe.Value, yamlpos.Child(ptr, fe.Key))
+		switch fe.Key {
 		case "beforeAll":
 			h.BeforeAll = steps
 		case "afterAll":
@@ -49,7 +51,7 @@ func (l *loader) hooks(e entry, ptr string) *Hooks {
 
 // hookSteps reads one phase.
 func (l *loader) hookSteps(n *yaml.Node, ptr string) []*HookStep {
-	d := deref(n)
+	d := yamlpos.Deref(n)
 	if d.Kind != yaml.SequenceNode {
 		if s := l.hookStep(n, ptr); s != nil {
 			return []*HookStep{s}
@@ -57,12 +59,12 @@ func (l *loader) hookSteps(n *yaml.Node, ptr string) []*HookStep {
 		return nil
 	}
 	if len(d.Content) == 0 {
-		l.c.add(n, ptr, "a hook phase needs at least one command, found an empty array", "")
+		l.C.Add(n, ptr, "a hook phase needs at least one command, found an empty array", "")
 		return nil
 	}
 	var out []*HookStep
 	for i, item := range d.Content {
-		if s := l.hookStep(item, index(ptr, i)); s != nil {
+		if s := l.hookStep(item, yamlpos.Index(ptr, i)); s != nil {
 			out = append(out, s)
 		}
 	}
@@ -72,34 +74,34 @@ func (l *loader) hookSteps(n *yaml.Node, ptr string) []*HookStep {
 // hookStep reads one step: a plain command, or a map that must declare
 // mode: context so the richer contract is never chosen by accident.
 func (l *loader) hookStep(n *yaml.Node, ptr string) *HookStep {
-	if deref(n).Kind != yaml.MappingNode {
+	if yamlpos.Deref(n).Kind != yaml.MappingNode {
 		c := l.commandLine(n, ptr, "a hook command")
 		if c == nil {
 			return nil
 		}
 		return &HookStep{Command: *c}
 	}
-	f, ok := l.object(n, ptr, hookStepKeys)
+	f, ok := l.Object(n, ptr, hookStepKeys)
 	if !ok {
 		return nil
 	}
-	if !f.has("mode") {
+	if !f.Has("mode") {
 		return nil // reported as a missing required key
 	}
 	step := &HookStep{Context: true}
-	good := f.has("command")
-	for _, e := range f.entries {
-		ep := child(ptr, e.key)
-		switch e.key {
+	good := f.Has("command")
+	for _, e := range f.Entries {
+		ep := yamlpos.Child(ptr, e.Key)
+		switch e.Key {
 		case "command":
-			c := l.commandLine(e.value, ep, "a hook command")
+			c := l.commandLine(e.Value, ep, "a hook command")
 			if c == nil {
 				good = false
 				continue
 			}
 			step.Command = *c
 		case "mode":
-			if _, ok := l.enum(e.value, ep, "hook mode", "context"); !ok {
+			if _, ok := l.Enum(e.Value, ep, "hook mode", "context"); !ok {
 				good = false
 			}
 		}

@@ -6,62 +6,64 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // authKeys are the keys of a URL server's auth block.
-var authKeys = newObjectSpec("the auth block",
-	key("bearer_token_env"),
-	key("oauth"),
-	key("headers"),
-	key("mtls"),
+var authKeys = yamlpos.NewObjectSpec("the auth block",
+	yamlpos.Key("bearer_token_env"),
+	yamlpos.Key("oauth"),
+	yamlpos.Key("headers"),
+	yamlpos.Key("mtls"),
 )
 
 // oauthKeys are the keys of auth.oauth.
-var oauthKeys = newObjectSpec("the oauth block",
-	requiredKey("client_id_env"),
-	requiredKey("authorization_url"),
-	requiredKey("token_url"),
-	key("scopes"),
+var oauthKeys = yamlpos.NewObjectSpec("the oauth block",
+	yamlpos.RequiredKey("client_id_env"),
+	yamlpos.RequiredKey("authorization_url"),
+	yamlpos.RequiredKey("token_url"),
+	yamlpos.Key("scopes"),
 )
 
 // httpKeys are the keys of a URL server's http block.
-var httpKeys = newObjectSpec("the http block",
-	key("timeout"),
-	key("connect_timeout"),
-	key("max_redirects"),
-	key("user_agent_override"),
-	key("tls"),
-	key("transport"),
-).withMisplaced(map[string]string{
+var httpKeys = yamlpos.NewObjectSpec("the http block",
+	yamlpos.Key("timeout"),
+	yamlpos.Key("connect_timeout"),
+	yamlpos.Key("max_redirects"),
+	yamlpos.Key("user_agent_override"),
+	yamlpos.Key("tls"),
+	yamlpos.Key("transport"),
+).WithMisplaced(map[string]string{
 	"mtls":       "client certificates are not supported yet",
 	"timeout_ms": "http.timeout takes a duration string such as 30s",
 })
 
 // tlsKeys are the keys of http.tls.
-var tlsKeys = newObjectSpec("the tls block",
-	key("insecure_skip_verify"),
-	key("ca_bundle_path"),
-	key("min_version"),
+var tlsKeys = yamlpos.NewObjectSpec("the tls block",
+	yamlpos.Key("insecure_skip_verify"),
+	yamlpos.Key("ca_bundle_path"),
+	yamlpos.Key("min_version"),
 )
 
 // headerEnvKeys are the keys of an env-backed header value.
-var headerEnvKeys = newObjectSpec("an env-backed header", requiredKey("env"))
+var headerEnvKeys = yamlpos.NewObjectSpec("an env-backed header", yamlpos.RequiredKey("env"))
 
 // httpURL reads an absolute http or https URL.
 func (l *loader) httpURL(n *yaml.Node, ptr, what string) (string, bool) {
-	s, ok := l.nonEmptyStr(n, ptr, what)
+	s, ok := l.NonEmptyStr(n, ptr, what)
 	if !ok {
 		return "", false
 	}
 	u, err := url.Parse(s)
 	switch {
 	case err != nil:
-		l.c.add(n, ptr, fmt.Sprintf("invalid %s %q: %v", what, s, rootURLError(err)), "")
+		l.C.Add(n, ptr, fmt.Sprintf("invalid %s %q: %v", what, s, rootURLError(err)), "")
 	case u.Scheme != "http" && u.Scheme != "https":
-		l.c.add(n, ptr, fmt.Sprintf("invalid %s %q: the scheme must be http or https", what, s),
+		l.C.Add(n, ptr, fmt.Sprintf("invalid %s %q: the scheme must be http or https", what, s),
 			"write the full address, for example https://mcp.example.com/v1")
 	case u.Host == "":
-		l.c.add(n, ptr, fmt.Sprintf("invalid %s %q: no host", what, s), "")
+		l.C.Add(n, ptr, fmt.Sprintf("invalid %s %q: no host", what, s), "")
 	default:
 		return s, true
 	}
@@ -79,24 +81,24 @@ func rootURLError(err error) error {
 // auth reads a URL server's auth block: exactly one of bearer_token_env
 // and oauth. headers and mtls are reserved for a later release: they are
 // accepted, ignored and warned about.
-func (l *loader) auth(e entry, ptr string) *Auth {
-	f, ok := l.object(e.value, ptr, authKeys)
+func (l *loader) auth(e yamlpos.Entry, ptr string) *Auth {
+	f, ok := l.Object(e.Value, ptr, authKeys)
 	if !ok {
 		return nil
 	}
-	a := &Auth{Pos: l.pos(e.keyNode, ptr)}
-	good := l.exclusive(f, authKeys, true, "bearer_token_env", "oauth") != ""
-	for _, fe := range f.entries {
-		fp := child(ptr, fe.key)
-		switch fe.key {
+	a := &Auth{Pos: l.pos(e.KeyNode, ptr)}
+	good := l.Exclusive(f, authKeys, true, "bearer_token_env", "oauth") != ""
+	for _, fe := range f.Entries {
+		fp := yamlpos.Child(ptr, fe.Key)
+		switch fe.Key {
 		case "bearer_token_env":
-			name, ok := l.nonEmptyStr(fe.value, fp, "bearer_token_env (an environment variable name)")
+			name, ok := l.NonEmptyStr(fe.Value, fp, "bearer_token_env (an environment variable name)")
 			a.BearerTokenEnv, good = name, good && ok
 		case "oauth":
-			a.OAuth = l.oauth(fe.value, fp)
+			a.OAuth = l.oauth(fe.Value, fp)
 			good = good && a.OAuth != nil
 		case "headers", "mtls":
-			l.c.warn(fe.keyNode, fp, fmt.Sprintf("auth.%s is reserved for a later release and is ignored", fe.key),
+			l.C.Warn(fe.KeyNode, fp, fmt.Sprintf("auth.%s is reserved for a later release and is ignored", fe.Key),
 				"custom headers go under the server's headers:, TLS settings under http.tls")
 		}
 	}
@@ -108,24 +110,24 @@ func (l *loader) auth(e entry, ptr string) *Auth {
 
 // oauth reads auth.oauth.
 func (l *loader) oauth(n *yaml.Node, ptr string) *OAuth {
-	f, ok := l.object(n, ptr, oauthKeys)
+	f, ok := l.Object(n, ptr, oauthKeys)
 	if !ok {
 		return nil
 	}
 	o := &OAuth{}
 	good := true
-	for _, fe := range f.entries {
-		fp := child(ptr, fe.key)
+	for _, fe := range f.Entries {
+		fp := yamlpos.Child(ptr, fe.Key)
 		ok := true
-		switch fe.key {
+		switch fe.Key {
 		case "client_id_env":
-			o.ClientIDEnv, ok = l.nonEmptyStr(fe.value, fp, "client_id_env (an environment variable name)")
+			o.ClientIDEnv, ok = l.NonEmptyStr(fe.Value, fp, "client_id_env (an environment variable name)")
 		case "authorization_url":
-			o.AuthorizationURL, ok = l.httpURL(fe.value, fp, "authorization_url")
+			o.AuthorizationURL, ok = l.httpURL(fe.Value, fp, "authorization_url")
 		case "token_url":
-			o.TokenURL, ok = l.httpURL(fe.value, fp, "token_url")
+			o.TokenURL, ok = l.httpURL(fe.Value, fp, "token_url")
 		case "scopes":
-			o.Scopes, ok = l.stringList(fe.value, fp, "scopes", true)
+			o.Scopes, ok = l.StringList(fe.Value, fp, "scopes", true)
 		}
 		good = good && ok
 	}
@@ -138,31 +140,31 @@ func (l *loader) oauth(n *yaml.Node, ptr string) *OAuth {
 // headers reads a URL server's headers: names to literal strings or
 // {env: NAME}.
 func (l *loader) headers(n *yaml.Node, ptr string) ([]*Header, bool) {
-	es, ok := l.mapping(n, ptr, "headers (an object of header names)")
+	es, ok := l.Mapping(n, ptr, "headers (an object of header names)")
 	if !ok {
 		return nil, false
 	}
 	out := make([]*Header, 0, len(es))
 	good := true
 	for _, e := range es {
-		hp := child(ptr, e.key)
-		if !l.headerName(e.keyNode, hp, e.key) {
+		hp := yamlpos.Child(ptr, e.Key)
+		if !l.headerName(e.KeyNode, hp, e.Key) {
 			good = false
 			continue
 		}
-		h := &Header{Name: e.key, Pos: l.pos(e.keyNode, hp)}
-		if deref(e.value).Kind == yaml.MappingNode {
-			f, ok := l.object(e.value, hp, headerEnvKeys)
-			if !ok || !f.has("env") {
+		h := &Header{Name: e.Key, Pos: l.pos(e.KeyNode, hp)}
+		if yamlpos.Deref(e.Value).Kind == yaml.MappingNode {
+			f, ok := l.Object(e.Value, hp, headerEnvKeys)
+			if !ok || !f.Has("env") {
 				good = false
 				continue
 			}
-			en, ep := f.get("env")
-			h.Env, ok = l.nonEmptyStr(en, ep, "env (an environment variable name)")
+			en, ep := f.Get("env")
+			h.Env, ok = l.NonEmptyStr(en, ep, "env (an environment variable name)")
 			good = good && ok
 		} else {
 			var ok bool
-			h.Value, ok = l.str(e.value, hp, "a header value")
+			h.Value, ok = l.Str(e.Value, hp, "a header value")
 			good = good && ok
 		}
 		out = append(out, h)
@@ -174,12 +176,12 @@ func (l *loader) headers(n *yaml.Node, ptr string) ([]*Header, bool) {
 // credentials headers the auth block owns.
 func (l *loader) headerName(at *yaml.Node, ptr, name string) bool {
 	if strings.EqualFold(name, "Authorization") || strings.EqualFold(name, "Proxy-Authorization") {
-		l.c.add(at, ptr, fmt.Sprintf("the %s header cannot be set in headers", name),
+		l.C.Add(at, ptr, fmt.Sprintf("the %s header cannot be set in headers", name),
 			"credentials go in the auth block: auth: {bearer_token_env: NAME}")
 		return false
 	}
 	if !isToken(name) {
-		l.c.add(at, ptr, fmt.Sprintf("invalid header name %q", name),
+		l.C.Add(at, ptr, fmt.Sprintf("invalid header name %q", name),
 			"a header name is letters, digits and !#$%&'*+-.^_`|~ only (no spaces or colons)")
 		return false
 	}
@@ -206,27 +208,27 @@ func isToken(s string) bool {
 // httpOptions reads a URL server's http block into h, which holds the
 // defaults.
 func (l *loader) httpOptions(h *HTTPOptions, n *yaml.Node, ptr string) bool {
-	f, ok := l.object(n, ptr, httpKeys)
+	f, ok := l.Object(n, ptr, httpKeys)
 	if !ok {
 		return false
 	}
 	good := true
-	for _, fe := range f.entries {
-		fp := child(ptr, fe.key)
+	for _, fe := range f.Entries {
+		fp := yamlpos.Child(ptr, fe.Key)
 		ok := true
-		switch fe.key {
+		switch fe.Key {
 		case "timeout":
-			h.Timeout, ok = l.duration(fe.value, fp, "timeout")
+			h.Timeout, ok = l.Duration(fe.Value, fp, "timeout")
 		case "connect_timeout":
-			h.ConnectTimeout, ok = l.duration(fe.value, fp, "connect_timeout")
+			h.ConnectTimeout, ok = l.Duration(fe.Value, fp, "connect_timeout")
 		case "max_redirects":
-			h.MaxRedirects, ok = l.intRange(fe.value, fp, "max_redirects", 0, 50)
+			h.MaxRedirects, ok = l.IntRange(fe.Value, fp, "max_redirects", 0, 50)
 		case "user_agent_override":
-			h.UserAgentOverride, ok = l.boolean(fe.value, fp, "user_agent_override")
+			h.UserAgentOverride, ok = l.Boolean(fe.Value, fp, "user_agent_override")
 		case "tls":
-			ok = l.tlsOptions(&h.TLS, fe.value, fp)
+			ok = l.tlsOptions(&h.TLS, fe.Value, fp)
 		case "transport":
-			h.Transport, ok = l.enum(fe.value, fp, "transport", TransportStreamable, TransportSSE)
+			h.Transport, ok = l.Enum(fe.Value, fp, "transport", TransportStreamable, TransportSSE)
 		}
 		good = good && ok
 	}
@@ -235,30 +237,30 @@ func (l *loader) httpOptions(h *HTTPOptions, n *yaml.Node, ptr string) bool {
 
 // tlsOptions reads http.tls into t.
 func (l *loader) tlsOptions(t *TLSOptions, n *yaml.Node, ptr string) bool {
-	f, ok := l.object(n, ptr, tlsKeys)
+	f, ok := l.Object(n, ptr, tlsKeys)
 	if !ok {
 		return false
 	}
 	good := true
-	for _, fe := range f.entries {
-		fp := child(ptr, fe.key)
+	for _, fe := range f.Entries {
+		fp := yamlpos.Child(ptr, fe.Key)
 		ok := true
-		switch fe.key {
+		switch fe.Key {
 		case "insecure_skip_verify":
-			t.InsecureSkipVerify, ok = l.boolean(fe.value, fp, "insecure_skip_verify")
+			t.InsecureSkipVerify, ok = l.Boolean(fe.Value, fp, "insecure_skip_verify")
 			if ok && t.InsecureSkipVerify {
-				l.c.warn(fe.keyNode, fp, "TLS certificate verification is off for this server", "use only against a private staging endpoint")
+				l.C.Warn(fe.KeyNode, fp, "TLS certificate verification is off for this server", "use only against a private staging endpoint")
 			}
 		case "ca_bundle_path":
-			t.CABundlePath, ok = l.nonEmptyStr(fe.value, fp, "ca_bundle_path")
+			t.CABundlePath, ok = l.NonEmptyStr(fe.Value, fp, "ca_bundle_path")
 		case "min_version":
-			if d := deref(fe.value); d.Kind == yaml.ScalarNode && d.ShortTag() == tagFloat {
-				l.c.add(fe.value, fp, "expected min_version (\"1.2\" or \"1.3\"), found the number "+d.Value,
+			if d := yamlpos.Deref(fe.Value); d.Kind == yaml.ScalarNode && d.ShortTag() == yamlpos.TagFloat {
+				l.C.Add(fe.Value, fp, "expected min_version (\"1.2\" or \"1.3\"), found the number "+d.Value,
 					fmt.Sprintf("quote it: %q", d.Value))
 				ok = false
 				break
 			}
-			t.MinVersion, ok = l.enum(fe.value, fp, "TLS min_version", "1.2", "1.3")
+			t.MinVersion, ok = l.Enum(fe.Value, fp, "TLS min_version", "1.2", "1.3")
 		}
 		good = good && ok
 	}

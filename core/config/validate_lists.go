@@ -6,20 +6,22 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // listKeys are the keys of one list test.
-var listKeys = newObjectSpec("a list test",
-	append([]keySpec{
-		requiredKey("name"),
-		requiredKey("server"),
-		requiredKey("list"),
-		key("cursor"),
-		key("pages"),
-		key("max_pages"),
-		key("capture"),
+var listKeys = yamlpos.NewObjectSpec("a list test",
+	append([]yamlpos.KeySpec{
+		yamlpos.RequiredKey("name"),
+		yamlpos.RequiredKey("server"),
+		yamlpos.RequiredKey("list"),
+		yamlpos.Key("cursor"),
+		yamlpos.Key("pages"),
+		yamlpos.Key("max_pages"),
+		yamlpos.Key("capture"),
 	}, optionKeys...)...,
-).withMisplaced(map[string]string{
+).WithMisplaced(map[string]string{
 	"method":    "name the list instead: list: tools, resources, resource_templates or prompts",
 	"tool":      "a list test reads a whole list; to call a tool, write a test under tools:",
 	"transform": "transform applies to tool tests only",
@@ -27,26 +29,26 @@ var listKeys = newObjectSpec("a list test",
 })
 
 // completionKeys are the keys of one completion test.
-var completionKeys = newObjectSpec("a completion test",
-	append([]keySpec{
-		requiredKey("name"),
-		requiredKey("server"),
-		requiredKey("ref"),
-		requiredKey("argument"),
-		key("context"),
-		key("capture"),
+var completionKeys = yamlpos.NewObjectSpec("a completion test",
+	append([]yamlpos.KeySpec{
+		yamlpos.RequiredKey("name"),
+		yamlpos.RequiredKey("server"),
+		yamlpos.RequiredKey("ref"),
+		yamlpos.RequiredKey("argument"),
+		yamlpos.Key("context"),
+		yamlpos.Key("capture"),
 	}, optionKeys...)...,
-).withMisplaced(map[string]string{
+).WithMisplaced(map[string]string{
 	"prompt":    `the prompt goes in ref: ref: {prompt: NAME}`,
 	"args":      "the argument being completed goes in argument: {name, value}; the others in context:",
 	"transform": "transform applies to tool tests only",
 })
 
 // completionRefKeys are the keys of a completion test's ref.
-var completionRefKeys = newObjectSpec("a completion ref", key("prompt"), key("resource"))
+var completionRefKeys = yamlpos.NewObjectSpec("a completion ref", yamlpos.Key("prompt"), yamlpos.Key("resource"))
 
 // completionArgumentKeys are the keys of a completion test's argument.
-var completionArgumentKeys = newObjectSpec("a completion argument", requiredKey("name"), key("value"))
+var completionArgumentKeys = yamlpos.NewObjectSpec("a completion argument", yamlpos.RequiredKey("name"), yamlpos.Key("value"))
 
 // lists reads the lists block into s.
 func (l *loader) lists(s *Suite, n *yaml.Node, ptr string) {
@@ -55,45 +57,45 @@ func (l *loader) lists(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		ip := index(ptr, i)
-		f, ok := l.object(item, ip, listKeys)
+		ip := yamlpos.Index(ptr, i)
+		f, ok := l.Object(item, ip, listKeys)
 		if !ok {
 			continue
 		}
 		t := &ListTest{Index: i, MaxPages: DefaultMaxPages, Pos: l.pos(item, ip)}
-		for _, e := range f.entries {
-			ep := child(ip, e.key)
-			switch e.key {
+		for _, e := range f.Entries {
+			ep := yamlpos.Child(ip, e.Key)
+			switch e.Key {
 			case "name":
-				t.Name, _ = l.nonEmptyStr(e.value, ep, "the test name")
+				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
 			case "server":
-				t.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
+				t.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
 			case "list":
-				t.List, _ = l.enum(e.value, ep, "list", ListKinds...)
+				t.List, _ = l.Enum(e.Value, ep, "list", ListKinds...)
 			case "cursor":
-				if c, ok := l.str(e.value, ep, "cursor (a cursor a server returned as nextCursor)"); ok {
+				if c, ok := l.Str(e.Value, ep, "cursor (a cursor a server returned as nextCursor)"); ok {
 					t.Cursor = &c
 				}
 			case "pages":
-				t.Pages = l.pages(e.value, ep)
+				t.Pages = l.pages(e.Value, ep)
 			case "max_pages":
-				t.MaxPages, _ = l.positiveInt(e.value, ep, "max_pages")
+				t.MaxPages, _ = l.PositiveInt(e.Value, ep, "max_pages")
 			case "capture":
-				t.Captures = l.captures(e.value, ep)
+				t.Captures = l.captures(e.Value, ep)
 			default:
 				l.option(&t.TestOptions, e, ep)
 			}
 		}
-		if f.has("cursor") {
+		if f.Has("cursor") {
 			for _, k := range []string{"pages", "max_pages"} {
-				if f.has(k) {
-					l.c.add(f.keyNode(k), child(ip, k), fmt.Sprintf("%q does not apply with cursor", k),
+				if f.Has(k) {
+					l.C.Add(f.KeyNode(k), yamlpos.Child(ip, k), fmt.Sprintf("%q does not apply with cursor", k),
 						"cursor reads the one page that starts there")
 				}
 			}
 		}
-		if f.has("pages") && f.has("max_pages") {
-			l.c.add(f.keyNode("max_pages"), child(ip, "max_pages"), `"max_pages" does not apply with pages`,
+		if f.Has("pages") && f.Has("max_pages") {
+			l.C.Add(f.KeyNode("max_pages"), yamlpos.Child(ip, "max_pages"), `"max_pages" does not apply with pages`,
 				"pages: N reads the first N pages and stops; max_pages bounds pages: all")
 		}
 		s.Lists = append(s.Lists, t)
@@ -102,8 +104,8 @@ func (l *loader) lists(s *Suite, n *yaml.Node, ptr string) {
 
 // pages reads pages: "all" (0) or a positive number of pages.
 func (l *loader) pages(n *yaml.Node, ptr string) int {
-	d := deref(n)
-	if s, ok := stringOf(d); ok && d.ShortTag() == tagStr {
+	d := yamlpos.Deref(n)
+	if s, ok := yamlpos.StringOf(d); ok && d.ShortTag() == yamlpos.TagStr {
 		if s == "all" {
 			return 0
 		}
@@ -111,10 +113,10 @@ func (l *loader) pages(n *yaml.Node, ptr string) int {
 		if _, err := strconv.Atoi(s); err == nil {
 			hint = "write the number without quotes: " + s
 		}
-		l.c.add(n, ptr, fmt.Sprintf("expected pages (all, or an integer ≥ 1), found %s", describe(d)), hint)
+		l.C.Add(n, ptr, fmt.Sprintf("expected pages (all, or an integer ≥ 1), found %s", yamlpos.Describe(d)), hint)
 		return 0
 	}
-	v, _ := l.positiveInt(n, ptr, "pages")
+	v, _ := l.PositiveInt(n, ptr, "pages")
 	return v
 }
 
@@ -125,32 +127,32 @@ func (l *loader) completions(s *Suite, n *yaml.Node, ptr string) {
 		return
 	}
 	for i, item := range items {
-		ip := index(ptr, i)
-		f, ok := l.object(item, ip, completionKeys)
+		ip := yamlpos.Index(ptr, i)
+		f, ok := l.Object(item, ip, completionKeys)
 		if !ok {
 			continue
 		}
 		t := &CompletionTest{Index: i, Pos: l.pos(item, ip)}
-		for _, e := range f.entries {
-			ep := child(ip, e.key)
-			switch e.key {
+		for _, e := range f.Entries {
+			ep := yamlpos.Child(ip, e.Key)
+			switch e.Key {
 			case "name":
-				t.Name, _ = l.nonEmptyStr(e.value, ep, "the test name")
+				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
 			case "server":
-				t.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
+				t.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
 			case "ref":
-				t.Ref = l.completionRef(e.value, ep)
+				t.Ref = l.completionRef(e.Value, ep)
 			case "argument":
-				t.Argument = l.completionArgument(e.value, ep)
+				t.Argument = l.completionArgument(e.Value, ep)
 			case "context":
-				if isNull(e.value) {
-					l.c.add(e.value, ep, "expected context (an object of argument values), found null",
+				if yamlpos.IsNull(e.Value) {
+					l.C.Add(e.Value, ep, "expected context (an object of argument values), found null",
 						"leave context out to send none; it is never sent as null")
 					continue
 				}
-				t.Context, _ = l.stringMap(e.value, ep, "context")
+				t.Context, _ = l.StringMap(e.Value, ep, "context")
 			case "capture":
-				t.Captures = l.captures(e.value, ep)
+				t.Captures = l.captures(e.Value, ep)
 			default:
 				l.option(&t.TestOptions, e, ep)
 			}
@@ -163,19 +165,19 @@ func (l *loader) completions(s *Suite, n *yaml.Node, ptr string) {
 // {resource: URI_TEMPLATE}.
 func (l *loader) completionRef(n *yaml.Node, ptr string) CompletionRef {
 	var ref CompletionRef
-	f, ok := l.object(n, ptr, completionRefKeys)
+	f, ok := l.Object(n, ptr, completionRefKeys)
 	if !ok {
 		return ref
 	}
-	switch l.exclusive(f, completionRefKeys, true, "prompt", "resource") {
+	switch l.Exclusive(f, completionRefKeys, true, "prompt", "resource") {
 	case "prompt":
-		v, p := f.get("prompt")
-		ref.Prompt, _ = l.nonEmptyStr(v, p, "the prompt name")
+		v, p := f.Get("prompt")
+		ref.Prompt, _ = l.NonEmptyStr(v, p, "the prompt name")
 	case "resource":
-		v, p := f.get("resource")
-		if uri, ok := l.nonEmptyStr(v, p, "the URI template of a resource template"); ok {
+		v, p := f.Get("resource")
+		if uri, ok := l.NonEmptyStr(v, p, "the URI template of a resource template"); ok {
 			if !strings.Contains(uri, "{") {
-				l.c.add(v, p, fmt.Sprintf("%q is not a URI template", uri),
+				l.C.Add(v, p, fmt.Sprintf("%q is not a URI template", uri),
 					`completion completes the variables of a resource template, such as "file:///{path}"`)
 			}
 			ref.Resource = uri
@@ -187,17 +189,17 @@ func (l *loader) completionRef(n *yaml.Node, ptr string) CompletionRef {
 // completionArgument reads argument: {name, value}.
 func (l *loader) completionArgument(n *yaml.Node, ptr string) CompletionArgument {
 	var a CompletionArgument
-	f, ok := l.object(n, ptr, completionArgumentKeys)
+	f, ok := l.Object(n, ptr, completionArgumentKeys)
 	if !ok {
 		return a
 	}
-	for _, e := range f.entries {
-		ep := child(ptr, e.key)
-		switch e.key {
+	for _, e := range f.Entries {
+		ep := yamlpos.Child(ptr, e.Key)
+		switch e.Key {
 		case "name":
-			a.Name, _ = l.nonEmptyStr(e.value, ep, "the argument name")
+			a.Name, _ = l.NonEmptyStr(e.Value, ep, "the argument name")
 		case "value":
-			a.Value, _ = l.str(e.value, ep, "the partial value")
+			a.Value, _ = l.Str(e.Value, ep, "the partial value")
 		}
 	}
 	return a

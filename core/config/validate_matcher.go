@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // renamedMatchers are matcher keys of an early draft, with their v1 names.
@@ -37,65 +39,65 @@ func (l *loader) matcher(n *yaml.Node, ptr string) Matcher {
 // matcherIn reads a matcher; parent is the composition key it sits under,
 // or "".
 func (l *loader) matcherIn(n *yaml.Node, ptr, parent string) Matcher {
-	if !l.enter(n, ptr) {
+	if !l.Enter(n, ptr) {
 		return Matcher{}
 	}
-	defer l.leave(n)
+	defer l.Leave(n)
 	const example = `for example: matcher: {contains: "hello"}`
-	d := deref(n)
+	d := yamlpos.Deref(n)
 	if d.Kind != yaml.MappingNode {
-		l.c.add(n, ptr, "expected a matcher (an object with exactly one key), found "+describe(d), example)
+		l.C.Add(n, ptr, "expected a matcher (an object with exactly one key), found "+yamlpos.Describe(d), example)
 		return Matcher{}
 	}
 	if len(d.Content) == 0 {
-		l.c.add(n, ptr, "a matcher needs exactly one key, found none", example)
+		l.C.Add(n, ptr, "a matcher needs exactly one key, found none", example)
 		return Matcher{}
 	}
-	es := l.entries(d, ptr)
+	es := l.Entries(d, ptr)
 	switch {
 	case len(es) == 0: // its only keys were invalid; already reported
 		return Matcher{}
 	case len(es) > 1:
 		names := make([]string, len(es))
 		for i, e := range es {
-			names[i] = e.key
+			names[i] = e.Key
 		}
-		l.c.add(n, ptr, fmt.Sprintf("a matcher has exactly one key, found %d: %s", len(es), andList(names)),
+		l.C.Add(n, ptr, fmt.Sprintf("a matcher has exactly one key, found %d: %s", len(es), yamlpos.AndList(names)),
 			"write one assertion per matcher, or combine them with allOf")
 		return Matcher{}
 	}
 	e := es[0]
-	kp := child(ptr, e.key)
-	if e.key == "" {
-		l.c.add(e.keyNode, ptr, "a matcher key must not be empty", example)
+	kp := yamlpos.Child(ptr, e.Key)
+	if e.Key == "" {
+		l.C.Add(e.KeyNode, ptr, "a matcher key must not be empty", example)
 		return Matcher{}
 	}
-	if hint, ok := renamedMatchers[e.key]; ok {
-		l.c.add(e.keyNode, kp, fmt.Sprintf("%q is not a v1 matcher", e.key), hint)
+	if hint, ok := renamedMatchers[e.Key]; ok {
+		l.C.Add(e.KeyNode, kp, fmt.Sprintf("%q is not a v1 matcher", e.Key), hint)
 		return Matcher{}
 	}
-	if parent != "" && nonDeterministic[e.key] {
-		l.c.add(e.keyNode, kp, fmt.Sprintf("%s cannot wrap %s", parent, e.key),
+	if parent != "" && nonDeterministic[e.Key] {
+		l.C.Add(e.KeyNode, kp, fmt.Sprintf("%s cannot wrap %s", parent, e.Key),
 			"only deterministic matchers compose; give it its own assertion")
 		return Matcher{}
 	}
-	m := Matcher{Key: e.key, Pos: l.pos(e.keyNode, ptr)}
-	if compositionKeys[e.key] {
-		m.Children = l.compositionArg(e.key, e.value, kp)
+	m := Matcher{Key: e.Key, Pos: l.pos(e.KeyNode, ptr)}
+	if compositionKeys[e.Key] {
+		m.Children = l.compositionArg(e.Key, e.Value, kp)
 		if m.Children == nil {
 			return Matcher{}
 		}
-	} else if e.key == "regex" {
+	} else if e.Key == "regex" {
 		// Located at the key, like the argument errors plugins report.
-		if _, ok := l.regexAt(e.keyNode, e.value, kp); !ok {
+		if _, ok := l.regexAt(e.KeyNode, e.Value, kp); !ok {
 			return Matcher{}
 		}
-	} else if check := matcherArgs[e.key]; check != nil {
-		if !check(l, e.value, kp) {
+	} else if check := matcherArgs[e.Key]; check != nil {
+		if !check(l, e.Value, kp) {
 			return Matcher{}
 		}
 	}
-	m.Arg = l.toJSON(e.value, kp)
+	m.Arg = l.ToJSON(e.Value, kp)
 	return m
 }
 
@@ -109,19 +111,19 @@ func (l *loader) compositionArg(key string, n *yaml.Node, ptr string) []*Matcher
 		}
 		return []*Matcher{&inner}
 	}
-	d := deref(n)
+	d := yamlpos.Deref(n)
 	if d.Kind != yaml.SequenceNode {
-		l.c.add(n, ptr, fmt.Sprintf("expected %s (an array of matchers), found %s", key, describe(d)),
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (an array of matchers), found %s", key, yamlpos.Describe(d)),
 			fmt.Sprintf("for example: %s: [{contains: a}, {contains: b}]", key))
 		return nil
 	}
 	if len(d.Content) == 0 {
-		l.c.add(n, ptr, fmt.Sprintf("%s needs at least one matcher, found an empty array", key), "")
+		l.C.Add(n, ptr, fmt.Sprintf("%s needs at least one matcher, found an empty array", key), "")
 		return nil
 	}
 	out := make([]*Matcher, 0, len(d.Content))
 	for i, item := range d.Content {
-		inner := l.matcherIn(item, index(ptr, i), key)
+		inner := l.matcherIn(item, yamlpos.Index(ptr, i), key)
 		if inner.Key == "" {
 			return nil
 		}
@@ -139,10 +141,10 @@ var matcherArgs map[string]argCheck
 
 func init() {
 	str := func(what string) argCheck {
-		return func(l *loader, n *yaml.Node, ptr string) bool { _, ok := l.str(n, ptr, what); return ok }
+		return func(l *loader, n *yaml.Node, ptr string) bool { _, ok := l.Str(n, ptr, what); return ok }
 	}
 	nonEmpty := func(what string) argCheck {
-		return func(l *loader, n *yaml.Node, ptr string) bool { _, ok := l.nonEmptyStr(n, ptr, what); return ok }
+		return func(l *loader, n *yaml.Node, ptr string) bool { _, ok := l.NonEmptyStr(n, ptr, what); return ok }
 	}
 	array := func(what string) argCheck {
 		return func(l *loader, n *yaml.Node, ptr string) bool { _, ok := l.seq(n, ptr, what); return ok }
@@ -158,8 +160,8 @@ func init() {
 			return l.jsonSchemaArg(n, ptr) != nil
 		},
 		"snapshot": func(l *loader, n *yaml.Node, ptr string) bool {
-			if deref(n).Kind != yaml.MappingNode {
-				_, ok := l.nonEmptyStr(n, ptr, "the snapshot name")
+			if yamlpos.Deref(n).Kind != yaml.MappingNode {
+				_, ok := l.NonEmptyStr(n, ptr, "the snapshot name")
 				return ok
 			}
 			return l.argObject(n, ptr, snapshotArgKeys)
@@ -176,7 +178,7 @@ func init() {
 		"is-xml":               nullOrObject(xmlArgKeys),
 		"is-sql": func(l *loader, n *yaml.Node, ptr string) bool {
 			if !isFlag(n) {
-				l.c.add(n, ptr, "is-sql takes no options, found "+describe(n), "write is-sql: ~")
+				l.C.Add(n, ptr, "is-sql takes no options, found "+yamlpos.Describe(n), "write is-sql: ~")
 				return false
 			}
 			return true
@@ -186,26 +188,26 @@ func init() {
 
 // Argument objects of the documented matchers.
 var (
-	snapshotArgKeys     = newObjectSpec("a snapshot argument", requiredKey("name"), key("update"))
-	llmJudgeArgKeys     = newObjectSpec("an llm-judge argument", requiredKey("rubric"), key("threshold"), key("model"))
-	llmJuryArgKeys      = newObjectSpec("an llm-jury argument", requiredKey("rubric"), requiredKey("jurors"), key("threshold"), key("quorum"))
-	jurorKeys           = newObjectSpec("a juror", requiredKey("model"), key("threshold"))
-	similarArgKeys      = newObjectSpec("a similar argument", requiredKey("value"), key("threshold"), key("model"))
-	levenshteinArgKeys  = newObjectSpec("a levenshtein argument", requiredKey("value"), requiredKey("max"))
-	factualityArgKeys   = newObjectSpec("a factuality argument", requiredKey("reference"), key("threshold"), key("model"))
-	relevanceArgKeys    = newObjectSpec("an answer-relevance argument", requiredKey("query"), key("threshold"), key("model"))
-	faithfulnessArgKeys = newObjectSpec("a context-faithfulness argument", requiredKey("context"), key("threshold"), key("model"))
-	schemaOptionKeys    = newObjectSpec("the options", key("schema"))
-	xmlArgKeys          = newObjectSpec("an is-xml argument", key("root"))
+	snapshotArgKeys     = yamlpos.NewObjectSpec("a snapshot argument", yamlpos.RequiredKey("name"), yamlpos.Key("update"))
+	llmJudgeArgKeys     = yamlpos.NewObjectSpec("an llm-judge argument", yamlpos.RequiredKey("rubric"), yamlpos.Key("threshold"), yamlpos.Key("model"))
+	llmJuryArgKeys      = yamlpos.NewObjectSpec("an llm-jury argument", yamlpos.RequiredKey("rubric"), yamlpos.RequiredKey("jurors"), yamlpos.Key("threshold"), yamlpos.Key("quorum"))
+	jurorKeys           = yamlpos.NewObjectSpec("a juror", yamlpos.RequiredKey("model"), yamlpos.Key("threshold"))
+	similarArgKeys      = yamlpos.NewObjectSpec("a similar argument", yamlpos.RequiredKey("value"), yamlpos.Key("threshold"), yamlpos.Key("model"))
+	levenshteinArgKeys  = yamlpos.NewObjectSpec("a levenshtein argument", yamlpos.RequiredKey("value"), yamlpos.RequiredKey("max"))
+	factualityArgKeys   = yamlpos.NewObjectSpec("a factuality argument", yamlpos.RequiredKey("reference"), yamlpos.Key("threshold"), yamlpos.Key("model"))
+	relevanceArgKeys    = yamlpos.NewObjectSpec("an answer-relevance argument", yamlpos.RequiredKey("query"), yamlpos.Key("threshold"), yamlpos.Key("model"))
+	faithfulnessArgKeys = yamlpos.NewObjectSpec("a context-faithfulness argument", yamlpos.RequiredKey("context"), yamlpos.Key("threshold"), yamlpos.Key("model"))
+	schemaOptionKeys    = yamlpos.NewObjectSpec("the options", yamlpos.Key("schema"))
+	xmlArgKeys          = yamlpos.NewObjectSpec("an is-xml argument", yamlpos.Key("root"))
 )
 
 // objectArg checks an argument object against spec.
-func objectArg(spec *objectSpec) argCheck {
+func objectArg(spec *yamlpos.ObjectSpec) argCheck {
 	return func(l *loader, n *yaml.Node, ptr string) bool { return l.argObject(n, ptr, spec) }
 }
 
 // nullOrObject accepts ~ or true (no options) or an options object.
-func nullOrObject(spec *objectSpec) argCheck {
+func nullOrObject(spec *yamlpos.ObjectSpec) argCheck {
 	return func(l *loader, n *yaml.Node, ptr string) bool {
 		if isFlag(n) {
 			return true
@@ -217,36 +219,36 @@ func nullOrObject(spec *objectSpec) argCheck {
 // isFlag reports whether n is ~ or true, the argument of a matcher used
 // without options.
 func isFlag(n *yaml.Node) bool {
-	d := deref(n)
-	return isNull(d) || d.Kind == yaml.ScalarNode && d.ShortTag() == tagBool && strings.EqualFold(d.Value, "true")
+	d := yamlpos.Deref(n)
+	return yamlpos.IsNull(d) || d.Kind == yaml.ScalarNode && d.ShortTag() == yamlpos.TagBool && strings.EqualFold(d.Value, "true")
 }
 
 // argObject checks the fields of a matcher argument object by name: the
 // same field name has the same type in every documented matcher.
-func (l *loader) argObject(n *yaml.Node, ptr string, spec *objectSpec) bool {
-	f, ok := l.object(n, ptr, spec)
+func (l *loader) argObject(n *yaml.Node, ptr string, spec *yamlpos.ObjectSpec) bool {
+	f, ok := l.Object(n, ptr, spec)
 	if !ok {
 		return false
 	}
 	good := true
-	for _, e := range f.entries {
-		ep := child(ptr, e.key)
+	for _, e := range f.Entries {
+		ep := yamlpos.Child(ptr, e.Key)
 		ok := true
-		switch e.key {
+		switch e.Key {
 		case "threshold", "quorum":
-			_, ok = l.fraction(e.value, ep, e.key)
+			_, ok = l.Fraction(e.Value, ep, e.Key)
 		case "max":
-			_, ok = l.intRange(e.value, ep, "max", 0, 1<<31-1)
+			_, ok = l.IntRange(e.Value, ep, "max", 0, 1<<31-1)
 		case "update":
-			_, ok = l.boolean(e.value, ep, "update")
+			_, ok = l.Boolean(e.Value, ep, "update")
 		case "value":
-			_, ok = l.str(e.value, ep, "value (the reference text)")
+			_, ok = l.Str(e.Value, ep, "value (the reference text)")
 		case "schema":
-			ok = l.jsonSchemaArg(e.value, ep) != nil
+			ok = l.jsonSchemaArg(e.Value, ep) != nil
 		case "jurors":
-			ok = l.jurors(e.value, ep)
+			ok = l.jurors(e.Value, ep)
 		default: // rubric, model, name, reference, query, context, root
-			_, ok = l.nonEmptyStr(e.value, ep, e.key)
+			_, ok = l.NonEmptyStr(e.Value, ep, e.Key)
 		}
 		good = good && ok
 	}
@@ -261,7 +263,7 @@ func (l *loader) jurors(n *yaml.Node, ptr string) bool {
 	}
 	good := true
 	for i, item := range items {
-		good = l.argObject(item, index(ptr, i), jurorKeys) && good
+		good = l.argObject(item, yamlpos.Index(ptr, i), jurorKeys) && good
 	}
 	return good
 }
@@ -272,7 +274,7 @@ func (l *loader) regex(n *yaml.Node, ptr string) (string, bool) { return l.regex
 
 // regexAt is regex with compile errors reported at node at.
 func (l *loader) regexAt(at, n *yaml.Node, ptr string) (string, bool) {
-	s, ok := l.str(n, ptr, "a regular expression")
+	s, ok := l.Str(n, ptr, "a regular expression")
 	if !ok {
 		return "", false
 	}
@@ -282,7 +284,7 @@ func (l *loader) regexAt(at, n *yaml.Node, ptr string) (string, bool) {
 		if errors.As(err, &se) {
 			msg = fmt.Sprintf("%s: %s", se.Code, strconv.Quote(se.Expr))
 		}
-		l.c.add(at, ptr, "invalid regular expression: "+msg, regexHint(s))
+		l.C.Add(at, ptr, "invalid regular expression: "+msg, regexHint(s))
 		return "", false
 	}
 	return s, true
@@ -301,10 +303,10 @@ func regexHint(s string) string {
 
 // jsonSchemaArg reads an inline JSON Schema: an object or a boolean.
 func (l *loader) jsonSchemaArg(n *yaml.Node, ptr string) json.RawMessage {
-	d := deref(n)
-	if d.Kind == yaml.MappingNode || d.Kind == yaml.ScalarNode && d.ShortTag() == tagBool {
-		return l.toJSON(n, ptr)
+	d := yamlpos.Deref(n)
+	if d.Kind == yaml.MappingNode || d.Kind == yaml.ScalarNode && d.ShortTag() == yamlpos.TagBool {
+		return l.ToJSON(n, ptr)
 	}
-	l.c.add(n, ptr, "expected a JSON Schema (an object), found "+describe(d), "for example: {type: array, minItems: 1}")
+	l.C.Add(n, ptr, "expected a JSON Schema (an object), found "+yamlpos.Describe(d), "for example: {type: array, minItems: 1}")
 	return nil
 }

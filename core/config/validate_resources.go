@@ -4,17 +4,19 @@ import (
 	"encoding/json"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // resourceKeys are the keys of one resource test.
-var resourceKeys = newObjectSpec("a resource test",
-	append([]keySpec{
-		requiredKey("name"),
-		requiredKey("server"),
-		requiredKey("uri"),
-		key("subscribe"),
+var resourceKeys = yamlpos.NewObjectSpec("a resource test",
+	append([]yamlpos.KeySpec{
+		yamlpos.RequiredKey("name"),
+		yamlpos.RequiredKey("server"),
+		yamlpos.RequiredKey("uri"),
+		yamlpos.Key("subscribe"),
 	}, optionKeys...)...,
-).withMisplaced(map[string]string{
+).WithMisplaced(map[string]string{
 	"url":       `a resource is named by its uri: write uri: "file:///..."`,
 	"progress":  "progress applies to tool tests only",
 	"log_level": "log_level applies to tool tests only",
@@ -24,14 +26,14 @@ var resourceKeys = newObjectSpec("a resource test",
 })
 
 // promptKeys are the keys of one prompt test.
-var promptKeys = newObjectSpec("a prompt test",
-	append([]keySpec{
-		requiredKey("name"),
-		requiredKey("server"),
-		requiredKey("prompt"),
-		key("args"),
+var promptKeys = yamlpos.NewObjectSpec("a prompt test",
+	append([]yamlpos.KeySpec{
+		yamlpos.RequiredKey("name"),
+		yamlpos.RequiredKey("server"),
+		yamlpos.RequiredKey("prompt"),
+		yamlpos.Key("args"),
 	}, optionKeys...)...,
-).withMisplaced(map[string]string{
+).WithMisplaced(map[string]string{
 	"transform": "transform applies to tool tests only",
 	"capture":   "capture applies to tool tests only",
 	"progress":  "progress applies to tool tests only",
@@ -43,21 +45,21 @@ var promptKeys = newObjectSpec("a prompt test",
 func (l *loader) resources(s *Suite, n *yaml.Node, ptr string) {
 	// eachItem, not seq: a large file's tests are read one group at a time.
 	l.eachItem(n, ptr, "the resources block (an array of resource tests)", func(i int, item *yaml.Node) {
-		ip := index(ptr, i)
-		f, ok := l.object(item, ip, resourceKeys)
+		ip := yamlpos.Index(ptr, i)
+		f, ok := l.Object(item, ip, resourceKeys)
 		if !ok {
 			return
 		}
 		t := &ResourceTest{Index: i, Pos: l.pos(item, ip)}
-		for _, e := range f.entries {
-			ep := child(ip, e.key)
-			switch e.key {
+		for _, e := range f.Entries {
+			ep := yamlpos.Child(ip, e.Key)
+			switch e.Key {
 			case "name":
-				t.Name, _ = l.nonEmptyStr(e.value, ep, "the test name")
+				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
 			case "server":
-				t.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
+				t.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
 			case "uri":
-				t.URI, _ = l.nonEmptyStr(e.value, ep, "the resource uri")
+				t.URI, _ = l.NonEmptyStr(e.Value, ep, "the resource uri")
 			case "subscribe":
 				t.Subscribe = l.subscribe(e, ep)
 			default:
@@ -76,23 +78,23 @@ func (l *loader) resources(s *Suite, n *yaml.Node, ptr string) {
 func (l *loader) prompts(s *Suite, n *yaml.Node, ptr string) {
 	// eachItem, not seq: a large file's tests are read one group at a time.
 	l.eachItem(n, ptr, "the prompts block (an array of prompt tests)", func(i int, item *yaml.Node) {
-		ip := index(ptr, i)
-		f, ok := l.object(item, ip, promptKeys)
+		ip := yamlpos.Index(ptr, i)
+		f, ok := l.Object(item, ip, promptKeys)
 		if !ok {
 			return
 		}
 		t := &PromptTest{Index: i, Args: json.RawMessage("{}"), Pos: l.pos(item, ip)}
-		for _, e := range f.entries {
-			ep := child(ip, e.key)
-			switch e.key {
+		for _, e := range f.Entries {
+			ep := yamlpos.Child(ip, e.Key)
+			switch e.Key {
 			case "name":
-				t.Name, _ = l.nonEmptyStr(e.value, ep, "the test name")
+				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
 			case "server":
-				t.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
+				t.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
 			case "prompt":
-				t.Prompt, _ = l.nonEmptyStr(e.value, ep, "the prompt name")
+				t.Prompt, _ = l.NonEmptyStr(e.Value, ep, "the prompt name")
 			case "args":
-				if args := l.args(e.value, ep, "args (an object of prompt arguments)"); args != nil {
+				if args := l.args(e.Value, ep, "args (an object of prompt arguments)"); args != nil {
 					t.Args = args
 				}
 			default:

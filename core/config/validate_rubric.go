@@ -4,47 +4,49 @@ import (
 	"fmt"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // rubricKeys are the keys of a structured rubric.
-var rubricKeys = newObjectSpec("a rubric",
-	key("ref"),
-	key("preset"),
-	key("threshold"),
-	key("strict"),
-	key("criteria"),
-	key("tree"),
-	key("require_evidence"),
-	key("aggregation"),
-	key("scale"),
+var rubricKeys = yamlpos.NewObjectSpec("a rubric",
+	yamlpos.Key("ref"),
+	yamlpos.Key("preset"),
+	yamlpos.Key("threshold"),
+	yamlpos.Key("strict"),
+	yamlpos.Key("criteria"),
+	yamlpos.Key("tree"),
+	yamlpos.Key("require_evidence"),
+	yamlpos.Key("aggregation"),
+	yamlpos.Key("scale"),
 )
 
 // criterionKeys are the keys of one rubric criterion.
-var criterionKeys = newObjectSpec("a criterion",
-	requiredKey("name"),
-	requiredKey("description"),
-	key("weight"),
-	key("required"),
-	key("guard"),
-	key("examples"),
-	key("when"),
-	key("threshold"),
+var criterionKeys = yamlpos.NewObjectSpec("a criterion",
+	yamlpos.RequiredKey("name"),
+	yamlpos.RequiredKey("description"),
+	yamlpos.Key("weight"),
+	yamlpos.Key("required"),
+	yamlpos.Key("guard"),
+	yamlpos.Key("examples"),
+	yamlpos.Key("when"),
+	yamlpos.Key("threshold"),
 )
 
 // exampleKeys are the keys of a calibration anchor.
-var exampleKeys = newObjectSpec("an example", requiredKey("response"), requiredKey("score"))
+var exampleKeys = yamlpos.NewObjectSpec("an example", yamlpos.RequiredKey("response"), yamlpos.RequiredKey("score"))
 
 // whenKeys are the predicates of a criterion's when.
-var whenKeys = newObjectSpec("a when predicate", key("contains"), key("regex"))
+var whenKeys = yamlpos.NewObjectSpec("a when predicate", yamlpos.Key("contains"), yamlpos.Key("regex"))
 
 // treeKeys are the keys of a decision-tree node.
-var treeKeys = newObjectSpec("a tree node", key("ask"), key("yes"), key("no"), key("score"), key("reason"))
+var treeKeys = yamlpos.NewObjectSpec("a tree node", yamlpos.Key("ask"), yamlpos.Key("yes"), yamlpos.Key("no"), yamlpos.Key("score"), yamlpos.Key("reason"))
 
 // scaleKeys are the keys of an object scale.
-var scaleKeys = newObjectSpec("a scale", requiredKey("likert"))
+var scaleKeys = yamlpos.NewObjectSpec("a scale", yamlpos.RequiredKey("likert"))
 
 // likertKeys are the bounds of a likert scale.
-var likertKeys = newObjectSpec("a likert scale", requiredKey("min"), requiredKey("max"))
+var likertKeys = yamlpos.NewObjectSpec("a likert scale", yamlpos.RequiredKey("min"), yamlpos.RequiredKey("max"))
 
 // RubricPresets are the built-in rubrics { preset: NAME } refers to.
 var RubricPresets = []string{"helpfulness", "groundedness", "safety", "format-adherence", "conciseness"}
@@ -54,20 +56,20 @@ var RubricAggregations = []string{"mean", "min", "max", "median"}
 
 // rubrics reads the top-level rubrics block into s.
 func (l *loader) rubrics(s *Suite, n *yaml.Node, ptr string) {
-	es, ok := l.mapping(n, ptr, "the rubrics block (an object of named rubrics)")
+	es, ok := l.Mapping(n, ptr, "the rubrics block (an object of named rubrics)")
 	if !ok {
 		return
 	}
 	for _, e := range es {
-		rp := child(ptr, e.key)
-		if deref(e.value).Kind != yaml.MappingNode {
-			l.c.add(e.value, rp, "expected a rubric (an object with criteria or tree), found "+describe(e.value), "")
+		rp := yamlpos.Child(ptr, e.Key)
+		if yamlpos.Deref(e.Value).Kind != yaml.MappingNode {
+			l.C.Add(e.Value, rp, "expected a rubric (an object with criteria or tree), found "+yamlpos.Describe(e.Value), "")
 			continue
 		}
-		if r := l.rubricObject(e.value, rp, false); r != nil {
-			r.Pos = l.pos(e.keyNode, rp)
-			s.Rubrics[e.key] = r
-			s.RubricOrder = append(s.RubricOrder, e.key)
+		if r := l.rubricObject(e.Value, rp, false); r != nil {
+			r.Pos = l.pos(e.KeyNode, rp)
+			s.Rubrics[e.Key] = r
+			s.RubricOrder = append(s.RubricOrder, e.Key)
 		}
 	}
 }
@@ -75,8 +77,8 @@ func (l *loader) rubrics(s *Suite, n *yaml.Node, ptr string) {
 // rubric reads a rubric: free-form text, or an object (structured, a
 // reference or a preset).
 func (l *loader) rubric(n *yaml.Node, ptr string, refs bool) *Rubric {
-	if deref(n).Kind != yaml.MappingNode {
-		text, ok := l.nonEmptyStr(n, ptr, "a rubric (text, or an object with criteria or tree)")
+	if yamlpos.Deref(n).Kind != yaml.MappingNode {
+		text, ok := l.NonEmptyStr(n, ptr, "a rubric (text, or an object with criteria or tree)")
 		if !ok {
 			return nil
 		}
@@ -88,65 +90,65 @@ func (l *loader) rubric(n *yaml.Node, ptr string, refs bool) *Rubric {
 // rubricObject reads a rubric object; refs says whether { ref: NAME } is
 // allowed (not inside the rubrics block, so references cannot loop).
 func (l *loader) rubricObject(n *yaml.Node, ptr string, refs bool) *Rubric {
-	f, ok := l.object(n, ptr, rubricKeys)
+	f, ok := l.Object(n, ptr, rubricKeys)
 	if !ok {
 		return nil
 	}
 	r := &Rubric{Pos: l.pos(n, ptr)}
 	switch {
-	case f.has("ref"):
+	case f.Has("ref"):
 		if !refs {
-			l.c.add(f.keyNode("ref"), child(ptr, "ref"), "a named rubric cannot refer to another", "copy its criteria, or use a preset")
+			l.C.Add(f.KeyNode("ref"), yamlpos.Child(ptr, "ref"), "a named rubric cannot refer to another", "copy its criteria, or use a preset")
 		}
-		for _, e := range f.entries {
-			if e.key != "ref" && e.key != "threshold" && e.key != "strict" {
-				l.c.add(e.keyNode, child(ptr, e.key), fmt.Sprintf("%q does not go beside ref", e.key),
+		for _, e := range f.Entries {
+			if e.Key != "ref" && e.Key != "threshold" && e.Key != "strict" {
+				l.C.Add(e.KeyNode, yamlpos.Child(ptr, e.Key), fmt.Sprintf("%q does not go beside ref", e.Key),
 					"a reference may only override threshold and strict")
 			}
 		}
-	case f.has("preset"):
-		if f.has("tree") {
-			l.c.add(f.keyNode("tree"), child(ptr, "tree"), `a preset rubric cannot take a tree`, "presets are criteria; append criteria instead")
+	case f.Has("preset"):
+		if f.Has("tree") {
+			l.C.Add(f.KeyNode("tree"), yamlpos.Child(ptr, "tree"), `a preset rubric cannot take a tree`, "presets are criteria; append criteria instead")
 		}
 	default:
-		if f.has("criteria") && f.has("tree") {
-			l.c.add(f.keyNode("tree"), child(ptr, "tree"), "a rubric takes criteria or tree, not both", "")
-		} else if !f.has("criteria") && !f.has("tree") {
-			l.c.add(n, ptr, "a rubric needs criteria or tree", "or refer to a named rubric with ref:, or use preset:")
+		if f.Has("criteria") && f.Has("tree") {
+			l.C.Add(f.KeyNode("tree"), yamlpos.Child(ptr, "tree"), "a rubric takes criteria or tree, not both", "")
+		} else if !f.Has("criteria") && !f.Has("tree") {
+			l.C.Add(n, ptr, "a rubric needs criteria or tree", "or refer to a named rubric with ref:, or use preset:")
 		}
 	}
-	if f.has("tree") {
+	if f.Has("tree") {
 		for _, k := range []string{"aggregation", "require_evidence"} {
-			if f.has(k) {
-				l.c.add(f.keyNode(k), child(ptr, k), fmt.Sprintf("a tree rubric takes no %s", k), "a tree always walks its questions")
+			if f.Has(k) {
+				l.C.Add(f.KeyNode(k), yamlpos.Child(ptr, k), fmt.Sprintf("a tree rubric takes no %s", k), "a tree always walks its questions")
 			}
 		}
 	}
-	for _, e := range f.entries {
-		ep := child(ptr, e.key)
-		switch e.key {
+	for _, e := range f.Entries {
+		ep := yamlpos.Child(ptr, e.Key)
+		switch e.Key {
 		case "ref":
-			r.Ref = l.ref(e.value, ep, "a rubric name", rubricRef, l.refs.rubrics)
+			r.Ref = l.ref(e.Value, ep, "a rubric name", rubricRef, l.refs.rubrics)
 		case "preset":
-			r.Preset, _ = l.enum(e.value, ep, "rubric preset", RubricPresets...)
+			r.Preset, _ = l.Enum(e.Value, ep, "rubric preset", RubricPresets...)
 		case "threshold":
-			if v, ok := l.fraction(e.value, ep, "threshold"); ok {
+			if v, ok := l.Fraction(e.Value, ep, "threshold"); ok {
 				r.Threshold = &v
 			}
 		case "strict":
-			if v, ok := l.boolean(e.value, ep, "strict"); ok {
+			if v, ok := l.Boolean(e.Value, ep, "strict"); ok {
 				r.Strict = &v
 			}
 		case "require_evidence":
-			r.RequireEvidence, _ = l.boolean(e.value, ep, "require_evidence")
+			r.RequireEvidence, _ = l.Boolean(e.Value, ep, "require_evidence")
 		case "aggregation":
-			r.Aggregation, _ = l.enum(e.value, ep, "aggregation", RubricAggregations...)
+			r.Aggregation, _ = l.Enum(e.Value, ep, "aggregation", RubricAggregations...)
 		case "scale":
-			r.Scale = l.scale(e.value, ep)
+			r.Scale = l.scale(e.Value, ep)
 		case "criteria":
-			r.Criteria = l.criteria(e.value, ep)
+			r.Criteria = l.criteria(e.Value, ep)
 		case "tree":
-			r.Tree = l.treeNode(e.value, ep)
+			r.Tree = l.treeNode(e.Value, ep)
 		}
 	}
 	return r
@@ -154,38 +156,38 @@ func (l *loader) rubricObject(n *yaml.Node, ptr string, refs bool) *Rubric {
 
 // scale reads a rubric scale: unit, percent, or {likert: {min, max}}.
 func (l *loader) scale(n *yaml.Node, ptr string) *Scale {
-	if deref(n).Kind != yaml.MappingNode {
-		kind, ok := l.enum(n, ptr, "scale", "unit", "percent")
+	if yamlpos.Deref(n).Kind != yaml.MappingNode {
+		kind, ok := l.Enum(n, ptr, "scale", "unit", "percent")
 		if !ok {
 			return nil
 		}
 		return &Scale{Kind: kind}
 	}
-	f, ok := l.object(n, ptr, scaleKeys)
+	f, ok := l.Object(n, ptr, scaleKeys)
 	if !ok {
 		return nil
 	}
-	ln, lp := f.get("likert")
+	ln, lp := f.Get("likert")
 	if ln == nil {
 		return nil
 	}
-	lf, ok := l.object(ln, lp, likertKeys)
+	lf, ok := l.Object(ln, lp, likertKeys)
 	if !ok {
 		return nil
 	}
 	s := &Scale{Kind: "likert"}
 	good := true
-	for _, e := range lf.entries {
-		v, ok := l.intRange(e.value, child(lp, e.key), e.key, 0, 1000)
+	for _, e := range lf.Entries {
+		v, ok := l.IntRange(e.Value, yamlpos.Child(lp, e.Key), e.Key, 0, 1000)
 		good = good && ok
-		if e.key == "min" {
+		if e.Key == "min" {
 			s.Min = v
 		} else {
 			s.Max = v
 		}
 	}
-	if good && lf.has("min") && lf.has("max") && s.Max <= s.Min {
-		l.c.add(ln, lp, fmt.Sprintf("a likert scale needs max > min, found min %d and max %d", s.Min, s.Max), "")
+	if good && lf.Has("min") && lf.Has("max") && s.Max <= s.Min {
+		l.C.Add(ln, lp, fmt.Sprintf("a likert scale needs max > min, found min %d and max %d", s.Min, s.Max), "")
 		return nil
 	}
 	return s
@@ -199,31 +201,31 @@ func (l *loader) criteria(n *yaml.Node, ptr string) []*Criterion {
 	}
 	var out []*Criterion
 	for i, item := range items {
-		ip := index(ptr, i)
-		f, ok := l.object(item, ip, criterionKeys)
+		ip := yamlpos.Index(ptr, i)
+		f, ok := l.Object(item, ip, criterionKeys)
 		if !ok {
 			continue
 		}
 		c := &Criterion{Weight: 1, Pos: l.pos(item, ip)}
-		for _, e := range f.entries {
-			ep := child(ip, e.key)
-			switch e.key {
+		for _, e := range f.Entries {
+			ep := yamlpos.Child(ip, e.Key)
+			switch e.Key {
 			case "name":
-				c.Name, _ = l.nonEmptyStr(e.value, ep, "the criterion name")
+				c.Name, _ = l.NonEmptyStr(e.Value, ep, "the criterion name")
 			case "description":
-				c.Description, _ = l.nonEmptyStr(e.value, ep, "the criterion description")
+				c.Description, _ = l.NonEmptyStr(e.Value, ep, "the criterion description")
 			case "weight":
-				c.Weight, _ = l.positiveNumber(e.value, ep, "weight")
+				c.Weight, _ = l.PositiveNumber(e.Value, ep, "weight")
 			case "required":
-				c.Required, _ = l.boolean(e.value, ep, "required")
+				c.Required, _ = l.Boolean(e.Value, ep, "required")
 			case "guard":
-				c.Guard, _ = l.boolean(e.value, ep, "guard")
+				c.Guard, _ = l.Boolean(e.Value, ep, "guard")
 			case "examples":
-				c.Examples = l.examples(e.value, ep)
+				c.Examples = l.examples(e.Value, ep)
 			case "when":
-				c.When = l.when(e.value, ep)
+				c.When = l.when(e.Value, ep)
 			case "threshold":
-				if v, ok := l.fraction(e.value, ep, "threshold"); ok {
+				if v, ok := l.Fraction(e.Value, ep, "threshold"); ok {
 					c.Threshold = &v
 				}
 			}
@@ -241,18 +243,18 @@ func (l *loader) examples(n *yaml.Node, ptr string) []*Example {
 	}
 	var out []*Example
 	for i, item := range items {
-		ip := index(ptr, i)
-		f, ok := l.object(item, ip, exampleKeys)
+		ip := yamlpos.Index(ptr, i)
+		f, ok := l.Object(item, ip, exampleKeys)
 		if !ok {
 			continue
 		}
 		ex := &Example{}
-		for _, e := range f.entries {
-			ep := child(ip, e.key)
-			if e.key == "response" {
-				ex.Response, _ = l.str(e.value, ep, "the example response")
+		for _, e := range f.Entries {
+			ep := yamlpos.Child(ip, e.Key)
+			if e.Key == "response" {
+				ex.Response, _ = l.Str(e.Value, ep, "the example response")
 			} else {
-				ex.Score, _ = l.fraction(e.value, ep, "score")
+				ex.Score, _ = l.Fraction(e.Value, ep, "score")
 			}
 		}
 		out = append(out, ex)
@@ -262,17 +264,17 @@ func (l *loader) examples(n *yaml.Node, ptr string) []*Example {
 
 // when reads a criterion's predicate: contains or regex.
 func (l *loader) when(n *yaml.Node, ptr string) *When {
-	f, ok := l.object(n, ptr, whenKeys)
+	f, ok := l.Object(n, ptr, whenKeys)
 	if !ok {
 		return nil
 	}
 	w := &When{}
-	switch l.exclusive(f, whenKeys, true, "contains", "regex") {
+	switch l.Exclusive(f, whenKeys, true, "contains", "regex") {
 	case "contains":
-		cn, cp := f.get("contains")
-		w.Contains, _ = l.nonEmptyStr(cn, cp, "contains")
+		cn, cp := f.Get("contains")
+		w.Contains, _ = l.NonEmptyStr(cn, cp, "contains")
 	case "regex":
-		rn, rp := f.get("regex")
+		rn, rp := f.Get("regex")
 		w.Regex, _ = l.regex(rn, rp)
 	default:
 		return nil
@@ -283,53 +285,53 @@ func (l *loader) when(n *yaml.Node, ptr string) *When {
 // treeNode reads a decision-tree node: a question with yes and no, or a
 // leaf with a score.
 func (l *loader) treeNode(n *yaml.Node, ptr string) *TreeNode {
-	if !l.enter(n, ptr) {
+	if !l.Enter(n, ptr) {
 		return nil
 	}
-	defer l.leave(n)
-	f, ok := l.object(n, ptr, treeKeys)
+	defer l.Leave(n)
+	f, ok := l.Object(n, ptr, treeKeys)
 	if !ok {
 		return nil
 	}
 	t := &TreeNode{Pos: l.pos(n, ptr)}
 	switch {
-	case f.has("ask") && f.has("score"):
-		l.c.add(f.keyNode("score"), child(ptr, "score"), "a tree node is a question (ask) or a leaf (score), not both", "")
+	case f.Has("ask") && f.Has("score"):
+		l.C.Add(f.KeyNode("score"), yamlpos.Child(ptr, "score"), "a tree node is a question (ask) or a leaf (score), not both", "")
 		return nil
-	case f.has("ask"):
+	case f.Has("ask"):
 		for _, k := range []string{"yes", "no"} {
-			if !f.has(k) {
-				l.c.add(n, ptr, fmt.Sprintf("a question node needs %q", k), "each answer leads to a question or a score")
+			if !f.Has(k) {
+				l.C.Add(n, ptr, fmt.Sprintf("a question node needs %q", k), "each answer leads to a question or a score")
 			}
 		}
-		if f.has("reason") {
-			l.c.add(f.keyNode("reason"), child(ptr, "reason"), "reason goes on a leaf (score), not on a question", "")
+		if f.Has("reason") {
+			l.C.Add(f.KeyNode("reason"), yamlpos.Child(ptr, "reason"), "reason goes on a leaf (score), not on a question", "")
 		}
-	case f.has("score"):
+	case f.Has("score"):
 		for _, k := range []string{"yes", "no"} {
-			if f.has(k) {
-				l.c.add(f.keyNode(k), child(ptr, k), fmt.Sprintf("a leaf (score) takes no %q", k), "")
+			if f.Has(k) {
+				l.C.Add(f.KeyNode(k), yamlpos.Child(ptr, k), fmt.Sprintf("a leaf (score) takes no %q", k), "")
 			}
 		}
 	default:
-		l.c.add(n, ptr, `a tree node needs "ask" (a question) or "score" (a leaf)`, "")
+		l.C.Add(n, ptr, `a tree node needs "ask" (a question) or "score" (a leaf)`, "")
 		return nil
 	}
-	for _, e := range f.entries {
-		ep := child(ptr, e.key)
-		switch e.key {
+	for _, e := range f.Entries {
+		ep := yamlpos.Child(ptr, e.Key)
+		switch e.Key {
 		case "ask":
-			t.Ask, _ = l.nonEmptyStr(e.value, ep, "the question")
+			t.Ask, _ = l.NonEmptyStr(e.Value, ep, "the question")
 		case "yes":
-			t.Yes = l.treeNode(e.value, ep)
+			t.Yes = l.treeNode(e.Value, ep)
 		case "no":
-			t.No = l.treeNode(e.value, ep)
+			t.No = l.treeNode(e.Value, ep)
 		case "score":
-			if v, ok := l.fraction(e.value, ep, "score"); ok {
+			if v, ok := l.Fraction(e.Value, ep, "score"); ok {
 				t.Score = &v
 			}
 		case "reason":
-			t.Reason, _ = l.str(e.value, ep, "the reason")
+			t.Reason, _ = l.Str(e.Value, ep, "the reason")
 		}
 	}
 	return t

@@ -6,24 +6,26 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // serverKeys are the keys of one server, all shapes together: a server
 // takes exactly one of command, url and cassette, and the keys that go
 // with it.
-var serverKeys = newObjectSpec("a server",
-	key("command"),
-	key("env"),
-	key("url"),
-	key("auth"),
-	key("headers"),
-	key("http"),
-	key("wait_for_ready"),
-	key("cassette"),
-	key("client"),
-	key("restart_policy"),
-	key("fixture"),
-).withMisplaced(map[string]string{
+var serverKeys = yamlpos.NewObjectSpec("a server",
+	yamlpos.Key("command"),
+	yamlpos.Key("env"),
+	yamlpos.Key("url"),
+	yamlpos.Key("auth"),
+	yamlpos.Key("headers"),
+	yamlpos.Key("http"),
+	yamlpos.Key("wait_for_ready"),
+	yamlpos.Key("cassette"),
+	yamlpos.Key("client"),
+	yamlpos.Key("restart_policy"),
+	yamlpos.Key("fixture"),
+).WithMisplaced(map[string]string{
 	"args":      `put the arguments in command, after the executable: command: ["./server", "--flag"]`,
 	"transport": "the transport follows from the shape: command: for stdio, url: for HTTP (http.transport: sse picks legacy HTTP+SSE)",
 	"fixtures":  "a server takes one fixture directory: fixture: ./fixtures/dir",
@@ -38,25 +40,25 @@ var urlOnlyKeys = []string{"auth", "headers", "http", "wait_for_ready"}
 // servers reads the servers block into s.
 func (l *loader) servers(s *Suite, n *yaml.Node, ptr string) {
 	const example = `for example: servers: {local: {command: ["./my-server"]}}`
-	m := deref(n)
+	m := yamlpos.Deref(n)
 	if m.Kind != yaml.MappingNode {
-		l.c.add(n, ptr, "expected the servers block (an object of named servers), found "+describe(m), example)
+		l.C.Add(n, ptr, "expected the servers block (an object of named servers), found "+yamlpos.Describe(m), example)
 		return
 	}
-	es := l.entries(m, ptr)
+	es := l.Entries(m, ptr)
 	if len(es) == 0 {
-		l.c.add(n, ptr, "servers must declare at least one server", example)
+		l.C.Add(n, ptr, "servers must declare at least one server", example)
 		return
 	}
 	for _, e := range es {
-		sp := child(ptr, e.key)
-		if e.key == "" {
-			l.c.add(e.keyNode, sp, "a server name must not be empty", "")
+		sp := yamlpos.Child(ptr, e.Key)
+		if e.Key == "" {
+			l.C.Add(e.KeyNode, sp, "a server name must not be empty", "")
 			continue
 		}
-		if srv := l.server(e.key, e.keyNode, e.value, sp); srv != nil {
-			s.Servers[e.key] = srv
-			s.ServerOrder = append(s.ServerOrder, e.key)
+		if srv := l.server(e.Key, e.KeyNode, e.Value, sp); srv != nil {
+			s.Servers[e.Key] = srv
+			s.ServerOrder = append(s.ServerOrder, e.Key)
 		}
 	}
 }
@@ -65,20 +67,20 @@ func (l *loader) servers(s *Suite, n *yaml.Node, ptr string) {
 // name and at locate it (the key under servers, or the file of
 // --server-config).
 func (l *loader) server(name string, at, n *yaml.Node, ptr string) *Server {
-	if d := deref(n); d.Kind == yaml.ScalarNode && d.ShortTag() == tagStr {
+	if d := yamlpos.Deref(n); d.Kind == yaml.ScalarNode && d.ShortTag() == yamlpos.TagStr {
 		hint := "write command: " + argvHint(d.Value)
 		if strings.Contains(d.Value, "://") {
 			hint = fmt.Sprintf("write url: %q", d.Value)
 		}
-		l.c.add(n, ptr, "expected a server (an object), found "+describe(d), hint)
+		l.C.Add(n, ptr, "expected a server (an object), found "+yamlpos.Describe(d), hint)
 		return nil
 	}
-	f, ok := l.object(n, ptr, serverKeys)
+	f, ok := l.Object(n, ptr, serverKeys)
 	if !ok {
 		return nil
 	}
 	srv := &Server{Name: name, Env: map[string]string{}, Pos: l.pos(at, ptr)}
-	shape := l.exclusive(f, serverKeys, true, "command", "url", "cassette")
+	shape := l.Exclusive(f, serverKeys, true, "command", "url", "cassette")
 	good := shape != ""
 	switch shape {
 	case "command":
@@ -92,37 +94,37 @@ func (l *loader) server(name string, at, n *yaml.Node, ptr string) *Server {
 		srv.Kind = CassetteServer
 		good = l.notWith(f, "a cassette: server", append([]string{"env", "fixture"}, urlOnlyKeys...)...) && good
 	}
-	for _, fe := range f.entries {
-		fp := child(ptr, fe.key)
+	for _, fe := range f.Entries {
+		fp := yamlpos.Child(ptr, fe.Key)
 		ok := true
-		switch fe.key {
+		switch fe.Key {
 		case "command":
-			srv.Command, ok = l.command(fe.value, fp)
+			srv.Command, ok = l.command(fe.Value, fp)
 		case "env":
-			srv.Env, ok = l.stringMap(fe.value, fp, "env")
+			srv.Env, ok = l.StringMap(fe.Value, fp, "env")
 		case "url":
-			srv.URL, ok = l.httpURL(fe.value, fp, "url")
+			srv.URL, ok = l.httpURL(fe.Value, fp, "url")
 		case "auth":
 			srv.Auth = l.auth(fe, fp)
 			ok = srv.Auth != nil
 		case "headers":
-			srv.Headers, ok = l.headers(fe.value, fp)
+			srv.Headers, ok = l.headers(fe.Value, fp)
 		case "http":
-			ok = l.httpOptions(&srv.HTTP, fe.value, fp)
+			ok = l.httpOptions(&srv.HTTP, fe.Value, fp)
 		case "wait_for_ready":
-			srv.WaitForReady, ok = l.nonEmptyStr(fe.value, fp, "wait_for_ready (a URL or a path)")
+			srv.WaitForReady, ok = l.NonEmptyStr(fe.Value, fp, "wait_for_ready (a URL or a path)")
 		case "cassette":
-			srv.Cassette, ok = l.nonEmptyStr(fe.value, fp, "cassette (the path of a recording)")
+			srv.Cassette, ok = l.NonEmptyStr(fe.Value, fp, "cassette (the path of a recording)")
 		case "client":
 			srv.Client = l.clientMocks(fe, fp)
 			ok = srv.Client != nil
 		case "restart_policy":
-			srv.RestartPolicy, ok = l.enum(fe.value, fp, "restart_policy", RestartPerRun, RestartPerTest)
+			srv.RestartPolicy, ok = l.Enum(fe.Value, fp, "restart_policy", RestartPerRun, RestartPerTest)
 			if srv.RestartPolicy == RestartPerRun {
 				srv.RestartPolicy = "" // the default, stored as unset
 			}
 		case "fixture":
-			srv.Fixture, ok = l.fixtureDir(fe.value, fp)
+			srv.Fixture, ok = l.fixtureDir(fe.Value, fp)
 		}
 		good = good && ok
 	}
@@ -133,11 +135,11 @@ func (l *loader) server(name string, at, n *yaml.Node, ptr string) *Server {
 }
 
 // notWith reports the keys of f that do not belong with its shape.
-func (l *loader) notWith(f *fields, shape string, keys ...string) bool {
+func (l *loader) notWith(f *yamlpos.Fields, shape string, keys ...string) bool {
 	ok := true
 	for _, k := range keys {
-		if f.has(k) {
-			l.c.add(f.keyNode(k), child(f.ptr, k), fmt.Sprintf("%q does not apply to %s", k, shape), "")
+		if f.Has(k) {
+			l.C.Add(f.KeyNode(k), yamlpos.Child(f.Ptr, k), fmt.Sprintf("%q does not apply to %s", k, shape), "")
 			ok = false
 		}
 	}
@@ -147,23 +149,23 @@ func (l *loader) notWith(f *fields, shape string, keys ...string) bool {
 // command reads a server's argv: a non-empty array of strings whose first
 // element, the executable, is not empty.
 func (l *loader) command(n *yaml.Node, ptr string) ([]string, bool) {
-	d := deref(n)
-	if d.Kind == yaml.ScalarNode && d.ShortTag() == tagStr {
-		l.c.add(n, ptr, "expected command (an array of strings), found "+describe(d),
+	d := yamlpos.Deref(n)
+	if d.Kind == yaml.ScalarNode && d.ShortTag() == yamlpos.TagStr {
+		l.C.Add(n, ptr, "expected command (an array of strings), found "+yamlpos.Describe(d),
 			"write it as an array: "+argvHint(d.Value))
 		return nil, false
 	}
-	argv, ok := l.stringList(n, ptr, "command", false)
+	argv, ok := l.StringList(n, ptr, "command", false)
 	if !ok {
 		return nil, false
 	}
 	if len(argv) == 0 {
-		l.c.add(n, ptr, "expected command (an array of strings) with at least one element, found an empty array",
+		l.C.Add(n, ptr, "expected command (an array of strings) with at least one element, found an empty array",
 			"the first element is the executable to start")
 		return nil, false
 	}
 	if argv[0] == "" {
-		l.c.add(d.Content[0], ptr+"/0", "the executable (the first element of command) must not be empty", "")
+		l.C.Add(d.Content[0], ptr+"/0", "the executable (the first element of command) must not be empty", "")
 		return nil, false
 	}
 	return argv, true

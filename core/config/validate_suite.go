@@ -6,34 +6,37 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
+	"github.com/mcptest/mcptest/internal/suggest"
 )
 
 // suiteKeys are the top-level keys of the v1 format.
-var suiteKeys = newObjectSpec("the suite",
-	key("servers"),
-	key("imports"),
-	key("variables"),
-	key("tools"),
-	key("resources"),
-	key("prompts"),
-	key("lists"),
-	key("completions"),
-	key("agents"),
-	key("faults"),
-	key("providers"),
-	key("budget"),
-	key("compliance"),
-	key("evals"),
-	key("rubrics"),
-	key("scorers"),
-	key("fixtures"),
-	key("compositions"),
-	key("hooks"),
-	key("defaultTest"),
-	key("model_compatibility"),
-	key("performance"),
-	key("target_versions"),
-).withMisplaced(map[string]string{
+var suiteKeys = yamlpos.NewObjectSpec("the suite",
+	yamlpos.Key("servers"),
+	yamlpos.Key("imports"),
+	yamlpos.Key("variables"),
+	yamlpos.Key("tools"),
+	yamlpos.Key("resources"),
+	yamlpos.Key("prompts"),
+	yamlpos.Key("lists"),
+	yamlpos.Key("completions"),
+	yamlpos.Key("agents"),
+	yamlpos.Key("faults"),
+	yamlpos.Key("providers"),
+	yamlpos.Key("budget"),
+	yamlpos.Key("compliance"),
+	yamlpos.Key("evals"),
+	yamlpos.Key("rubrics"),
+	yamlpos.Key("scorers"),
+	yamlpos.Key("fixtures"),
+	yamlpos.Key("compositions"),
+	yamlpos.Key("hooks"),
+	yamlpos.Key("defaultTest"),
+	yamlpos.Key("model_compatibility"),
+	yamlpos.Key("performance"),
+	yamlpos.Key("target_versions"),
+).WithMisplaced(map[string]string{
 	"name":   "tests go in a list under tools:, resources:, prompts: or agents:",
 	"server": "servers are declared in a map under servers:",
 	"tool":   "tool tests go in a list under tools:",
@@ -41,9 +44,9 @@ var suiteKeys = newObjectSpec("the suite",
 })
 
 // performanceKeys are the keys of the performance block.
-var performanceKeys = newObjectSpec("the performance block",
-	key("default_timeout_ms"),
-	key("p95_latency_ms"),
+var performanceKeys = yamlpos.NewObjectSpec("the performance block",
+	yamlpos.Key("default_timeout_ms"),
+	yamlpos.Key("p95_latency_ms"),
 )
 
 // ProtocolVersions are the MCP protocol revisions target_versions accepts,
@@ -54,17 +57,17 @@ var ProtocolVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-
 // and its imports are merged afterwards. The variables and imports blocks
 // were read before, and are skipped here.
 func (l *loader) fragment(root *yaml.Node) *Suite {
-	s := &Suite{File: l.c.file, Servers: map[string]*Server{}, Providers: map[string]*Provider{},
+	s := &Suite{File: l.C.File, Servers: map[string]*Server{}, Providers: map[string]*Provider{},
 		Rubrics: map[string]*Rubric{}, Blocks: map[string]Pos{}}
-	f, ok := l.object(root, "", suiteKeys)
+	f, ok := l.Object(root, "", suiteKeys)
 	if !ok {
 		return s
 	}
-	for _, e := range f.entries {
-		ptr := child("", e.key)
-		s.Blocks[e.key] = l.pos(e.keyNode, ptr)
-		v := e.value
-		switch e.key {
+	for _, e := range f.Entries {
+		ptr := yamlpos.Child("", e.Key)
+		s.Blocks[e.Key] = l.pos(e.KeyNode, ptr)
+		v := e.Value
+		switch e.Key {
 		case "servers":
 			l.servers(s, v, ptr)
 		case "tools":
@@ -102,7 +105,7 @@ func (l *loader) fragment(root *yaml.Node) *Suite {
 		case "defaultTest":
 			s.defaultTest = l.defaultTest(e, ptr)
 		case "model_compatibility":
-			s.ModelCompatibility, _ = l.stringList(v, ptr, "model_compatibility", true)
+			s.ModelCompatibility, _ = l.StringList(v, ptr, "model_compatibility", true)
 		case "performance":
 			l.performance(s, v, ptr)
 		case "target_versions":
@@ -114,17 +117,17 @@ func (l *loader) fragment(root *yaml.Node) *Suite {
 
 // performance reads the performance block.
 func (l *loader) performance(s *Suite, n *yaml.Node, ptr string) {
-	f, ok := l.object(n, ptr, performanceKeys)
+	f, ok := l.Object(n, ptr, performanceKeys)
 	if !ok {
 		return
 	}
-	for _, e := range f.entries {
-		ep := child(ptr, e.key)
-		switch e.key {
+	for _, e := range f.Entries {
+		ep := yamlpos.Child(ptr, e.Key)
+		switch e.Key {
 		case "default_timeout_ms":
-			s.DefaultTimeoutMS, _ = l.positiveInt(e.value, ep, "default_timeout_ms")
+			s.DefaultTimeoutMS, _ = l.PositiveInt(e.Value, ep, "default_timeout_ms")
 		case "p95_latency_ms":
-			s.P95LatencyMS, _ = l.positiveInt(e.value, ep, "p95_latency_ms")
+			s.P95LatencyMS, _ = l.PositiveInt(e.Value, ep, "p95_latency_ms")
 		}
 	}
 }
@@ -138,17 +141,17 @@ func (l *loader) targetVersions(n *yaml.Node, ptr string) []string {
 	}
 	out := make([]string, 0, len(items))
 	for i, item := range items {
-		ip := index(ptr, i)
-		v, ok := l.str(item, ip, "a protocol revision")
+		ip := yamlpos.Index(ptr, i)
+		v, ok := l.Str(item, ip, "a protocol revision")
 		if !ok {
 			continue
 		}
 		if !slices.Contains(ProtocolVersions, v) {
 			hint := "known revisions: " + strings.Join(ProtocolVersions, ", ")
-			if s := suggest(v, ProtocolVersions); s != "" {
+			if s := suggest.Closest(v, ProtocolVersions); s != "" {
 				hint = fmt.Sprintf("did you mean %q? (%s)", s, hint)
 			}
-			l.c.add(item, ip, fmt.Sprintf("unknown protocol revision %q", v), hint)
+			l.C.Add(item, ip, fmt.Sprintf("unknown protocol revision %q", v), hint)
 			continue
 		}
 		if !slices.Contains(out, v) {
@@ -160,5 +163,5 @@ func (l *loader) targetVersions(n *yaml.Node, ptr string) []string {
 
 // pos is the position of node n (as written) with pointer ptr.
 func (l *loader) pos(n *yaml.Node, ptr string) Pos {
-	return Pos{File: l.c.file, Line: n.Line, Col: n.Column, Pointer: ptr}
+	return Pos{File: l.C.File, Line: n.Line, Col: n.Column, Pointer: ptr}
 }

@@ -5,24 +5,26 @@ import (
 	"fmt"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
 )
 
 // toolKeys are the keys of one tool test.
-var toolKeys = newObjectSpec("a tool test",
-	append([]keySpec{
-		requiredKey("name"),
-		requiredKey("server"),
-		requiredKey("tool"),
-		key("args"),
-		key("inject_error"),
-		key("data"),
-		key("transform"),
-		key("capture"),
-		key("client"),
-		key("progress"),
-		key("log_level"),
+var toolKeys = yamlpos.NewObjectSpec("a tool test",
+	append([]yamlpos.KeySpec{
+		yamlpos.RequiredKey("name"),
+		yamlpos.RequiredKey("server"),
+		yamlpos.RequiredKey("tool"),
+		yamlpos.Key("args"),
+		yamlpos.Key("inject_error"),
+		yamlpos.Key("data"),
+		yamlpos.Key("transform"),
+		yamlpos.Key("capture"),
+		yamlpos.Key("client"),
+		yamlpos.Key("progress"),
+		yamlpos.Key("log_level"),
 	}, optionKeys...)...,
-).withMisplaced(map[string]string{
+).WithMisplaced(map[string]string{
 	"logLevel":  `write log_level`,
 	"subscribe": "subscriptions are resource tests: resources: [{uri, subscribe: {...}}]",
 	"cassette":  "cassette replay is set on a server: servers.<name>.cassette",
@@ -36,7 +38,7 @@ func (l *loader) tools(s *Suite, n *yaml.Node, ptr string) {
 	// eachItem, not seq: a large file's tests are read one at a time.
 	tools := []*ToolTest{}
 	if l.eachItem(n, ptr, "the tools block (an array of tool tests)", func(i int, item *yaml.Node) {
-		if t := l.tool(i, item, index(ptr, i)); t != nil {
+		if t := l.tool(i, item, yamlpos.Index(ptr, i)); t != nil {
 			tools = append(tools, t)
 		}
 	}) {
@@ -46,41 +48,41 @@ func (l *loader) tools(s *Suite, n *yaml.Node, ptr string) {
 
 // tool reads one tool test.
 func (l *loader) tool(i int, n *yaml.Node, ptr string) *ToolTest {
-	f, ok := l.object(n, ptr, toolKeys)
+	f, ok := l.Object(n, ptr, toolKeys)
 	if !ok {
 		return nil
 	}
 	t := &ToolTest{Index: i, Args: json.RawMessage("{}"), Pos: l.pos(n, ptr)}
-	for _, e := range f.entries {
-		ep := child(ptr, e.key)
-		switch e.key {
+	for _, e := range f.Entries {
+		ep := yamlpos.Child(ptr, e.Key)
+		switch e.Key {
 		case "name":
-			t.Name, _ = l.nonEmptyStr(e.value, ep, "the test name")
+			t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
 		case "server":
-			t.Server = l.ref(e.value, ep, "a server name", serverRef, l.refs.servers)
+			t.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
 		case "tool":
-			t.Tool, _ = l.nonEmptyStr(e.value, ep, "the tool name")
+			t.Tool, _ = l.NonEmptyStr(e.Value, ep, "the tool name")
 		case "args":
-			if args := l.args(e.value, ep, "args (an object of tool arguments)"); args != nil {
+			if args := l.args(e.Value, ep, "args (an object of tool arguments)"); args != nil {
 				t.Args = args
 			}
 		case "inject_error":
-			t.InjectError = l.ref(e.value, ep, "inject_error (a fixture name)", fixtureRef, l.refs.fixtures)
+			t.InjectError = l.ref(e.Value, ep, "inject_error (a fixture name)", fixtureRef, l.refs.fixtures)
 			l.setKeyPos(&t.TestOptions, e, ep)
 		case "data":
-			t.Data = l.dataRows(e.value, ep)
+			t.Data = l.dataRows(e.Value, ep)
 			l.setKeyPos(&t.TestOptions, e, ep)
 		case "transform":
 			t.Transform = l.transform(e, ep)
 			l.setKeyPos(&t.TestOptions, e, ep)
 		case "capture":
-			t.Captures = l.captures(e.value, ep)
+			t.Captures = l.captures(e.Value, ep)
 		case "client":
 			t.Client = l.clientMocks(e, ep)
 		case "progress":
-			t.Progress, _ = l.boolean(e.value, ep, "progress")
+			t.Progress, _ = l.Boolean(e.Value, ep, "progress")
 		case "log_level":
-			t.LogLevel, _ = l.enum(e.value, ep, "log_level", LogLevels...)
+			t.LogLevel, _ = l.Enum(e.Value, ep, "log_level", LogLevels...)
 		default:
 			l.option(&t.TestOptions, e, ep)
 		}
@@ -95,13 +97,13 @@ func (l *loader) tool(i int, n *yaml.Node, ptr string) *ToolTest {
 
 // injectedCall reports the call options of a test whose answer comes from
 // inject_error: no call reaches the server for them to act on.
-func (l *loader) injectedCall(t *ToolTest, f *fields) {
+func (l *loader) injectedCall(t *ToolTest, f *yamlpos.Fields) {
 	if t.InjectError == "" {
 		return
 	}
 	for _, k := range []string{"client", "progress", "log_level"} {
-		if f.has(k) {
-			l.c.add(f.keyNode(k), child(f.ptr, k), fmt.Sprintf("%q does not apply with inject_error", k),
+		if f.Has(k) {
+			l.C.Add(f.KeyNode(k), yamlpos.Child(f.Ptr, k), fmt.Sprintf("%q does not apply with inject_error", k),
 				"an injected error never reaches the server")
 		}
 	}
@@ -109,11 +111,11 @@ func (l *loader) injectedCall(t *ToolTest, f *fields) {
 
 // args reads arguments, an object, as JSON.
 func (l *loader) args(n *yaml.Node, ptr, what string) json.RawMessage {
-	if d := deref(n); d.Kind != yaml.MappingNode {
-		l.c.add(n, ptr, "expected "+what+", found "+describe(d), "")
+	if d := yamlpos.Deref(n); d.Kind != yaml.MappingNode {
+		l.C.Add(n, ptr, "expected "+what+", found "+yamlpos.Describe(d), "")
 		return nil
 	}
-	return l.toJSON(n, ptr)
+	return l.ToJSON(n, ptr)
 }
 
 // dataRows reads the parametric rows of a tool test: an array of objects.
@@ -124,7 +126,7 @@ func (l *loader) dataRows(n *yaml.Node, ptr string) []json.RawMessage {
 	}
 	out := make([]json.RawMessage, 0, len(items))
 	for i, item := range items {
-		if row := l.args(item, index(ptr, i), "a data row (an object)"); row != nil {
+		if row := l.args(item, yamlpos.Index(ptr, i), "a data row (an object)"); row != nil {
 			out = append(out, row)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/joho/godotenv"
+
+	"github.com/mcptest/mcptest/core/config/internal/vars"
 )
 
 // scope is what ${NAME} can see: the declared variables of every file
@@ -66,35 +68,12 @@ func (b *build) scope() *scope {
 
 // env looks name up in the process environment, then the dotenv files.
 func (sc *scope) env(name string) (string, bool) {
-	if v, ok := sc.lookup(name); ok {
-		return v, true
-	}
-	v, ok := sc.dotenv[name]
-	return v, ok
+	return vars.Env(sc.lookup, sc.dotenv, name)
 }
 
 // resolve computes the value of a declared variable.
 func (sc *scope) resolve(v *Variable) {
-	v.Resolved, v.Unresolved = "", false
-	if val, ok := sc.env(v.Name); ok {
-		v.Resolved = val
-		return
-	}
-	if v.FromEnv != "" {
-		if val, ok := sc.env(v.FromEnv); ok {
-			v.Resolved = val
-			return
-		}
-		if v.Default != nil {
-			v.Resolved = *v.Default
-			return
-		}
-		v.Unresolved = true
-		return
-	}
-	if v.Value != nil {
-		v.Resolved = *v.Value
-	}
+	v.Resolved, v.Unresolved = vars.Resolve(sc.env, v.Name, v.FromEnv, v.Default, v.Value)
 }
 
 // get returns the value ${name} expands to, and whether there is one.
@@ -121,12 +100,12 @@ func (b *build) dotenv() map[string]string {
 	for _, f := range files {
 		data, err := readFile(f)
 		if err != nil {
-			b.extra = append(b.extra, &Error{File: f, Msg: "cannot read the dotenv file: " + rootCause(err).Error(), cause: err})
+			b.extra = append(b.extra, &Error{File: f, Msg: "cannot read the dotenv file: " + rootCause(err).Error(), Cause: err})
 			continue
 		}
 		m, err := godotenv.UnmarshalBytes(data)
 		if err != nil {
-			b.extra = append(b.extra, &Error{File: f, Msg: "invalid dotenv file: " + err.Error(), cause: err})
+			b.extra = append(b.extra, &Error{File: f, Msg: "invalid dotenv file: " + err.Error(), Cause: err})
 			continue
 		}
 		maps.Copy(out, m)

@@ -32,57 +32,6 @@ func envOptions(env map[string]string) Options {
 	return Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
 }
 
-func TestExpand(t *testing.T) {
-	vars := map[string]string{"A": "alpha", "EMPTY": "", "B_2": "beta"}
-	get := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
-	cases := []struct {
-		in, out    string
-		unresolved []string
-		missing    []string
-		err        string
-	}{
-		{in: "plain", out: "plain"},
-		{in: "${A}/$B_2", out: "alpha/beta"},
-		{in: "$A.txt", out: "alpha.txt"},
-		{in: "${NOPE}x$NOPE2", out: "x", unresolved: []string{"NOPE", "NOPE2"}},
-		{in: "${NOPE:-dflt}|${EMPTY:-e}|${A:-z}", out: "dflt|e|alpha"},
-		{in: "${NOPE:-}", out: ""},
-		{in: "${NOPE:?needed}", out: "", missing: []string{"NOPE"}},
-		{in: "${EMPTY:?}", out: "", missing: []string{"EMPTY"}},
-		{in: "$$A costs $$5", out: "$A costs $5"},
-		{in: "^ok$", out: "^ok$"},
-		{in: "a $ b $", out: "a $ b $"},
-		{in: "$1", out: "$1"},
-		{in: "${capture:id} and ${step.out.name}", out: "${capture:id} and ${step.out.name}"},
-		{in: "${A", err: `has no closing "}"`},
-		{in: "${}", err: "names no variable"},
-		{in: "${A:+x}", err: "write :-default or :?message"},
-		{in: "${a-b}", err: `invalid variable name "a-b"`},
-		{in: "${capture:}", err: "names no capture"},
-	}
-	for _, tc := range cases {
-		x, err := expand(tc.in, get, true)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("expand(%q) error = %v, want %q", tc.in, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("expand(%q): %v", tc.in, err)
-			continue
-		}
-		var missing []string
-		for _, m := range x.missing {
-			missing = append(missing, m.name)
-		}
-		if x.out != tc.out || !slices.Equal(x.unresolved, tc.unresolved) || !slices.Equal(missing, tc.missing) {
-			t.Errorf("expand(%q) = %q unresolved %v missing %v, want %q %v %v",
-				tc.in, x.out, x.unresolved, missing, tc.out, tc.unresolved, tc.missing)
-		}
-	}
-}
-
 // TestVariablePrecedence checks the order: process environment, dotenv
 // files (.env beside the suite, then --env-file in order), a from_env
 // default, a literal value.

@@ -1,20 +1,8 @@
 package plugin
 
-import "github.com/agnivade/levenshtein"
+import "github.com/mcptest/mcptest/internal/suggest"
 
-// Suggest returns the candidate closest to s, or "" when none is close
-// enough to be a plausible typo (at most a third of the length, min 2).
-func Suggest(s string, candidates []string) string {
-	best, bestD := "", -1
-	for _, c := range candidates {
-		d := levenshtein.ComputeDistance(s, c)
-		if bestD < 0 || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	limit := max(2, len(s)/3)
-	if bestD < 0 || bestD > limit {
-		return ""
-	}
-	return best
-}
+// Suggest returns the candidate the user most likely meant by s, or ""
+// when none is close enough. It is internal/suggest's guess, kept here for
+// the callers (CLI, planner, run diagnostics) that already use it.
+func Suggest(s string, candidates []string) string { return suggest.Closest(s, candidates) }

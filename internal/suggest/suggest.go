@@ -1,4 +1,4 @@
-package config
+package suggest
 
 import (
 	"strings"
@@ -6,13 +6,13 @@ import (
 	"github.com/agnivade/levenshtein"
 )
 
-// suggest returns the candidate the user most likely meant by input, or ""
+// Closest returns the candidate the user most likely meant by input, or ""
 // when none is close enough. Case and the choice between '-' and '_' are
 // ignored; otherwise the closest candidate by Levenshtein distance wins if
 // the distance is small for its length, and a candidate that starts with
 // the input (or the reverse, "timeout" for "timeout_ms") comes next. Ties
 // go to the earlier candidate, so results are stable.
-func suggest(input string, candidates []string) string {
+func Closest(input string, candidates []string) string {
 	in := normalizeKey(input)
 	if in == "" {
 		return ""

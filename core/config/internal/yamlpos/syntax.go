@@ -1,4 +1,4 @@
-package config
+package yamlpos
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // yamlErrPrefix matches the "yaml: line N: " prefix of yaml.v3 errors.
 var yamlErrPrefix = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
 
-// syntaxError turns a yaml.v3 parse error into an *Error with the line and
+// SyntaxError turns a yaml.v3 parse error into an *Error with the line and
 // column of the problem.
 //
 // yaml.v3 reports no column, and its line is often that of the enclosing
@@ -24,7 +24,7 @@ var yamlErrPrefix = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
 // problem sits at the end of the shortest prefix of the input that fails
 // with the same message: a binary search over prefix lengths finds it.
 // This only runs for files that do not parse.
-func syntaxError(file string, data []byte, err error) *Error {
+func SyntaxError(file string, data []byte, err error) *Error {
 	full := err.Error()
 	msg := yamlErrPrefix.ReplaceAllString(full, "")
 	reported := 0
@@ -41,7 +41,7 @@ func syntaxError(file string, data []byte, err error) *Error {
 	}
 	line, col := lineCol(data, off)
 	return &Error{File: file, Line: line, Col: col, Msg: "invalid YAML: " + msg,
-		Hint: syntaxHint(data, off, msg), cause: err}
+		Hint: syntaxHint(data, off, msg), Cause: err}
 }
 
 // problemOffset returns the byte offset of the problem: the last byte of

@@ -1,4 +1,4 @@
-package config
+package yamlpos
 
 import (
 	"errors"
@@ -12,19 +12,19 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// positiveInt reads an integer that must be at least 1. A float with no
+// PositiveInt reads an integer that must be at least 1. A float with no
 // fractional part (5000.0) counts as an integer, as in JSON Schema.
-func (l *loader) positiveInt(n *yaml.Node, ptr, what string) (int, bool) {
-	return l.intRange(n, ptr, what, 1, math.MaxInt32)
+func (l *Reader) PositiveInt(n *yaml.Node, ptr, what string) (int, bool) {
+	return l.IntRange(n, ptr, what, 1, math.MaxInt32)
 }
 
-// intRange reads an integer between lo and hi inclusive.
-func (l *loader) intRange(n *yaml.Node, ptr, what string, lo, hi int) (int, bool) {
-	d := deref(n)
+// IntRange reads an integer between lo and hi inclusive.
+func (l *Reader) IntRange(n *yaml.Node, ptr, what string, lo, hi int) (int, bool) {
+	d := Deref(n)
 	if lit, ok := integerLiteral(d); ok {
 		v, err := strconv.Atoi(lit)
 		if err != nil {
-			l.c.add(n, ptr, fmt.Sprintf("%s %s is out of range", what, lit), "")
+			l.C.Add(n, ptr, fmt.Sprintf("%s %s is out of range", what, lit), "")
 			return 0, false
 		}
 		if v >= lo && v <= hi {
@@ -35,13 +35,13 @@ func (l *loader) intRange(n *yaml.Node, ptr, what string, lo, hi int) (int, bool
 	if hint == "" {
 		hint = quoteFreeHint(d)
 	}
-	l.c.add(n, ptr, fmt.Sprintf("expected %s (%s), found %s", what, rangeText(lo, hi), describe(d)), hint)
+	l.C.Add(n, ptr, fmt.Sprintf("expected %s (%s), found %s", what, rangeText(lo, hi), Describe(d)), hint)
 	return 0, false
 }
 
-// anyInt reads an integer of any sign (a JSON-RPC error code).
-func (l *loader) anyInt(n *yaml.Node, ptr, what string) (int, bool) {
-	return l.intRange(n, ptr, what, math.MinInt32, math.MaxInt32)
+// AnyInt reads an integer of any sign (a JSON-RPC error code).
+func (l *Reader) AnyInt(n *yaml.Node, ptr, what string) (int, bool) {
+	return l.IntRange(n, ptr, what, math.MinInt32, math.MaxInt32)
 }
 
 // rangeText describes an integer range for messages.
@@ -58,7 +58,7 @@ func rangeText(lo, hi int) string {
 // msHint explains the _ms rule when a duration string lands in a field
 // that takes milliseconds.
 func msHint(what string, d *yaml.Node) string {
-	s, ok := stringOf(d)
+	s, ok := StringOf(d)
 	if !ok || !strings.HasSuffix(what, "_ms") {
 		return ""
 	}
@@ -78,9 +78,9 @@ func integerLiteral(d *yaml.Node) (string, bool) {
 		return "", false
 	}
 	switch d.ShortTag() {
-	case tagInt:
+	case TagInt:
 		return jsonInt(d.Value)
-	case tagFloat:
+	case TagFloat:
 		f, err := strconv.ParseFloat(strings.ReplaceAll(d.Value, "_", ""), 64)
 		switch {
 		case err != nil && !errors.Is(err, strconv.ErrRange), math.IsInf(f, 0), f != math.Trunc(f):
@@ -100,14 +100,14 @@ func numberOf(d *yaml.Node) (float64, bool) {
 		return 0, false
 	}
 	switch d.ShortTag() {
-	case tagInt:
+	case TagInt:
 		lit, ok := jsonInt(d.Value)
 		if !ok {
 			return 0, false
 		}
 		f, err := strconv.ParseFloat(lit, 64)
 		return f, err == nil
-	case tagFloat:
+	case TagFloat:
 		f, err := strconv.ParseFloat(strings.ReplaceAll(d.Value, "_", ""), 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return 0, false
@@ -117,13 +117,13 @@ func numberOf(d *yaml.Node) (float64, bool) {
 	return 0, false
 }
 
-// fraction reads a number from 0 to 1 inclusive (thresholds, quorums,
+// Fraction reads a number from 0 to 1 inclusive (thresholds, quorums,
 // scores).
-func (l *loader) fraction(n *yaml.Node, ptr, what string) (float64, bool) {
-	d := deref(n)
+func (l *Reader) Fraction(n *yaml.Node, ptr, what string) (float64, bool) {
+	d := Deref(n)
 	f, ok := numberOf(d)
 	if !ok {
-		l.c.add(n, ptr, fmt.Sprintf("expected %s (a number from 0 to 1), found %s", what, describe(d)), quoteFreeHint(d))
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (a number from 0 to 1), found %s", what, Describe(d)), quoteFreeHint(d))
 		return 0, false
 	}
 	if f < 0 || f > 1 {
@@ -131,18 +131,18 @@ func (l *loader) fraction(n *yaml.Node, ptr, what string) (float64, bool) {
 		if f > 1 && f <= 100 {
 			hint = fmt.Sprintf("scores are fractions: write %g for %g%%", f/100, f)
 		}
-		l.c.add(n, ptr, fmt.Sprintf("%s must be between 0 and 1, found %s", what, d.Value), hint)
+		l.C.Add(n, ptr, fmt.Sprintf("%s must be between 0 and 1, found %s", what, d.Value), hint)
 		return 0, false
 	}
 	return f, true
 }
 
-// positiveNumber reads a number greater than 0 (weights).
-func (l *loader) positiveNumber(n *yaml.Node, ptr, what string) (float64, bool) {
-	d := deref(n)
+// PositiveNumber reads a number greater than 0 (weights).
+func (l *Reader) PositiveNumber(n *yaml.Node, ptr, what string) (float64, bool) {
+	d := Deref(n)
 	f, ok := numberOf(d)
 	if !ok || f <= 0 {
-		l.c.add(n, ptr, fmt.Sprintf("expected %s (a number > 0), found %s", what, describe(d)), quoteFreeHint(d))
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (a number > 0), found %s", what, Describe(d)), quoteFreeHint(d))
 		return 0, false
 	}
 	return f, true
@@ -151,7 +151,7 @@ func (l *loader) positiveNumber(n *yaml.Node, ptr, what string) (float64, bool) 
 // quoteFreeHint suggests removing the quotes of a number written as a
 // string.
 func quoteFreeHint(d *yaml.Node) string {
-	if s, ok := stringOf(d); ok {
+	if s, ok := StringOf(d); ok {
 		if _, err := strconv.ParseFloat(s, 64); err == nil {
 			return "write the number without quotes: " + s
 		}
@@ -195,23 +195,23 @@ func formatDuration(d time.Duration) string {
 	return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
 }
 
-// duration reads a duration string (timeout, connect_timeout,
+// Duration reads a duration string (timeout, connect_timeout,
 // time_budget). A bare number is rejected: its unit would be a guess.
-func (l *loader) duration(n *yaml.Node, ptr, what string) (time.Duration, bool) {
-	d := deref(n)
+func (l *Reader) Duration(n *yaml.Node, ptr, what string) (time.Duration, bool) {
+	d := Deref(n)
 	if _, isNum := numberOf(d); isNum {
-		l.c.add(n, ptr, fmt.Sprintf("%s needs a unit, found the bare number %s", what, d.Value),
+		l.C.Add(n, ptr, fmt.Sprintf("%s needs a unit, found the bare number %s", what, d.Value),
 			fmt.Sprintf("write %ss or %sms", d.Value, d.Value))
 		return 0, false
 	}
-	s, ok := stringOf(d)
+	s, ok := StringOf(d)
 	if !ok {
-		l.c.add(n, ptr, fmt.Sprintf("expected %s (a duration such as 30s or 500ms), found %s", what, describe(d)), "")
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (a duration such as 30s or 500ms), found %s", what, Describe(d)), "")
 		return 0, false
 	}
 	v, err := parseDuration(s)
 	if err != nil {
-		l.c.add(n, ptr, fmt.Sprintf("invalid %s %q", what, s),
+		l.C.Add(n, ptr, fmt.Sprintf("invalid %s %q", what, s),
 			"write a number and one unit: ms, s, m or h (for example 30s, 500ms, 2m); the smallest is 1ms")
 		return 0, false
 	}

@@ -1,4 +1,4 @@
-package config
+package yamlpos
 
 import (
 	"cmp"
@@ -26,7 +26,9 @@ type Error struct {
 	Msg       string
 	Hint      string
 
-	cause error // underlying error (I/O), reached through Unwrap
+	// Cause is the underlying error (I/O, YAML syntax), reached through
+	// Unwrap; it is not part of the JSON form.
+	Cause error `json:"-"`
 }
 
 // Error formats the error as "file:line:col: pointer: msg (hint)", leaving
@@ -61,7 +63,7 @@ func (e *Error) Is(target error) bool { return target == ErrInvalidSuite }
 
 // Unwrap returns the underlying error, such as the *fs.PathError of a file
 // that could not be read, or nil.
-func (e *Error) Unwrap() error { return e.cause }
+func (e *Error) Unwrap() error { return e.Cause }
 
 // Errors is every problem found in one or more suite files, sorted by file
 // and then by line and column.
@@ -91,45 +93,39 @@ func (es Errors) Unwrap() []error {
 	return out
 }
 
-// collector gathers the errors and warnings of one file.
-type collector struct {
-	file  string
-	errs  Errors
-	warns Errors
+// Collector gathers the errors and warnings of one file.
+type Collector struct {
+	File  string // the path shown in errors
+	Errs  Errors // in the order found; Sorted sorts them
+	Warns Errors
 }
 
-// warn records a warning located at node n.
-func (c *collector) warn(n *yaml.Node, ptr, msg, hint string) {
-	e := &Error{File: c.file, Pointer: ptr, Msg: msg, Hint: hint}
+// Warn records a warning located at node n.
+func (c *Collector) Warn(n *yaml.Node, ptr, msg, hint string) {
+	e := &Error{File: c.File, Pointer: ptr, Msg: msg, Hint: hint}
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Column
 	}
-	c.warns = append(c.warns, e)
+	c.Warns = append(c.Warns, e)
 }
 
-// errAt builds an error located at pos, for checks that run on the typed
-// suite after the YAML walk.
-func errAt(pos Pos, msg, hint string) *Error {
-	return &Error{File: pos.File, Line: pos.Line, Col: pos.Col, Pointer: pos.Pointer, Msg: msg, Hint: hint}
-}
-
-// add records an error located at node n (the line and column of n; none
+// Add records an error located at node n (the line and column of n; none
 // when n is nil).
-func (c *collector) add(n *yaml.Node, ptr, msg, hint string) {
-	e := &Error{File: c.file, Pointer: ptr, Msg: msg, Hint: hint}
+func (c *Collector) Add(n *yaml.Node, ptr, msg, hint string) {
+	e := &Error{File: c.File, Pointer: ptr, Msg: msg, Hint: hint}
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Column
 	}
-	c.errs = append(c.errs, e)
+	c.Errs = append(c.Errs, e)
 }
 
-// sorted returns the errors sorted by position, without duplicates. The
+// Sorted returns the errors sorted by position, without duplicates. The
 // same content reached through several aliases yields the same error more
 // than once (with different pointers); only the first one reached is kept.
-func (c *collector) sorted() Errors { return sortErrors(c.errs) }
+func (c *Collector) Sorted() Errors { return SortErrors(c.Errs) }
 
-// sortErrors sorts es by position, without duplicates.
-func sortErrors(es Errors) Errors {
+// SortErrors sorts es by position, without duplicates.
+func SortErrors(es Errors) Errors {
 	slices.SortStableFunc(es, func(a, b *Error) int {
 		return cmp.Or(
 			cmp.Compare(a.Line, b.Line),

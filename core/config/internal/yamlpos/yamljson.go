@@ -1,4 +1,4 @@
-package config
+package yamlpos
 
 import (
 	"bytes"
@@ -36,17 +36,17 @@ func (p loc) String() string {
 	case locRoot:
 		return p.parent
 	case locKey:
-		return child(p.parent, p.key)
+		return Child(p.parent, p.key)
 	}
 	return p.parent + "/" + strconv.Itoa(p.idx)
 }
 
-// toJSON converts the value n (args, a matcher argument) from YAML to JSON.
+// ToJSON converts the value n (args, a matcher argument) from YAML to JSON.
 // ptr is its JSON pointer. Integers keep their literal (no float64
 // rounding), timestamps stay strings, !!binary becomes its base64 text,
 // aliases and merge keys are resolved, and object keys must be strings.
 // It returns nil after reporting the problems it found.
-func (l *loader) toJSON(n *yaml.Node, ptr string) json.RawMessage {
+func (l *Reader) ToJSON(n *yaml.Node, ptr string) json.RawMessage {
 	l.jfailed = false
 	buf := l.appendJSON(l.buf[:0], n, loc{parent: ptr, idx: locRoot})
 	l.buf = buf[:0]
@@ -57,15 +57,15 @@ func (l *loader) toJSON(n *yaml.Node, ptr string) json.RawMessage {
 }
 
 // jerr reports a conversion error at node n.
-func (l *loader) jerr(n *yaml.Node, p loc, msg, hint string) {
+func (l *Reader) jerr(n *yaml.Node, p loc, msg, hint string) {
 	l.jfailed = true
-	l.c.add(n, p.String(), msg, hint)
+	l.C.Add(n, p.String(), msg, hint)
 }
 
 // appendJSON appends the JSON form of n. An anchored node (reached
 // directly or through an alias) is converted once; its JSON is reused for
 // every alias to it.
-func (l *loader) appendJSON(buf []byte, n *yaml.Node, p loc) []byte {
+func (l *Reader) appendJSON(buf []byte, n *yaml.Node, p loc) []byte {
 	if len(buf) > maxJSONSize {
 		if !l.jfailed {
 			l.jerr(n, p, fmt.Sprintf("value expands to more than %d MiB of JSON", maxJSONSize>>20),
@@ -75,7 +75,7 @@ func (l *loader) appendJSON(buf []byte, n *yaml.Node, p loc) []byte {
 	}
 	switch {
 	case n.Kind == yaml.AliasNode:
-		return l.appendShared(buf, deref(n), n, p)
+		return l.appendShared(buf, Deref(n), n, p)
 	case n.Anchor != "":
 		return l.appendShared(buf, n, n, p)
 	}
@@ -84,7 +84,7 @@ func (l *loader) appendJSON(buf []byte, n *yaml.Node, p loc) []byte {
 
 // appendShared converts anchored node t, reached through node at (an
 // alias, or t itself), once, and detects a value that contains itself.
-func (l *loader) appendShared(buf []byte, t, at *yaml.Node, p loc) []byte {
+func (l *Reader) appendShared(buf []byte, t, at *yaml.Node, p loc) []byte {
 	if js, ok := l.jsonMemo[t]; ok {
 		if js == nil { // failed before; already reported
 			l.jfailed = true
@@ -113,7 +113,7 @@ func (l *loader) appendShared(buf []byte, t, at *yaml.Node, p loc) []byte {
 }
 
 // appendValue appends the JSON form of n, which is not an alias.
-func (l *loader) appendValue(buf []byte, n *yaml.Node, p loc) []byte {
+func (l *Reader) appendValue(buf []byte, n *yaml.Node, p loc) []byte {
 	switch n.Kind {
 	case yaml.MappingNode:
 		if tag := n.ShortTag(); tag != tagMap {
@@ -121,9 +121,9 @@ func (l *loader) appendValue(buf []byte, n *yaml.Node, p loc) []byte {
 			return buf
 		}
 		ptr := p.String()
-		nerr := len(l.c.errs)
-		es := l.entries(n, ptr)
-		if len(l.c.errs) > nerr { // bad or repeated keys
+		nerr := len(l.C.Errs)
+		es := l.Entries(n, ptr)
+		if len(l.C.Errs) > nerr { // bad or repeated keys
 			l.jfailed = true
 		}
 		buf = append(buf, '{')
@@ -131,9 +131,9 @@ func (l *loader) appendValue(buf []byte, n *yaml.Node, p loc) []byte {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendJSONString(buf, e.key)
+			buf = appendJSONString(buf, e.Key)
 			buf = append(buf, ':')
-			buf = l.appendJSON(buf, e.value, loc{parent: ptr, key: e.key, idx: locKey})
+			buf = l.appendJSON(buf, e.Value, loc{parent: ptr, key: e.Key, idx: locKey})
 		}
 		return append(buf, '}')
 	case yaml.SequenceNode:
@@ -167,25 +167,25 @@ func (l *loader) appendValue(buf []byte, n *yaml.Node, p loc) []byte {
 func appendScalar(buf []byte, n *yaml.Node) (out []byte, msg, hint string) {
 	v := n.Value
 	switch n.ShortTag() {
-	case tagStr, tagTimestamp:
+	case TagStr, tagTimestamp:
 		return appendJSONString(buf, v), "", ""
-	case tagNull:
+	case TagNull:
 		return append(buf, "null"...), "", ""
-	case tagBool:
+	case TagBool:
 		switch strings.ToLower(v) {
 		case "true":
 			return append(buf, "true"...), "", ""
 		case "false":
 			return append(buf, "false"...), "", ""
 		}
-		return buf, "invalid boolean " + quoteShort(v), "use true or false"
-	case tagInt:
+		return buf, "invalid boolean " + QuoteShort(v), "use true or false"
+	case TagInt:
 		s, ok := jsonInt(v)
 		if !ok {
-			return buf, "invalid integer " + quoteShort(v), ""
+			return buf, "invalid integer " + QuoteShort(v), ""
 		}
 		return append(buf, s...), "", ""
-	case tagFloat:
+	case TagFloat:
 		s, msg := jsonFloat(v)
 		if msg != "" {
 			return buf, msg, ""
@@ -276,7 +276,7 @@ func jsonFloat(lit string) (string, string) {
 	if isJSONNumber(out) {
 		return out, ""
 	}
-	return "", "invalid number " + quoteShort(lit)
+	return "", "invalid number " + QuoteShort(lit)
 }
 
 // isJSONNumber reports whether s is a number in JSON syntax.

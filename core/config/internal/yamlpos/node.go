@@ -1,4 +1,4 @@
-package config
+package yamlpos
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 
 // YAML core tags, as yaml.v3 reports them through Node.ShortTag.
 const (
-	tagStr       = "!!str"
-	tagInt       = "!!int"
-	tagFloat     = "!!float"
-	tagBool      = "!!bool"
-	tagNull      = "!!null"
+	TagStr       = "!!str"
+	TagInt       = "!!int"
+	TagFloat     = "!!float"
+	TagBool      = "!!bool"
+	TagNull      = "!!null"
 	tagTimestamp = "!!timestamp"
 	tagBinary    = "!!binary"
 	tagMerge     = "!!merge"
@@ -23,16 +23,16 @@ const (
 	tagSeq       = "!!seq"
 )
 
-// entry is one key/value pair of a YAML mapping, after merge keys are
+// Entry is one key/value pair of a YAML mapping, after merge keys are
 // expanded.
-type entry struct {
-	key     string
-	keyNode *yaml.Node
-	value   *yaml.Node // as written: it may be an alias
+type Entry struct {
+	Key     string     // the key, a string
+	KeyNode *yaml.Node // the key as written, for positions
+	Value   *yaml.Node // as written: it may be an alias
 }
 
-// deref follows aliases to the node they name.
-func deref(n *yaml.Node) *yaml.Node {
+// Deref follows aliases to the node they name.
+func Deref(n *yaml.Node) *yaml.Node {
 	// yaml.v3 cannot anchor an alias, so one hop is the norm; the bound
 	// only protects against a malformed hand-built tree.
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
@@ -41,9 +41,9 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// describe names what node n (dereferenced) is, for "found ..." messages.
-func describe(n *yaml.Node) string {
-	n = deref(n)
+// Describe names what node n (dereferenced) is, for "found ..." messages.
+func Describe(n *yaml.Node) string {
+	n = Deref(n)
 	if n == nil {
 		return "nothing"
 	}
@@ -57,15 +57,15 @@ func describe(n *yaml.Node) string {
 		return "an empty document"
 	}
 	switch n.ShortTag() {
-	case tagStr:
-		return "a string (" + quoteShort(n.Value) + ")"
-	case tagInt:
+	case TagStr:
+		return "a string (" + QuoteShort(n.Value) + ")"
+	case TagInt:
 		return "an integer (" + short(n.Value) + ")"
-	case tagFloat:
+	case TagFloat:
 		return "a number (" + short(n.Value) + ")"
-	case tagBool:
+	case TagBool:
 		return "a boolean (" + n.Value + ")"
-	case tagNull:
+	case TagNull:
 		return "null"
 	case tagTimestamp:
 		return "a timestamp (" + short(n.Value) + ")"
@@ -89,16 +89,16 @@ func short(s string) string {
 	return s[:cut] + "..."
 }
 
-// quoteShort quotes s, truncated, for display in a message.
-func quoteShort(s string) string { return strconv.Quote(short(s)) }
+// QuoteShort quotes s, truncated, for display in a message.
+func QuoteShort(s string) string { return strconv.Quote(short(s)) }
 
-// isMergeKey reports whether k (dereferenced) is the YAML merge key <<.
-func isMergeKey(k *yaml.Node) bool {
+// IsMergeKey reports whether k (dereferenced) is the YAML merge key <<.
+func IsMergeKey(k *yaml.Node) bool {
 	return k.Kind == yaml.ScalarNode && k.ShortTag() == tagMerge
 }
 
-// child returns the JSON pointer of key under the pointer ptr.
-func child(ptr, key string) string {
+// Child returns the JSON pointer of key under the pointer ptr.
+func Child(ptr, key string) string {
 	if strings.ContainsAny(key, "~/") {
 		key = strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
 	}
@@ -107,31 +107,31 @@ func child(ptr, key string) string {
 
 // keyString returns the key of a mapping entry, which must be a string
 // (or a scalar whose JSON form is a string, such as a timestamp).
-func (l *loader) keyString(k *yaml.Node, ptr string) (string, bool) {
-	kd := deref(k)
-	if s, ok := stringOf(kd); ok {
+func (l *Reader) keyString(k *yaml.Node, ptr string) (string, bool) {
+	kd := Deref(k)
+	if s, ok := StringOf(kd); ok {
 		return s, true
 	}
 	hint := ""
 	if kd.Kind == yaml.ScalarNode {
 		hint = fmt.Sprintf("quote the key: %q", kd.Value)
 	}
-	l.c.add(k, ptr, "object keys must be strings, found "+describe(kd), hint)
+	l.C.Add(k, ptr, "object keys must be strings, found "+Describe(kd), hint)
 	return "", false
 }
 
-// entries lists the pairs of mapping m (dereferenced) in document order,
+// Entries lists the pairs of mapping m (dereferenced) in document order,
 // expanding merge keys: an explicit key wins over a merged one, and an
 // earlier merge source wins over a later one. A repeated key and a key that
 // is not a string are errors; their entries are left out.
-func (l *loader) entries(m *yaml.Node, ptr string) []entry {
+func (l *Reader) Entries(m *yaml.Node, ptr string) []Entry {
 	content := m.Content
-	out := make([]entry, 0, len(content)/2)
+	out := make([]Entry, 0, len(content)/2)
 	var index map[string]*yaml.Node // built once the mapping is large
 	hasMerge := false
 	for i := 0; i+1 < len(content); i += 2 {
 		k := content[i]
-		if isMergeKey(deref(k)) {
+		if IsMergeKey(Deref(k)) {
 			hasMerge = true
 			continue
 		}
@@ -144,22 +144,22 @@ func (l *loader) entries(m *yaml.Node, ptr string) []entry {
 			prev = index[key]
 		} else {
 			for j := range out {
-				if out[j].key == key {
-					prev = out[j].keyNode
+				if out[j].Key == key {
+					prev = out[j].KeyNode
 					break
 				}
 			}
 		}
 		if prev != nil {
-			l.c.add(k, child(ptr, key), fmt.Sprintf("duplicate key %q", key),
+			l.C.Add(k, Child(ptr, key), fmt.Sprintf("duplicate key %q", key),
 				fmt.Sprintf("first defined at line %d", prev.Line))
 			continue
 		}
-		out = append(out, entry{key: key, keyNode: k, value: content[i+1]})
+		out = append(out, Entry{Key: key, KeyNode: k, Value: content[i+1]})
 		if index == nil && len(out) > 16 {
 			index = make(map[string]*yaml.Node, len(content)/2)
 			for _, e := range out {
-				index[e.key] = e.keyNode
+				index[e.Key] = e.KeyNode
 			}
 		} else if index != nil {
 			index[key] = k
@@ -173,17 +173,17 @@ func (l *loader) entries(m *yaml.Node, ptr string) []entry {
 
 // merge inserts the entries brought by the merge keys of m, at the place
 // of each merge key, into the explicit entries of m.
-func (l *loader) merge(m *yaml.Node, ptr string, explicit []entry) []entry {
+func (l *Reader) merge(m *yaml.Node, ptr string, explicit []Entry) []Entry {
 	have := make(map[string]bool, len(explicit))
 	for _, e := range explicit {
-		have[e.key] = true
+		have[e.Key] = true
 	}
-	out := make([]entry, 0, len(explicit)+8)
+	out := make([]Entry, 0, len(explicit)+8)
 	j := 0
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
-		if !isMergeKey(deref(k)) {
-			if j < len(explicit) && explicit[j].keyNode == k {
+		if !IsMergeKey(Deref(k)) {
+			if j < len(explicit) && explicit[j].KeyNode == k {
 				out = append(out, explicit[j])
 				j++
 			}
@@ -192,8 +192,8 @@ func (l *loader) merge(m *yaml.Node, ptr string, explicit []entry) []entry {
 		v := m.Content[i+1]
 		for _, src := range l.mergeSources(v, ptr) {
 			for _, e := range l.mergeEntries(src, v, ptr) {
-				if !have[e.key] {
-					have[e.key] = true
+				if !have[e.Key] {
+					have[e.Key] = true
 					out = append(out, e)
 				}
 			}
@@ -204,23 +204,23 @@ func (l *loader) merge(m *yaml.Node, ptr string, explicit []entry) []entry {
 
 // mergeSources returns the mappings named by the value of a merge key: one
 // mapping or an array of mappings.
-func (l *loader) mergeSources(v *yaml.Node, ptr string) []*yaml.Node {
-	d := deref(v)
+func (l *Reader) mergeSources(v *yaml.Node, ptr string) []*yaml.Node {
+	d := Deref(v)
 	switch d.Kind {
 	case yaml.MappingNode:
 		return []*yaml.Node{d}
 	case yaml.SequenceNode:
 		srcs := make([]*yaml.Node, 0, len(d.Content))
 		for _, item := range d.Content {
-			if di := deref(item); di.Kind == yaml.MappingNode {
+			if di := Deref(item); di.Kind == yaml.MappingNode {
 				srcs = append(srcs, di)
 			} else {
-				l.c.add(item, ptr, "merge key << expects objects, found "+describe(di), "")
+				l.C.Add(item, ptr, "merge key << expects objects, found "+Describe(di), "")
 			}
 		}
 		return srcs
 	}
-	l.c.add(v, ptr, "merge key << expects an object or an array of objects, found "+describe(d), "")
+	l.C.Add(v, ptr, "merge key << expects an object or an array of objects, found "+Describe(d), "")
 	return nil
 }
 
@@ -228,26 +228,26 @@ func (l *loader) mergeSources(v *yaml.Node, ptr string) []*yaml.Node {
 // source so that its errors are reported once and repeated merges cost
 // nothing; a source that merges itself is an error, reported at the value
 // of the merge key (at).
-func (l *loader) mergeEntries(src, at *yaml.Node, ptr string) []entry {
+func (l *Reader) mergeEntries(src, at *yaml.Node, ptr string) []Entry {
 	if es, ok := l.merged[src]; ok {
 		return es
 	}
 	if l.expanding[src] {
-		l.c.add(at, ptr, "merge key << makes an object include itself", "")
+		l.C.Add(at, ptr, "merge key << makes an object include itself", "")
 		return nil
 	}
 	l.expanding[src] = true
-	es := l.entries(src, ptr)
+	es := l.Entries(src, ptr)
 	delete(l.expanding, src)
 	l.merged[src] = es
 	return es
 }
 
-// hasKey reports whether mapping m has a string key k, without checking
+// HasKey reports whether mapping m has a string key k, without checking
 // anything else.
-func hasKey(m *yaml.Node, k string) bool {
+func HasKey(m *yaml.Node, k string) bool {
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if kd := deref(m.Content[i]); kd.Kind == yaml.ScalarNode && kd.Value == k {
+		if kd := Deref(m.Content[i]); kd.Kind == yaml.ScalarNode && kd.Value == k {
 			return true
 		}
 	}
@@ -260,29 +260,29 @@ func hasKey(m *yaml.Node, k string) bool {
 // than hang.
 const maxAliasFollows = 10000
 
-// enter starts reading node n in a recursive reader. It returns false,
+// Enter starts reading node n in a recursive reader. It returns false,
 // after reporting it, when n is an alias to a value being read (the value
 // would contain itself) or when the file has followed too many aliases.
 // Every successful enter is paired with leave.
-func (l *loader) enter(n *yaml.Node, ptr string) bool {
-	d := deref(n)
+func (l *Reader) Enter(n *yaml.Node, ptr string) bool {
+	d := Deref(n)
 	if n.Kind == yaml.AliasNode {
 		l.aliasFollows++
 		if l.aliasFollows > maxAliasFollows {
 			if l.aliasFollows == maxAliasFollows+1 {
-				l.c.add(n, ptr, fmt.Sprintf("aliases expand to more than %d nested values", maxAliasFollows),
+				l.C.Add(n, ptr, fmt.Sprintf("aliases expand to more than %d nested values", maxAliasFollows),
 					"check for aliases of aliases that multiply")
 			}
 			return false
 		}
 	}
 	if l.reading[d] {
-		l.c.add(n, ptr, "alias *"+n.Value+" makes a value contain itself", "")
+		l.C.Add(n, ptr, "alias *"+n.Value+" makes a value contain itself", "")
 		return false
 	}
 	l.reading[d] = true
 	return true
 }
 
-// leave ends the reading of n started by enter.
-func (l *loader) leave(n *yaml.Node) { delete(l.reading, deref(n)) }
+// Leave ends the reading of n started by enter.
+func (l *Reader) Leave(n *yaml.Node) { delete(l.reading, Deref(n)) }

@@ -1,4 +1,4 @@
-package config
+package yamlpos
 
 import (
 	"encoding/json"
@@ -16,9 +16,9 @@ func convert(t *testing.T, src string) (string, Errors) {
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
 		t.Fatalf("parse %q: %v", src, err)
 	}
-	l := newLoader("v.yml")
-	js := l.toJSON(doc.Content[0], "/v")
-	errs := l.c.sorted()
+	l := NewReader("v.yml")
+	js := l.ToJSON(doc.Content[0], "/v")
+	errs := l.C.Sorted()
 	if js != nil && len(errs) > 0 {
 		t.Errorf("%q: got JSON %s along with errors %v", src, js, errs)
 	}
