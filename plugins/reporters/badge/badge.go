@@ -50,6 +50,10 @@ func writeBadge(_ context.Context, s *sdk.RenderSession, run *report.Run) error 
 
 // badgeFor applies the rules, first match wins:
 //
+//   - the run was stopped by a signal (exit 130): "critical",
+//     "interrupted", noting failures and the tests left skipped
+//     ("interrupted, 3 skipped"), since the run did not pass and an
+//     "error" would suggest a fault;
 //   - a test errored or the run itself had errors: "critical", naming
 //     the failed and errored counts ("2 failed, 1 errored", "run error");
 //   - a test failed: "red", "3 failed";
@@ -71,6 +75,15 @@ func badgeFor(run *report.Run) badge {
 	b := badge{SchemaVersion: endpointSchema, Label: label}
 	judged := s.Passed + s.Failed + s.Warned + s.Errored
 	switch {
+	case run.Interrupted():
+		b.Color = colorErrored
+		b.Message = "interrupted"
+		if p := problems(s, 0); p != "" {
+			b.Message += ", " + p
+		}
+		if s.Skipped > 0 {
+			b.Message += ", " + strconv.Itoa(s.Skipped) + " skipped"
+		}
 	case s.Errored > 0 || len(run.Errors) > 0:
 		b.Color = colorErrored
 		b.Message = problems(s, len(run.Errors))

@@ -195,10 +195,13 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 
 // verdict is the run's outcome and its CSS class. Errored tests and
 // run-level errors outrank failures, as they do for the exit code;
-// warnings (SHOULD requirements broken) do not fail the run.
+// warnings (SHOULD requirements broken) do not fail the run. A run a
+// signal stopped says interrupted (exit 130), not errored: nothing broke.
 func verdict(run *report.Run) (string, string) {
 	s := run.Summary
 	switch {
+	case run.Interrupted():
+		return "interrupted", "st-errored"
 	case s.Errored > 0 || len(run.Errors) > 0 || run.ExitCode >= 2:
 		return "errored", "st-errored"
 	case s.Failed > 0 || run.ExitCode == 1:

@@ -70,10 +70,14 @@ func document(run *report.Run, opt docOptions) string {
 // verdict is the run's outcome in a few words with its mark. A run with
 // errored tests or run-level errors could not be fully carried out, which
 // outranks failures, as the exit code does; warnings (SHOULD requirements
-// broken) do not fail the run, so such a run passed with warnings.
+// broken) do not fail the run, so such a run passed with warnings. A run a
+// signal stopped is neither: it says interrupted, as its exit code (130)
+// does, since calling it errored would send a reader hunting for a fault.
 func verdict(run *report.Run) string {
 	s := run.Summary
 	switch {
+	case run.Interrupted():
+		return "⏹️ mcptest: interrupted"
 	case s.Errored > 0 || len(run.Errors) > 0 || run.ExitCode >= 2:
 		return "⚠️ mcptest: errored"
 	case s.Failed > 0 || run.ExitCode == 1:

@@ -246,7 +246,8 @@ var (
 
 // summary is the final line: counts by status, total, wall time. Warnings
 // (compliance tests that broke only SHOULD requirements) are counted apart
-// from the failures, and only when there are some.
+// from the failures, and only when there are some. A run a signal stopped
+// leads with "interrupted:", so the counts are not read as a whole run.
 func (r *renderer) summary(run *report.Run) string {
 	s := run.Summary
 	count := func(n int, word string, st style) string {
@@ -272,7 +273,11 @@ func (r *renderer) summary(run *report.Run) string {
 		parts = append(parts, count(s.Warned, "warned", yellow))
 	}
 	parts = append(parts, count(s.Errored, "errored", yellow), count(s.Skipped, "skipped", dim))
-	return strings.Join(parts, ", ") + fmt.Sprintf(" (%d %s) in %s", s.Total, tests, formatSeconds(ms))
+	line := strings.Join(parts, ", ") + fmt.Sprintf(" (%d %s) in %s", s.Total, tests, formatSeconds(ms))
+	if run.Interrupted() {
+		line = r.p.paint(yellow, "interrupted:") + " " + line
+	}
+	return line
 }
 
 // capLines keeps the first n lines, noting how many were cut.
