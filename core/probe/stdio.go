@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 // Errors of the stdio transport.
@@ -97,7 +99,7 @@ func StartStdio(ctx context.Context, opts StdioOptions) (*Proc, error) {
 	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
 	cmd.Dir = opts.Dir
 	cmd.Env = append(os.Environ(), opts.Env...)
-	setProcAttr(cmd)
+	proc.SetGroup(cmd)
 	p := &Proc{cmd: cmd, opts: opts, notify: make(chan struct{}), exited: make(chan struct{}), readDone: make(chan struct{})}
 	p.stdout.Max, p.stderr.Max = opts.TailBytes, opts.TailBytes
 	cmd.Stderr = &p.stderr
@@ -301,25 +303,13 @@ func (p *Proc) Close() error {
 	p.closed = true
 	p.mu.Unlock()
 	_ = p.stdin.Close()
-	if p.waitFor(closeGrace) {
-		p.killGroup()
-		return nil
+	// StopGroup also kills what is left of the group: the server may be
+	// gone while a grandchild it started still holds the stdout pipe.
+	if !proc.StopGroup(p.cmd.Process.Pid, p.waitFor, closeGrace, 5*time.Second) {
+		return fmt.Errorf("server process %d did not exit after SIGKILL", p.cmd.Process.Pid)
 	}
-	_ = signalGroup(p.cmd.Process.Pid, sigTerm)
-	if !p.waitFor(closeGrace) {
-		_ = signalGroup(p.cmd.Process.Pid, sigKill)
-		_ = p.cmd.Process.Kill()
-		if !p.waitFor(5 * time.Second) {
-			return fmt.Errorf("server process %d did not exit after SIGKILL", p.cmd.Process.Pid)
-		}
-	}
-	p.killGroup()
 	return nil
 }
-
-// killGroup kills what is left of the group: the server may be gone while
-// a grandchild it started still holds the stdout pipe.
-func (p *Proc) killGroup() { _ = signalGroup(p.cmd.Process.Pid, sigKill) }
 
 func (p *Proc) waitFor(d time.Duration) bool {
 	t := time.NewTimer(d)

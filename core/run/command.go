@@ -8,6 +8,8 @@ import (
 	"io"
 	"os/exec"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 // Errors of runCommand, for errors.Is.
@@ -101,8 +103,8 @@ func runCommand(ctx context.Context, c command) (res commandResult) {
 	}
 	errOut := &tailBuffer{max: stderrTail}
 	cmd.Stdout, cmd.Stderr = stdout, errOut
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd) }
+	proc.SetGroup(cmd)
+	cmd.Cancel = func() error { return proc.KillGroup(cmd) }
 	cmd.WaitDelay = ioGrace
 
 	if err := cmd.Start(); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/internal/proc"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -283,7 +284,7 @@ func (r *runner) hookTimeout(s *config.Suite) time.Duration {
 // keepGroup remembers a hook's process group when something in it is
 // still running after the hook exited.
 func (h *suiteHooks) keepGroup(pgid int) {
-	if !groupAlive(pgid) {
+	if !proc.GroupAlive(pgid) {
 		return
 	}
 	h.mu.Lock()
@@ -302,8 +303,8 @@ func (h *suiteHooks) reap() {
 	h.mu.Unlock()
 	var alive []int
 	for _, g := range groups {
-		if groupAlive(g) {
-			signalGroup(g, sigTerm)
+		if proc.GroupAlive(g) {
+			_ = proc.SignalGroup(g, proc.SigTerm)
 			alive = append(alive, g)
 		}
 	}
@@ -312,7 +313,7 @@ func (h *suiteHooks) reap() {
 		time.Sleep(20 * time.Millisecond)
 		n := 0
 		for _, g := range alive {
-			if groupAlive(g) {
+			if proc.GroupAlive(g) {
 				alive[n] = g
 				n++
 			}
@@ -320,7 +321,7 @@ func (h *suiteHooks) reap() {
 		alive = alive[:n]
 	}
 	for _, g := range alive {
-		signalGroup(g, sigKill)
+		_ = proc.SignalGroup(g, proc.SigKill)
 	}
 }
 

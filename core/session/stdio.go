@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 // stdioTransport is a server process spoken to over its stdin and stdout.
@@ -19,7 +21,7 @@ type stdioTransport struct {
 	stdout *os.File
 	errOut *os.File
 	stderr *tailBuffer
-	// watchdog is the write end of the watchdog's stdin (startWatchdog),
+	// watchdog is the write end of the watchdog's stdin (proc.StartWatchdog),
 	// or nil.
 	watchdog *os.File
 
@@ -85,7 +87,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 	cmd.Dir = cfg.Dir
 	cmd.Env = environ(os.Environ(), cfg.Env)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	setProcAttr(cmd)
+	proc.SetGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return fail(err)
 	}
@@ -93,7 +95,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 	_ = inR.Close()
 	_ = outW.Close()
 	_ = errW.Close()
-	watchdog := startWatchdog(cmd.Process.Pid)
+	watchdog := proc.StartWatchdog(cmd.Process.Pid)
 
 	s := newSession(cfg.options(), TransportStdio)
 	if len(cfg.Secrets) > 0 {
@@ -218,17 +220,10 @@ func (p *stdioTransport) detail() string {
 func (p *stdioTransport) stop() error {
 	_ = p.stdin.Close()
 	var err error
-	if !p.waitExit(closeGrace) {
-		_ = signalGroup(p.pid, sigTerm)
-		if !p.waitExit(closeGrace) {
-			_ = signalGroup(p.pid, sigKill)
-			if !p.waitExit(killWait) {
-				err = fmt.Errorf("stop server %q: pid %d still running %s after SIGKILL", p.s.opts.name, p.pid, killWait)
-			}
-		}
-	}
 	// Children the server left in its group go too, and the watchdog.
-	_ = signalGroup(p.pid, sigKill)
+	if !proc.StopGroup(p.pid, p.waitExit, closeGrace, killWait) {
+		err = fmt.Errorf("stop server %q: pid %d still running %s after SIGKILL", p.s.opts.name, p.pid, killWait)
+	}
 	if p.watchdog != nil {
 		_ = p.watchdog.Close()
 	}
