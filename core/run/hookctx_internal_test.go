@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 func TestParsePatch(t *testing.T) {
@@ -61,7 +63,7 @@ func TestCheckEnvelope(t *testing.T) {
 }
 
 func TestBuffers(t *testing.T) {
-	tb := &tailBuffer{max: 5}
+	tb := &tailBuffer{proc.Tail{Max: 5}}
 	tb.Write([]byte("abc"))
 	if tb.String() != "abc" {
 		t.Errorf("%q", tb.String())

@@ -33,31 +33,6 @@ func TestNewFrameTruncates(t *testing.T) {
 	}
 }
 
-func TestTailBuffer(t *testing.T) {
-	b := newTailBuffer(16)
-	_, _ = b.Write([]byte("one\ntwo\n"))
-	_, _ = b.Write([]byte("three\n"))
-	if got := b.Tail(2); got != "two\nthree" {
-		t.Fatalf("Tail(2) = %q", got)
-	}
-	if got := b.Tail(0); got != "one\ntwo\nthree" {
-		t.Fatalf("Tail(0) = %q", got)
-	}
-	for range 100 {
-		_, _ = b.Write([]byte("four\r\n"))
-	}
-	if got := b.Tail(10); len(got) > 16 || !strings.HasSuffix(got, "four\nfour") {
-		t.Fatalf("bounded tail = %q", got)
-	}
-	_, _ = b.Write([]byte(strings.Repeat("z", 40) + "\nlast"))
-	if got := b.Tail(1); got != "last" {
-		t.Fatalf("Tail(1) after a big write = %q", got)
-	}
-	if got := b.Tail(5); got != strings.Repeat("z", 11)+"\nlast" {
-		t.Fatalf("Tail(5) = %q", got)
-	}
-}
-
 func TestLineReader(t *testing.T) {
 	long := strings.Repeat("L", 200<<10)
 	input := "short\n" + long + "\n" + `{"id":7,"result":"` + long + "\"}\n" + "mid\nlast"

@@ -20,7 +20,7 @@ type stdioTransport struct {
 	stdin  *stdinWriter
 	stdout *os.File
 	errOut *os.File
-	stderr *tailBuffer
+	stderr *proc.Tail
 	// watchdog is the write end of the watchdog's stdin (proc.StartWatchdog),
 	// or nil.
 	watchdog *os.File
@@ -108,7 +108,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 		stdin:      newStdinWriter(inW),
 		stdout:     outR,
 		errOut:     errR,
-		stderr:     newTailBuffer(cfg.StderrLimit),
+		stderr:     proc.NewTail(cfg.StderrLimit),
 		watchdog:   watchdog,
 		exited:     make(chan struct{}),
 		stdoutDone: make(chan struct{}),
@@ -116,7 +116,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 	}
 	s.t, s.proc = p, p
 
-	go p.stderr.drain(errR, p.stderrDone)
+	go drainTail(p.stderr, errR, p.stderrDone)
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
@@ -184,7 +184,7 @@ func (p *stdioTransport) exitError() error {
 		Server:      p.s.opts.name,
 		Status:      statusRunning,
 		ExitCode:    -1,
-		StderrTail:  p.stderr.Tail(stderrErrorLines),
+		StderrTail:  p.stderr.Lines(stderrErrorLines),
 		StdoutNoise: p.s.noise.String(),
 	}
 	select {
@@ -207,7 +207,7 @@ func (p *stdioTransport) detail() string {
 		b.WriteString("; non-JSON output on stdout:\n")
 		writeIndented(&b, noise)
 	}
-	if tail := p.stderr.Tail(stderrErrorLines); tail != "" {
+	if tail := p.stderr.Lines(stderrErrorLines); tail != "" {
 		b.WriteString("; stderr tail:\n")
 		writeIndented(&b, tail)
 	}
