@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptest/mcptest/internal/lines"
 	"github.com/mcptest/mcptest/internal/sse"
 )
 
@@ -66,7 +67,7 @@ func (ev sseEvent) carriesMessage() bool {
 // errors or errEventTooLong.
 func (r *sseReader) next() (sseEvent, error) {
 	r.data, r.event = r.data[:0], ""
-	if cap(r.data) > keepBufferMax {
+	if cap(r.data) > lines.KeepBufferMax {
 		r.data = nil // release the buffer of a huge event
 	}
 	// The previous event has been handled: what it held goes back.

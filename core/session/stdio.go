@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptest/mcptest/internal/lines"
 	"github.com/mcptest/mcptest/internal/proc"
 )
 
@@ -126,7 +127,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 		_ = s.Close()
 		return nil, fmt.Errorf("start server %q: mcp client: %w", cfg.Name, err)
 	}
-	go p.readStdout(newLineReader(outR, cfg.MaxMessageBytes))
+	go p.readStdout(lines.New(outR, cfg.MaxMessageBytes, FrameLimit))
 	go p.monitor()
 	return s, nil
 }
