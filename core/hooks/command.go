@@ -8,6 +8,8 @@ import (
 	"io"
 	"os/exec"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 // Errors of runCommand, for errors.Is.
@@ -93,16 +95,16 @@ func runCommand(ctx context.Context, c command) (res commandResult) {
 	var head *headBuffer
 	var tailOut *tailBuffer
 	if c.tail {
-		tailOut = &tailBuffer{max: c.stdoutMax}
+		tailOut = &tailBuffer{proc.Tail{Max: c.stdoutMax}}
 		stdout = tailOut
 	} else {
 		head = &headBuffer{max: c.stdoutMax}
 		stdout = head
 	}
-	errOut := &tailBuffer{max: stderrTail}
+	errOut := &tailBuffer{proc.Tail{Max: stderrTail}}
 	cmd.Stdout, cmd.Stderr = stdout, errOut
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd) }
+	proc.SetGroup(cmd)
+	cmd.Cancel = func() error { return proc.KillGroup(cmd) }
 	cmd.WaitDelay = ioGrace
 
 	if err := cmd.Start(); err != nil {
@@ -170,32 +172,13 @@ func (b *headBuffer) Write(p []byte) (int, error) {
 // Bytes returns what was kept.
 func (b *headBuffer) Bytes() []byte { return b.buf.Bytes() }
 
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	buf     []byte
-	max     int
-	dropped bool
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	n := len(p)
-	if len(p) >= b.max {
-		b.dropped = b.dropped || len(b.buf) > 0 || len(p) > b.max
-		b.buf = append(b.buf[:0], p[len(p)-b.max:]...)
-		return n, nil
-	}
-	if over := len(b.buf) + len(p) - b.max; over > 0 {
-		b.dropped = true
-		b.buf = append(b.buf[:0], b.buf[over:]...)
-	}
-	b.buf = append(b.buf, p...)
-	return n, nil
-}
+// tailBuffer keeps the last bytes written to it (see proc.Tail).
+type tailBuffer struct{ proc.Tail }
 
 // String returns the tail kept, marked when the start was dropped.
 func (b *tailBuffer) String() string {
-	if b.dropped {
-		return "…" + string(b.buf)
+	if b.Dropped() > 0 {
+		return "…" + b.Tail.String()
 	}
-	return string(b.buf)
+	return b.Tail.String()
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/core/servers"
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 func TestParsePatch(t *testing.T) {
@@ -63,7 +64,7 @@ func TestCheckEnvelope(t *testing.T) {
 }
 
 func TestBuffers(t *testing.T) {
-	tb := &tailBuffer{max: 5}
+	tb := &tailBuffer{proc.Tail{Max: 5}}
 	tb.Write([]byte("abc"))
 	if tb.String() != "abc" {
 		t.Errorf("%q", tb.String())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/internal/proc"
 	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -239,7 +240,7 @@ func (r *Runner) hookTimeout(s *config.Suite) time.Duration {
 // keepGroup remembers a hook's process group when something in it is
 // still running after the hook exited.
 func (h *Suite) keepGroup(pgid int) {
-	if !groupAlive(pgid) {
+	if !proc.GroupAlive(pgid) {
 		return
 	}
 	h.mu.Lock()
@@ -258,8 +259,8 @@ func (h *Suite) reap() {
 	h.mu.Unlock()
 	var alive []int
 	for _, g := range groups {
-		if groupAlive(g) {
-			signalGroup(g, sigTerm)
+		if proc.GroupAlive(g) {
+			_ = proc.SignalGroup(g, proc.SigTerm)
 			alive = append(alive, g)
 		}
 	}
@@ -268,7 +269,7 @@ func (h *Suite) reap() {
 		time.Sleep(20 * time.Millisecond)
 		n := 0
 		for _, g := range alive {
-			if groupAlive(g) {
+			if proc.GroupAlive(g) {
 				alive[n] = g
 				n++
 			}
@@ -276,7 +277,7 @@ func (h *Suite) reap() {
 		alive = alive[:n]
 	}
 	for _, g := range alive {
-		signalGroup(g, sigKill)
+		_ = proc.SignalGroup(g, proc.SigKill)
 	}
 }
 

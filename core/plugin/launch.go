@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 
+	procgroup "github.com/mcptest/mcptest/internal/proc"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -108,7 +109,7 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 	ring := newStderrRing(50)
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), sdk.LogLevelEnv+"="+l.LogLevel)
-	setParentDeathSignal(cmd)
+	procgroup.SetParentDeathSignal(cmd)
 	start := l.StartTimeout
 	if start == 0 {
 		start = 10 * time.Second

@@ -1,12 +1,11 @@
 package probe
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"io"
-	"strconv"
 	"strings"
+
+	"github.com/mcptest/mcptest/internal/sse"
 )
 
 // Event is one server-sent event, with every field the stream gave it.
@@ -36,12 +35,8 @@ func (e *Event) IsPriming() bool { return e.HasID && e.Data == "" }
 
 // SSEReader parses an event stream.
 type SSEReader struct {
-	br      *bufio.Reader
-	maxLine int
-	lastID  string
-	// skipLF drops a '\n' right after a '\r' that ended the last line,
-	// without blocking on a Peek when the server paused between them.
-	skipLF bool
+	lines  *sse.LineReader // the program's one bounded SSE line reader
+	lastID string
 }
 
 // NewSSEReader parses r; a line longer than maxLine bytes (0 means
@@ -51,11 +46,11 @@ func NewSSEReader(r io.Reader, maxLine int) *SSEReader {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
-	return &SSEReader{br: bufio.NewReaderSize(r, 64<<10), maxLine: maxLine}
+	return &SSEReader{lines: sse.NewLineReader(r, maxLine)}
 }
 
 // ErrLineTooLong is returned for an SSE line over the reader's bound.
-var ErrLineTooLong = errors.New("SSE line too long")
+var ErrLineTooLong = sse.ErrLineTooLong
 
 // Next returns the next event. Blocks of only comments are returned too
 // (with no other field set) because keep-alive comments are evidence. At
@@ -85,13 +80,13 @@ func (s *SSEReader) Next() (Event, error) {
 		}
 		seen = true
 		raw.WriteString(line + "\n")
-		if line[0] == ':' {
-			ev.Comments = append(ev.Comments, strings.TrimPrefix(line[1:], " "))
+		name, v, comment := sse.Field([]byte(line))
+		value := string(v)
+		if comment {
+			ev.Comments = append(ev.Comments, value)
 			continue
 		}
-		field, value, _ := strings.Cut(line, ":")
-		value = strings.TrimPrefix(value, " ")
-		switch field {
+		switch string(name) {
 		case "data":
 			data = append(data, value)
 			ev.HasData = true
@@ -99,13 +94,13 @@ func (s *SSEReader) Next() (Event, error) {
 			ev.Type = value
 		case "id":
 			// An id containing NUL is ignored, per the standard.
-			if !strings.ContainsRune(value, 0) {
+			if sse.ValidID(v) {
 				ev.ID, ev.HasID = value, true
 				s.lastID = value
 			}
 		case "retry":
-			if n, err := strconv.Atoi(value); err == nil && n >= 0 && strings.Trim(value, "0123456789") == "" {
-				ev.Retry = n
+			if n, ok := sse.Retry(v); ok {
+				ev.Retry = int(n)
 			}
 		}
 	}
@@ -113,32 +108,9 @@ func (s *SSEReader) Next() (Event, error) {
 
 // line reads one line ending in \n, \r\n or \r, without the ending.
 func (s *SSEReader) line() (string, error) {
-	var buf bytes.Buffer
-	for {
-		b, err := s.br.ReadByte()
-		if err != nil {
-			if buf.Len() > 0 && errors.Is(err, io.EOF) {
-				// An unterminated last line never completes an event.
-				return "", io.EOF
-			}
-			return "", err
-		}
-		if s.skipLF {
-			s.skipLF = false
-			if b == '\n' {
-				continue
-			}
-		}
-		switch b {
-		case '\n':
-			return buf.String(), nil
-		case '\r':
-			s.skipLF = true
-			return buf.String(), nil
-		}
-		if buf.Len() >= s.maxLine {
-			return "", ErrLineTooLong
-		}
-		buf.WriteByte(b)
+	line, err := s.lines.Next()
+	if errors.Is(err, sse.ErrLineTooLong) {
+		return "", ErrLineTooLong
 	}
+	return string(line), err
 }

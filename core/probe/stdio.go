@@ -1,7 +1,7 @@
 package probe
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +10,9 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/lines"
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 // Errors of the stdio transport.
@@ -97,7 +100,7 @@ func StartStdio(ctx context.Context, opts StdioOptions) (*Proc, error) {
 	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
 	cmd.Dir = opts.Dir
 	cmd.Env = append(os.Environ(), opts.Env...)
-	setProcAttr(cmd)
+	proc.SetGroup(cmd)
 	p := &Proc{cmd: cmd, opts: opts, notify: make(chan struct{}), exited: make(chan struct{}), readDone: make(chan struct{})}
 	p.stdout.Max, p.stderr.Max = opts.TailBytes, opts.TailBytes
 	cmd.Stderr = &p.stderr
@@ -130,9 +133,9 @@ func StartStdio(ctx context.Context, opts StdioOptions) (*Proc, error) {
 // server is never stalled by a slow check.
 func (p *Proc) read(r io.Reader) {
 	defer close(p.readDone)
-	br := bufio.NewReaderSize(io.TeeReader(r, &p.stdout), 64<<10)
+	lr := lines.New(io.TeeReader(r, &p.stdout), p.opts.MaxLine, p.opts.MaxLine)
 	for {
-		line, truncated, err := readLine(br, p.opts.MaxLine)
+		line, truncated, err := readLine(lr)
 		if len(line) > 0 || (err == nil) {
 			p.push(Line{Data: line, Truncated: truncated, At: time.Now()})
 		}
@@ -146,33 +149,23 @@ func (p *Proc) read(r io.Reader) {
 	}
 }
 
-// readLine reads up to the next '\n', keeping at most max bytes. A
-// trailing '\r' is kept: it is part of what the server wrote.
-func readLine(br *bufio.Reader, max int) (line []byte, truncated bool, err error) {
-	for {
-		chunk, err := br.ReadSlice('\n')
-		room := max - len(line)
-		if room > 0 {
-			take := chunk
-			if len(take) > room {
-				take, truncated = take[:room], true
-			}
-			line = append(line, take...)
-		} else if len(chunk) > 0 {
-			truncated = true
-		}
-		switch {
-		case err == nil:
-			if n := len(line); n > 0 && line[n-1] == '\n' {
-				line = line[:n-1]
-			}
-			return line, truncated, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		default:
-			return line, truncated, err
-		}
+// readLine reads up to the next '\n', keeping at most the reader's bound:
+// an over-long line comes back cut to it, marked truncated. A trailing
+// '\r' is kept: it is part of what the server wrote. The line is the
+// caller's to keep.
+func readLine(lr *lines.Reader) (line []byte, truncated bool, err error) {
+	b, err := lr.Next()
+	switch {
+	case errors.Is(err, lines.ErrTooLong):
+		return bytes.Clone(lr.Head), true, nil
+	case lr.Size > 0:
+		// An over-long line the end of the stream cut short.
+		return bytes.Clone(lr.Head), true, err
 	}
+	if err == nil {
+		b = bytes.TrimSuffix(b, []byte("\n"))
+	}
+	return bytes.Clone(b), false, err
 }
 
 func (p *Proc) push(l Line) {
@@ -301,25 +294,13 @@ func (p *Proc) Close() error {
 	p.closed = true
 	p.mu.Unlock()
 	_ = p.stdin.Close()
-	if p.waitFor(closeGrace) {
-		p.killGroup()
-		return nil
+	// StopGroup also kills what is left of the group: the server may be
+	// gone while a grandchild it started still holds the stdout pipe.
+	if !proc.StopGroup(p.cmd.Process.Pid, p.waitFor, closeGrace, 5*time.Second) {
+		return fmt.Errorf("server process %d did not exit after SIGKILL", p.cmd.Process.Pid)
 	}
-	_ = signalGroup(p.cmd.Process.Pid, sigTerm)
-	if !p.waitFor(closeGrace) {
-		_ = signalGroup(p.cmd.Process.Pid, sigKill)
-		_ = p.cmd.Process.Kill()
-		if !p.waitFor(5 * time.Second) {
-			return fmt.Errorf("server process %d did not exit after SIGKILL", p.cmd.Process.Pid)
-		}
-	}
-	p.killGroup()
 	return nil
 }
-
-// killGroup kills what is left of the group: the server may be gone while
-// a grandchild it started still holds the stdout pipe.
-func (p *Proc) killGroup() { _ = signalGroup(p.cmd.Process.Pid, sigKill) }
 
 func (p *Proc) waitFor(d time.Duration) bool {
 	t := time.NewTimer(d)

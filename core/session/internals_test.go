@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcptest/mcptest/internal/lines"
 )
 
 func TestNewFrameTruncates(t *testing.T) {
@@ -33,41 +35,16 @@ func TestNewFrameTruncates(t *testing.T) {
 	}
 }
 
-func TestTailBuffer(t *testing.T) {
-	b := newTailBuffer(16)
-	_, _ = b.Write([]byte("one\ntwo\n"))
-	_, _ = b.Write([]byte("three\n"))
-	if got := b.Tail(2); got != "two\nthree" {
-		t.Fatalf("Tail(2) = %q", got)
-	}
-	if got := b.Tail(0); got != "one\ntwo\nthree" {
-		t.Fatalf("Tail(0) = %q", got)
-	}
-	for range 100 {
-		_, _ = b.Write([]byte("four\r\n"))
-	}
-	if got := b.Tail(10); len(got) > 16 || !strings.HasSuffix(got, "four\nfour") {
-		t.Fatalf("bounded tail = %q", got)
-	}
-	_, _ = b.Write([]byte(strings.Repeat("z", 40) + "\nlast"))
-	if got := b.Tail(1); got != "last" {
-		t.Fatalf("Tail(1) after a big write = %q", got)
-	}
-	if got := b.Tail(5); got != strings.Repeat("z", 11)+"\nlast" {
-		t.Fatalf("Tail(5) = %q", got)
-	}
-}
-
 func TestLineReader(t *testing.T) {
 	long := strings.Repeat("L", 200<<10)
 	input := "short\n" + long + "\n" + `{"id":7,"result":"` + long + "\"}\n" + "mid\nlast"
-	lr := newLineReader(strings.NewReader(input), 150<<10)
+	lr := lines.New(strings.NewReader(input), 150<<10, FrameLimit)
 	var got []string
 	var tooLong []int
 	for {
-		line, err := lr.next()
-		if errors.Is(err, errLineTooLong) {
-			tooLong = append(tooLong, lr.size)
+		line, err := lr.Next()
+		if errors.Is(err, lines.ErrTooLong) {
+			tooLong = append(tooLong, lr.Size)
 			continue
 		}
 		if len(line) > 0 {
@@ -87,19 +64,19 @@ func TestLineReader(t *testing.T) {
 	if len(tooLong) != 2 || tooLong[0] != len(long)+1 {
 		t.Fatalf("too long = %v", tooLong)
 	}
-	if id := leadingID(lr.head); id != "7" {
+	if id := leadingID(lr.Head); id != "7" {
 		t.Fatalf("leadingID = %q", id)
 	}
 }
 
 func TestLineReaderLongLineAcrossBuffer(t *testing.T) {
 	long := strings.Repeat("x", 100<<10) // longer than bufio's 64 KiB
-	lr := newLineReader(bufio.NewReader(strings.NewReader(long+"\nnext\n")), 1<<20)
-	line, err := lr.next()
+	lr := lines.New(bufio.NewReader(strings.NewReader(long+"\nnext\n")), 1<<20, FrameLimit)
+	line, err := lr.Next()
 	if err != nil || string(line) != long+"\n" {
 		t.Fatalf("long line: %d bytes, %v", len(line), err)
 	}
-	line, err = lr.next()
+	line, err = lr.Next()
 	if err != nil || string(line) != "next\n" {
 		t.Fatalf("next line: %q, %v", line, err)
 	}
@@ -239,7 +216,7 @@ func TestStdinWriterCancel(t *testing.T) {
 	<-sw.lock
 }
 
-// TestLineReaderHugeLines: lines past keepBufferMax are gathered in chunks
+// TestLineReaderHugeLines: lines past lines.KeepBufferMax are gathered in chunks
 // and come back whole, at their exact size; one over the limit after some
 // chunks is reported with its start and size; the lines around them are
 // intact.
@@ -247,22 +224,22 @@ func TestLineReaderHugeLines(t *testing.T) {
 	huge := `{"id":9,"result":"` + strings.Repeat("h", 9<<20) + `"}`
 	over := `{"id":10,"result":"` + strings.Repeat("o", 13<<20) + `"}`
 	input := "a\n" + huge + "\n" + "b\n" + over + "\n" + huge + "\nc\n"
-	lr := newLineReader(strings.NewReader(input), 12<<20)
-	var lines []string
+	lr := lines.New(strings.NewReader(input), 12<<20, FrameLimit)
+	var seen []string
 	for {
-		line, err := lr.next()
-		if errors.Is(err, errLineTooLong) {
-			if lr.size != len(over)+1 || leadingID(lr.head) != "10" {
-				t.Fatalf("too long: size %d, head id %q", lr.size, leadingID(lr.head))
+		line, err := lr.Next()
+		if errors.Is(err, lines.ErrTooLong) {
+			if lr.Size != len(over)+1 || leadingID(lr.Head) != "10" {
+				t.Fatalf("too long: size %d, head id %q", lr.Size, leadingID(lr.Head))
 			}
-			lines = append(lines, "TOO LONG")
+			seen = append(seen, "TOO LONG")
 			continue
 		}
-		if len(line) > keepBufferMax && cap(line) != len(line) {
+		if len(line) > lines.KeepBufferMax && cap(line) != len(line) {
 			t.Fatalf("a %d-byte line kept %d bytes of capacity", len(line), cap(line))
 		}
 		if len(line) > 0 {
-			lines = append(lines, string(line))
+			seen = append(seen, string(line))
 		}
 		if err == io.EOF {
 			break
@@ -272,12 +249,12 @@ func TestLineReaderHugeLines(t *testing.T) {
 		}
 	}
 	want := []string{"a\n", huge + "\n", "b\n", "TOO LONG", huge + "\n", "c\n"}
-	if len(lines) != len(want) {
-		t.Fatalf("%d lines, want %d", len(lines), len(want))
+	if len(seen) != len(want) {
+		t.Fatalf("%d lines, want %d", len(seen), len(want))
 	}
 	for i := range want {
-		if lines[i] != want[i] {
-			t.Fatalf("line %d: %d bytes %.30q, want %d bytes %.30q", i, len(lines[i]), lines[i], len(want[i]), want[i])
+		if seen[i] != want[i] {
+			t.Fatalf("line %d: %d bytes %.30q, want %d bytes %.30q", i, len(seen[i]), seen[i], len(want[i]), want[i])
 		}
 	}
 }

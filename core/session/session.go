@@ -297,7 +297,7 @@ func (s *Session) StderrTail(n int) string {
 	if s.proc == nil {
 		return ""
 	}
-	return s.proc.stderr.Tail(n)
+	return s.proc.stderr.Lines(n)
 }
 
 // Exited reports whether the server process has ended and, if so, the

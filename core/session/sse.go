@@ -1,14 +1,16 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
+	"math"
 	"strings"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/lines"
+	"github.com/mcptest/mcptest/internal/sse"
 )
 
 // errEventTooLong reports an SSE line or event longer than the limit.
@@ -26,13 +28,10 @@ type sseEvent struct {
 // ":" is a comment; "event", "data", "id" and "retry" are the fields; a
 // blank line dispatches the event, unless it has no data.
 type sseReader struct {
-	br     *bufio.Reader
-	max    int // bound on one line and on one event's data
-	line   []byte
-	data   []byte
-	event  string
-	hasLF  bool // a line ended in CR: a following LF belongs to it
-	primed bool // the byte-order mark has been checked
+	lines *sse.LineReader // the program's one bounded SSE line reader
+	max   int             // bound on one line and on one event's data
+	data  []byte
+	event string
 
 	// lastID is the last event id the stream set, as a client would send
 	// it in Last-Event-ID; it survives events without data (a priming
@@ -49,7 +48,11 @@ type sseReader struct {
 
 // newSSEReader reads events from r, bounding lines and events to max bytes.
 func newSSEReader(r io.Reader, max int) *sseReader {
-	return &sseReader{br: bufio.NewReaderSize(r, 32<<10), max: max}
+	s := &sseReader{lines: sse.NewLineReader(r, max), max: max}
+	// The line's bytes count against the body budget with the data the
+	// event already holds.
+	s.lines.Reserve = func(n int) error { return s.hold.ensure(n + len(s.data)) }
+	return s
 }
 
 // carriesMessage reports whether ev holds a JSON-RPC message: a "message"
@@ -64,7 +67,7 @@ func (ev sseEvent) carriesMessage() bool {
 // errors or errEventTooLong.
 func (r *sseReader) next() (sseEvent, error) {
 	r.data, r.event = r.data[:0], ""
-	if cap(r.data) > keepBufferMax {
+	if cap(r.data) > lines.KeepBufferMax {
 		r.data = nil // release the buffer of a huge event
 	}
 	// The previous event has been handled: what it held goes back.
@@ -95,14 +98,10 @@ func (r *sseReader) next() (sseEvent, error) {
 
 // field processes one non-blank line.
 func (r *sseReader) field(line []byte) error {
-	if line[0] == ':' {
+	name, value, comment := sse.Field(line)
+	if comment {
 		r.comments++
 		return nil
-	}
-	name, value := line, []byte(nil)
-	if i := bytes.IndexByte(line, ':'); i >= 0 {
-		name, value = line[:i], line[i+1:]
-		value = bytes.TrimPrefix(value, []byte(" "))
 	}
 	switch string(name) {
 	case "event":
@@ -119,88 +118,25 @@ func (r *sseReader) field(line []byte) error {
 		r.data = append(r.data, value...)
 		r.data = append(r.data, '\n')
 	case "id":
-		if bytes.IndexByte(value, 0) < 0 {
+		if sse.ValidID(value) {
 			r.lastID = string(value)
 		}
 	case "retry":
-		if ms, err := strconv.ParseUint(string(value), 10, 31); err == nil && isDigits(value) {
+		if ms, ok := sse.Retry(value); ok && ms <= math.MaxInt32 {
 			r.retry = time.Duration(ms) * time.Millisecond
 		}
 	}
 	return nil
 }
 
-// isDigits reports whether b is non-empty and all ASCII digits.
-func isDigits(b []byte) bool {
-	if len(b) == 0 {
-		return false
-	}
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// readLine returns the next line without its terminator; the slice is
-// valid until the next call. It returns the read error at the end of the
-// stream, dropping an unterminated last line.
+// readLine returns the next line without its terminator (see
+// sse.LineReader.Next); a line over the bound is errEventTooLong.
 func (r *sseReader) readLine() ([]byte, error) {
-	r.line = r.line[:0]
-	if cap(r.line) > keepBufferMax {
-		r.line = nil
+	line, err := r.lines.Next()
+	if errors.Is(err, sse.ErrLineTooLong) {
+		return nil, fmt.Errorf("%w: a line exceeds %d bytes", errEventTooLong, r.max)
 	}
-	if !r.primed {
-		r.primed = true
-		// Peek past the first byte only when it can start a BOM, so a
-		// short stream is never held up.
-		if b, err := r.br.Peek(1); err == nil && b[0] == 0xEF {
-			if b, err := r.br.Peek(3); err == nil && string(b) == "\uFEFF" {
-				_, _ = r.br.Discard(3)
-			}
-		}
-	}
-	for {
-		if r.hasLF {
-			// Looked at lazily, so a line ending in CR is returned at once
-			// rather than when the next byte arrives.
-			b, err := r.br.Peek(1)
-			if err != nil {
-				return nil, err
-			}
-			r.hasLF = false
-			if b[0] == '\n' {
-				_, _ = r.br.Discard(1)
-				continue
-			}
-		}
-		if r.br.Buffered() == 0 {
-			if _, err := r.br.Peek(1); err != nil {
-				return nil, err
-			}
-		}
-		buf, _ := r.br.Peek(r.br.Buffered())
-		i := bytes.IndexAny(buf, "\r\n")
-		end := i
-		if i < 0 {
-			end = len(buf)
-		}
-		if len(r.line)+end > r.max {
-			return nil, fmt.Errorf("%w: a line exceeds %d bytes", errEventTooLong, r.max)
-		}
-		if err := r.hold.ensure(len(r.line) + end + len(r.data)); err != nil {
-			return nil, err
-		}
-		r.line = append(r.line, buf[:end]...)
-		if i < 0 {
-			_, _ = r.br.Discard(len(buf))
-			continue
-		}
-		r.hasLF = buf[i] == '\r'
-		_, _ = r.br.Discard(i + 1)
-		return r.line, nil
-	}
+	return line, err
 }
 
 // describeStreamEnd says how a stream ended for messages.

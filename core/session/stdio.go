@@ -8,6 +8,9 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/lines"
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 // stdioTransport is a server process spoken to over its stdin and stdout.
@@ -18,8 +21,8 @@ type stdioTransport struct {
 	stdin  *stdinWriter
 	stdout *os.File
 	errOut *os.File
-	stderr *tailBuffer
-	// watchdog is the write end of the watchdog's stdin (startWatchdog),
+	stderr *proc.Tail
+	// watchdog is the write end of the watchdog's stdin (proc.StartWatchdog),
 	// or nil.
 	watchdog *os.File
 
@@ -85,7 +88,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 	cmd.Dir = cfg.Dir
 	cmd.Env = environ(os.Environ(), cfg.Env)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	setProcAttr(cmd)
+	proc.SetGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return fail(err)
 	}
@@ -93,7 +96,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 	_ = inR.Close()
 	_ = outW.Close()
 	_ = errW.Close()
-	watchdog := startWatchdog(cmd.Process.Pid)
+	watchdog := proc.StartWatchdog(cmd.Process.Pid)
 
 	s := newSession(cfg.options(), TransportStdio)
 	if len(cfg.Secrets) > 0 {
@@ -106,7 +109,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 		stdin:      newStdinWriter(inW),
 		stdout:     outR,
 		errOut:     errR,
-		stderr:     newTailBuffer(cfg.StderrLimit),
+		stderr:     proc.NewTail(cfg.StderrLimit),
 		watchdog:   watchdog,
 		exited:     make(chan struct{}),
 		stdoutDone: make(chan struct{}),
@@ -114,7 +117,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 	}
 	s.t, s.proc = p, p
 
-	go p.stderr.drain(errR, p.stderrDone)
+	go drainTail(p.stderr, errR, p.stderrDone)
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
@@ -124,7 +127,7 @@ func spawn(cfg StdioConfig) (*Session, error) {
 		_ = s.Close()
 		return nil, fmt.Errorf("start server %q: mcp client: %w", cfg.Name, err)
 	}
-	go p.readStdout(newLineReader(outR, cfg.MaxMessageBytes))
+	go p.readStdout(lines.New(outR, cfg.MaxMessageBytes, FrameLimit))
 	go p.monitor()
 	return s, nil
 }
@@ -182,7 +185,7 @@ func (p *stdioTransport) exitError() error {
 		Server:      p.s.opts.name,
 		Status:      statusRunning,
 		ExitCode:    -1,
-		StderrTail:  p.stderr.Tail(stderrErrorLines),
+		StderrTail:  p.stderr.Lines(stderrErrorLines),
 		StdoutNoise: p.s.noise.String(),
 	}
 	select {
@@ -205,7 +208,7 @@ func (p *stdioTransport) detail() string {
 		b.WriteString("; non-JSON output on stdout:\n")
 		writeIndented(&b, noise)
 	}
-	if tail := p.stderr.Tail(stderrErrorLines); tail != "" {
+	if tail := p.stderr.Lines(stderrErrorLines); tail != "" {
 		b.WriteString("; stderr tail:\n")
 		writeIndented(&b, tail)
 	}
@@ -218,17 +221,10 @@ func (p *stdioTransport) detail() string {
 func (p *stdioTransport) stop() error {
 	_ = p.stdin.Close()
 	var err error
-	if !p.waitExit(closeGrace) {
-		_ = signalGroup(p.pid, sigTerm)
-		if !p.waitExit(closeGrace) {
-			_ = signalGroup(p.pid, sigKill)
-			if !p.waitExit(killWait) {
-				err = fmt.Errorf("stop server %q: pid %d still running %s after SIGKILL", p.s.opts.name, p.pid, killWait)
-			}
-		}
-	}
 	// Children the server left in its group go too, and the watchdog.
-	_ = signalGroup(p.pid, sigKill)
+	if !proc.StopGroup(p.pid, p.waitExit, closeGrace, killWait) {
+		err = fmt.Errorf("stop server %q: pid %d still running %s after SIGKILL", p.s.opts.name, p.pid, killWait)
+	}
 	if p.watchdog != nil {
 		_ = p.watchdog.Close()
 	}

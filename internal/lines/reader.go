@@ -1,17 +1,16 @@
-package session
+package lines
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"io"
 )
 
-// errLineTooLong reports a stdout line longer than MaxMessageBytes.
-var errLineTooLong = errors.New("line too long")
+// ErrTooLong reports a line longer than the reader's bound.
+var ErrTooLong = errors.New("line too long")
 
-// lineReader splits the server's stdout into lines of bounded length.
-type lineReader struct {
+// Reader splits a stream (a server's stdout) into lines of bounded length.
+type Reader struct {
 	br  *bufio.Reader
 	buf []byte // holds lines longer than br's buffer, up to keepBufferMax
 	// chunks hold a line beyond keepBufferMax, joined once it ends: a huge
@@ -22,29 +21,43 @@ type lineReader struct {
 	// total is the length of the line in buf and chunks.
 	total int
 	max   int
-	// head keeps the start of the last discarded over-long line, size its
-	// length, so the frame can be reported and its id recovered.
-	head []byte
-	size int
+	// headMax bounds Head.
+	headMax int
+
+	// Head keeps the first bytes (at most the headMax given to New) of
+	// the last over-long line, and Size its length, so it can be reported
+	// and a JSON-RPC id recovered from it. Next sets both for an
+	// over-long line, also one that the end of the stream cut short, and
+	// sets Size to 0 otherwise.
+	Head []byte
+	Size int
 }
 
-// keepBufferMax is the largest line buffer kept between lines; a bigger one
-// (left by a huge response) is released.
-const keepBufferMax = 1 << 20
+// KeepBufferMax is the largest line buffer kept between lines; a bigger
+// one (left by a huge response) is released, so a line longer than this
+// that Next returned is the caller's to keep.
+const KeepBufferMax = 1 << 20
 
-func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+// keepBufferMax is KeepBufferMax, under the name the code below uses.
+const keepBufferMax = KeepBufferMax
+
+// New reads lines of at most max bytes (with their "\n") from r, keeping
+// at most headMax bytes of the start of an over-long line in Head.
+func New(r io.Reader, max, headMax int) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 64<<10), max: max, headMax: headMax}
 }
 
-// next returns the next line including its "\n". The slice is valid until
+// Next returns the next line including its "\n". The slice is valid until
 // the next call. At the end of the stream it returns the last, unterminated,
 // line (possibly empty) with the read error. A line longer than max is
-// consumed and reported as errLineTooLong, with its start in head.
-func (l *lineReader) next() ([]byte, error) {
+// consumed and reported as ErrTooLong, with its start in Head and its
+// length in Size; one that the end of the stream cut short returns the
+// read error, with Head and Size set as well.
+func (l *Reader) Next() ([]byte, error) {
 	if cap(l.buf) > keepBufferMax {
 		l.buf = nil
 	}
-	l.buf, l.chunks, l.total = l.buf[:0], nil, 0
+	l.buf, l.chunks, l.total, l.Size = l.buf[:0], nil, 0, 0
 	for {
 		frag, err := l.br.ReadSlice('\n')
 		if err == nil && l.total == 0 {
@@ -67,7 +80,7 @@ func (l *lineReader) next() ([]byte, error) {
 const lineChunk = 4 << 20
 
 // add appends a fragment of the current line.
-func (l *lineReader) add(frag []byte) {
+func (l *Reader) add(frag []byte) {
 	l.total += len(frag)
 	if l.chunks == nil && len(l.buf)+len(frag) <= keepBufferMax {
 		l.grow(len(frag))
@@ -91,7 +104,7 @@ func (l *lineReader) add(frag []byte) {
 }
 
 // line returns the current line: buf, or the chunks joined at exact size.
-func (l *lineReader) line() []byte {
+func (l *Reader) line() []byte {
 	if l.chunks == nil {
 		return l.buf
 	}
@@ -105,7 +118,7 @@ func (l *lineReader) line() []byte {
 
 // grow makes room for n more bytes in buf, doubling its capacity. (append
 // grows big slices by only a quarter at a time, which copies more.)
-func (l *lineReader) grow(n int) {
+func (l *Reader) grow(n int) {
 	if cap(l.buf)-len(l.buf) >= n {
 		return
 	}
@@ -115,55 +128,33 @@ func (l *lineReader) grow(n int) {
 }
 
 // skipLine discards the rest of an over-long line whose latest fragment is
-// frag and returns errLineTooLong (or the read error that ended it).
-func (l *lineReader) skipLine(frag []byte, err error) ([]byte, error) {
+// frag and returns ErrTooLong (or the read error that ended it).
+func (l *Reader) skipLine(frag []byte, err error) ([]byte, error) {
 	size := l.total + len(frag)
-	start := l.buf
-	if l.chunks != nil {
-		start = l.chunks[0]
+	// Head is the first headMax bytes of what was gathered, then frag.
+	l.Head = l.Head[:0]
+	parts := l.chunks
+	if parts == nil {
+		parts = [][]byte{l.buf}
 	}
-	if len(start) == 0 {
-		start = frag
+	for _, p := range append(parts, frag) {
+		l.Head = append(l.Head, p[:min(len(p), l.headMax-len(l.Head))]...)
 	}
-	_, tooLong := l.tooLong(start, size)
 	l.chunks = nil
 	for err == bufio.ErrBufferFull {
 		frag, err = l.br.ReadSlice('\n')
 		size += len(frag)
 	}
-	l.size = size
+	l.Size = size
 	if err != nil {
 		return nil, err
 	}
-	return nil, tooLong
+	return nil, ErrTooLong
 }
 
 // tooLong records the start of an over-long line of the given size.
-func (l *lineReader) tooLong(start []byte, size int) ([]byte, error) {
-	l.head = append(l.head[:0], start[:min(len(start), FrameLimit)]...)
-	l.size = size
-	return nil, errLineTooLong
-}
-
-// readStdout routes every line the server writes (see Session.route), and
-// records non-JSON lines in the noise log. It returns when stdout ends or is
-// closed.
-func (p *stdioTransport) readStdout(lr *lineReader) {
-	s := p.s
-	defer close(p.stdoutDone)
-	defer s.toClient.Close() // mcp-go sees EOF and fails its own requests
-	for {
-		line, err := lr.next()
-		if errors.Is(err, errLineTooLong) {
-			s.routeTooLong(lr.head, lr.size)
-			continue
-		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			// next drops a buffer this large instead of reusing it.
-			s.route(line, source{owned: cap(line) > keepBufferMax})
-		}
-		if err != nil {
-			return
-		}
-	}
+func (l *Reader) tooLong(start []byte, size int) ([]byte, error) {
+	l.Head = append(l.Head[:0], start[:min(len(start), l.headMax)]...)
+	l.Size = size
+	return nil, ErrTooLong
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package session
+package proc
 
 import (
 	"os"
@@ -14,14 +14,14 @@ import (
 // included, when no Close can run.
 const watchdogScript = `read _; kill -s KILL 0`
 
-// startWatchdog starts a /bin/sh running watchdogScript in the process group
+// StartWatchdog starts a /bin/sh running watchdogScript in the process group
 // pgid, and returns the write end of its stdin, which must stay open while
 // the session lives. It covers what Pdeathsig cannot: Pdeathsig (Linux
 // only) kills the server when mcptest dies, but not the children the server
 // started (an npx or uvx wrapper's real server, a shell's jobs), which
 // would survive as orphans. Close kills the group, and so the watchdog,
 // itself. Without /bin/sh it returns nil and the session goes on unguarded.
-func startWatchdog(pgid int) *os.File {
+func StartWatchdog(pgid int) *os.File {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil
