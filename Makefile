@@ -6,7 +6,7 @@ PLUGINS_DIR := $(BIN)/mcptest-plugins
 PROTO_DIR := sdk/proto
 PROTO_FILES := $(wildcard $(PROTO_DIR)/mcptest/plugin/v1/*.proto)
 
-.PHONY: all build demo test test-short vet fuzz-short bench generate check-generate clean
+.PHONY: all build demo test test-race test-short vet fuzz-short bench generate check-generate clean
 
 all: build
 
@@ -27,6 +27,14 @@ test: build
 test-short:
 	$(GO) test -short ./...
 	for m in $(SUB_MODULES); do (cd $$m && $(GO) test -short ./...) || exit 1; done
+
+# test-race runs the packages whose code is concurrent (plugin host,
+# sessions, the runner, judging, report writing, the shared internals and
+# the SDK) under the race detector.
+RACE_PKGS := ./core/plugin ./core/session ./core/run ./core/assert ./core/report ./internal/...
+test-race:
+	$(GO) test -race -count=1 $(RACE_PKGS)
+	cd sdk && $(GO) test -race -count=1 ./...
 
 # vet checks the root module and each separate one.
 vet:
