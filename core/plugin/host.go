@@ -278,34 +278,6 @@ func (h *Host) Description(ctx context.Context, f *Found) (sdk.Description, erro
 	return inc.desc, nil
 }
 
-// Reporter returns the reporter client of f, starting it if needed.
-func (h *Host) Reporter(ctx context.Context, f *Found) (*sdk.ReporterClient, error) {
-	inc, err := h.get(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	if inc.reporter == nil {
-		return nil, newPluginError(f, errors.New("serves no reporters"), "")
-	}
-	return inc.reporter, nil
-}
-
-// ReporterFailed classifies an error a reporter stream returned, the same
-// way matcher calls are classified.
-func (h *Host) ReporterFailed(ctx context.Context, f *Found, err error) error {
-	p, perr := h.proc(f)
-	if perr != nil {
-		return perr
-	}
-	p.mu.Lock()
-	inc := p.last
-	p.mu.Unlock()
-	if inc == nil {
-		return newPluginError(f, err, "")
-	}
-	return h.callFailed(p, inc, ctx, err, "while reporting")
-}
-
 // Close stops every plugin in parallel and waits for them to exit, and
 // for starts in progress to end first.
 func (h *Host) Close() {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcptest/mcptest/internal/redact"
 	"io"
 	"sync"
 
@@ -37,7 +38,7 @@ type Terminals struct {
 // their targets and replace them only when complete (dest.go).
 type Emitter struct {
 	host    *plugin.Host
-	redact  *Redactor
+	redact  *redact.Redactor
 	term    Terminals
 	summary *stepSummary
 
@@ -58,7 +59,7 @@ type Emitter struct {
 // The streams outlive ctx: cancelling it (Ctrl-C) must still let the
 // final report through. Every send and the close are bounded by the
 // host's call timeout instead.
-func Open(ctx context.Context, host *plugin.Host, outputs []Output, term Terminals, redact *Redactor) (*Emitter, error) {
+func Open(ctx context.Context, host *plugin.Host, outputs []Output, term Terminals, redact *redact.Redactor) (*Emitter, error) {
 	e := &Emitter{host: host, redact: redact, term: term, summary: &stepSummary{path: term.StepSummary}}
 	for _, o := range outputs {
 		s, err := e.open(ctx, o)

@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/core/plugin"
-	"github.com/mcptest/mcptest/core/report"
+	"github.com/mcptest/mcptest/internal/redact"
 )
 
 func TestRunErrorsAreListedInAStableOrder(t *testing.T) {
-	r := &runner{opts: Options{Redact: report.NewRedactor(nil)}, pluginErrs: map[string]*plugin.PluginError{}}
+	r := &runner{opts: Options{Redact: redact.New()}, pluginErrs: map[string]*plugin.PluginError{}}
 	// Noted in an order unlike the sorted one, as finishing tests would.
 	for _, name := range []string{"m", "c", "x", "a", "q", "f", "z", "b", "k", "d"} {
 		r.notePluginError(fmt.Errorf("call: %w", &plugin.PluginError{Plugin: name, Version: "1.0.0", Err: errors.New("crashed")}))
@@ -31,7 +31,7 @@ func TestRunErrorsAreListedInAStableOrder(t *testing.T) {
 }
 
 func TestRunErrorsKeepTheFailureThatEndedAPlugin(t *testing.T) {
-	r := &runner{opts: Options{Redact: report.NewRedactor(nil)}, pluginErrs: map[string]*plugin.PluginError{}}
+	r := &runner{opts: Options{Redact: redact.New()}, pluginErrs: map[string]*plugin.PluginError{}}
 	note := func(msg string, final bool) {
 		r.notePluginError(&plugin.PluginError{Plugin: "chaos", Version: "1.0.0", Err: errors.New(msg), Final: final})
 	}
