@@ -1,26 +1,3 @@
-// Package session runs MCP client sessions against servers under test.
-//
-// A Session talks to one server over one transport: a child process over
-// stdio (StartStdio), or a URL over Streamable HTTP or the legacy HTTP+SSE
-// transport (StartHTTP). Whatever the transport, the Session API is the
-// same, so the runner never needs to know which one it holds.
-//
-// It is built on mcp-go: the mcp-go client performs the initialize handshake
-// at a pinned protocol revision (never an auto-probe) and serves
-// notifications and server-to-client requests, while tool calls are written
-// and correlated by the session itself so that results are the server's
-// exact bytes and every frame can be recorded. At a modern revision
-// (2026-07-28, modern.go) there is no handshake for mcp-go to perform: the
-// session opens with server/discover and stamps every request itself, and
-// the mcp-go client, never initialised, can emulate nothing. The transports only move
-// bytes: they hand each message the server sends to the session's router,
-// which passes responses to our calls to the waiting call and everything
-// else to mcp-go through a pipe, as if mcp-go were reading stdout.
-//
-// A call has three distinct outcomes: a result (which may carry isError:
-// true), a JSON-RPC error (Outcome.RPCError), or a transport failure (the
-// error return: ErrServerExited, ErrTransport, ErrTimeout, ErrClosed,
-// ErrBadResponse).
 package session
 
 import (
