@@ -9,13 +9,15 @@
 //     providers, faults), so that each file can check its references
 //     with exact positions (refs.go);
 //  3. read the variables of every file, the dotenv files and the
-//     environment, and resolve them (variables.go);
+//     environment, and resolve them (variables.go, with the syntax,
+//     precedence and dotenv reading in internal/vars);
 //  4. interpolate the strings of every file in place (interpolate.go);
 //  5. walk each file's YAML nodes into a typed fragment (validate_*.go),
 //     then merge the fragments in order (merge.go);
 //  6. merge defaultTest into the tests (defaulttest.go), apply the
 //     command-line server overrides (overrides.go) and collect the
-//     secrets to redact (secrets.go).
+//     secrets to redact (secrets.go walks the fields that name
+//     credentials; internal/vars collects and checks the values).
 //
 // The walk uses yaml.v3 nodes rather than decoding into structs, so that
 // every value keeps its position; internal/yamlpos is that layer (aliases,
