@@ -324,6 +324,8 @@ func pidIn(t *testing.T, path string) int {
 }
 
 // waitDead fails unless pid is gone (or a zombie) within a few seconds.
+// It polls: pid belongs to a hook's process group, not to this process,
+// so its exit is no event the test can wait on.
 func waitDead(t *testing.T, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
