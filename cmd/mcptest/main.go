@@ -56,6 +56,7 @@ func commands() []command {
 		{"validate", "check suites without starting any server", cmdValidate},
 		{"report", "re-render a saved run, or merge shard reports", cmdReport},
 		{"compliance", "run the protocol compliance checks against a server", cmdCompliance},
+		{"audit", "call every tool of a server once and classify how it copes", cmdAudit},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
 		{"version", "print mcptest's version", cmdVersion},
