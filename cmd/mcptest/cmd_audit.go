@@ -103,7 +103,7 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if note != "" {
 			header += "\n" + note
 		}
-		if err := writeSuiteFile(f.writeSuite, target, header, tests); err != nil {
+		if err := writeSuiteFile(f.writeSuite, target, header, tests, false); err != nil {
 			fmt.Fprintf(stderr, "mcptest audit: %v\n", err)
 			return 2
 		}
@@ -114,9 +114,9 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 // writeSuiteFile writes a suite beside its final name and renames it into
 // place, so an earlier file survives a failed write.
-func writeSuiteFile(path string, target toolkit.Target, header string, tests []toolkit.SuiteTest) error {
+func writeSuiteFile(path string, target toolkit.Target, header string, tests []toolkit.SuiteTest, perTest bool) error {
 	var buf bytes.Buffer
-	if err := toolkit.WriteSuite(&buf, target, header, tests); err != nil {
+	if err := toolkit.WriteSuite(&buf, target, header, tests, perTest); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := path + ".tmp"

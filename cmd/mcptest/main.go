@@ -57,6 +57,7 @@ func commands() []command {
 		{"report", "re-render a saved run, or merge shard reports", cmdReport},
 		{"compliance", "run the protocol compliance checks against a server", cmdCompliance},
 		{"audit", "call every tool of a server once and classify how it copes", cmdAudit},
+		{"fuzz", "send every tool invalid and edge inputs and report each crash class", cmdFuzz},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
 		{"version", "print mcptest's version", cmdVersion},

@@ -18,7 +18,9 @@ type SuiteTest struct {
 	Arguments json.RawMessage
 	// Comment, when set, is written above the test.
 	Comment string
-	Expect  []Expectation
+	// TimeoutMS, when set, is the test's timeout_ms.
+	TimeoutMS int
+	Expect    []Expectation
 }
 
 // Expectation is one expect entry: a target and a matcher, written as
@@ -32,10 +34,12 @@ type Expectation struct {
 const SuiteServerName = "server"
 
 // WriteSuite writes a v1 suite for the target with the tests. header is
-// written as comment lines at the top. Secrets never appear: headers read
+// written as comment lines at the top. perTest gives every test a fresh
+// server (restart_policy: per_test), for tests of crashes and hangs that
+// must not take the other tests down with them. Secrets never appear: headers read
 // from the environment are written as {env: NAME}, and a bearer token as
 // auth.bearer_token_env.
-func WriteSuite(w io.Writer, t Target, header string, tests []SuiteTest) error {
+func WriteSuite(w io.Writer, t Target, header string, tests []SuiteTest, perTest bool) error {
 	var b bytes.Buffer
 	b.WriteString("# yaml-language-server: $schema=https://mcptest.dev/schemas/v1.json\n")
 	for _, l := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
@@ -78,6 +82,9 @@ func WriteSuite(w io.Writer, t Target, header string, tests []SuiteTest) error {
 			}
 		}
 	}
+	if perTest {
+		b.WriteString("    restart_policy: per_test\n")
+	}
 	if len(tests) == 0 {
 		b.WriteString("\ntools: []\n")
 	} else {
@@ -95,6 +102,9 @@ func WriteSuite(w io.Writer, t Target, header string, tests []SuiteTest) error {
 		fmt.Fprintf(&b, "  - name: %s\n    server: %s\n    tool: %s\n", q(st.Name), SuiteServerName, q(st.Tool))
 		if len(st.Arguments) > 0 && string(st.Arguments) != "{}" && string(st.Arguments) != "null" {
 			fmt.Fprintf(&b, "    args: %s\n", st.Arguments)
+		}
+		if st.TimeoutMS > 0 {
+			fmt.Fprintf(&b, "    timeout_ms: %d\n", st.TimeoutMS)
 		}
 		if len(st.Expect) > 0 {
 			b.WriteString("    expect:\n")
