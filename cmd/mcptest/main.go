@@ -58,6 +58,7 @@ func commands() []command {
 		{"compliance", "run the protocol compliance checks against a server", cmdCompliance},
 		{"audit", "call every tool of a server once and classify how it copes", cmdAudit},
 		{"fuzz", "send every tool invalid and edge inputs and report each crash class", cmdFuzz},
+		{"lint", "check a server's tool, resource and prompt definitions against quality rules", cmdLint},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
 		{"version", "print mcptest's version", cmdVersion},
