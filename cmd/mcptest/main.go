@@ -59,6 +59,7 @@ func commands() []command {
 		{"audit", "call every tool of a server once and classify how it copes", cmdAudit},
 		{"fuzz", "send every tool invalid and edge inputs and report each crash class", cmdFuzz},
 		{"lint", "check a server's tool, resource and prompt definitions against quality rules", cmdLint},
+		{"coverage", "list what a server offers that no test of the suites touches", cmdCoverage},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
 		{"version", "print mcptest's version", cmdVersion},
