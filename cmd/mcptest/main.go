@@ -60,6 +60,7 @@ func commands() []command {
 		{"fuzz", "send every tool invalid and edge inputs and report each crash class", cmdFuzz},
 		{"lint", "check a server's tool, resource and prompt definitions against quality rules", cmdLint},
 		{"coverage", "list what a server offers that no test of the suites touches", cmdCoverage},
+		{"generate", "write a suite from a live server, one passing test per tool", cmdGenerate},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
 		{"version", "print mcptest's version", cmdVersion},
