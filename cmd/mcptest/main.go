@@ -61,6 +61,7 @@ func commands() []command {
 		{"lint", "check a server's tool, resource and prompt definitions against quality rules", cmdLint},
 		{"coverage", "list what a server offers that no test of the suites touches", cmdCoverage},
 		{"generate", "write a suite from a live server, one passing test per tool", cmdGenerate},
+		{"init", "scaffold a project: a suite, .env.example and sharded CI pipelines", cmdInit},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
 		{"version", "print mcptest's version", cmdVersion},
