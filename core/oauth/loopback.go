@@ -122,6 +122,7 @@ func follow(ctx context.Context, base *http.Client, authURL string, l *loopback)
 		return cb.code, cb.err
 	default:
 	}
-	return "", fmt.Errorf("%w: the authorization endpoint answered HTTP %d at %s instead of redirecting back: it wants a person; log in once with `mcptest auth login` and the run will use the cached token",
-		ErrAuthorization, resp.StatusCode, resp.Request.URL.Redacted())
+	at := resp.Request.URL
+	return "", fmt.Errorf("%w: a person must approve: run `mcptest auth login` once, then runs use the cached token (HTTP %d at %s://%s%s, no redirect back)",
+		ErrAuthorization, resp.StatusCode, at.Scheme, at.Host, at.Path)
 }
