@@ -2,7 +2,6 @@ package oauth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -95,7 +94,7 @@ func (a *Authorizer) Challenge(ctx context.Context, client *http.Client, status 
 	}
 	if err := a.authorize(ctx, client, ch, extra); err != nil {
 		a.hint = ""
-		return false, errors.New(a.cfg.Redact.String(err.Error()))
+		return false, a.scrubbed(err)
 	}
 	return true, nil
 }
@@ -137,9 +136,24 @@ func (a *Authorizer) Login(ctx context.Context) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if err := a.authorize(ctx, client, ParseChallenge(header), nil); err != nil {
-		return errors.New(a.cfg.Redact.String(err.Error()))
+		return a.scrubbed(err)
 	}
 	return nil
+}
+
+// scrubbedError is an error whose text was scrubbed of every secret the
+// client knows; errors.Is still sees the original's sentinels.
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }
+
+// scrubbed masks the secrets in err's text.
+func (a *Authorizer) scrubbed(err error) error {
+	return &scrubbedError{msg: a.cfg.Redact.String(err.Error()), err: err}
 }
 
 // httpClient returns the client for requests no session lends one for.
