@@ -44,6 +44,12 @@ func newLoginAS(t *testing.T) *loginAS {
 	ms.AddTool(mcp.NewTool("whoami"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("authorized"), nil
 	})
+	// A careless server: it echoes the request's credentials back.
+	ms.AddTool(mcp.NewTool("echo_auth"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		v := req.Header.Get("Authorization")
+		quoted, _ := json.Marshal(map[string]string{"authorization": v})
+		return mcp.NewToolResultText("you sent " + v + " " + string(quoted)), nil
+	})
 	a.mcp = server.NewStreamableHTTPServer(ms)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", a.resourceMetadata)
@@ -279,6 +285,31 @@ tools:
 	if !strings.Contains(string(cached), "at-") || strings.Contains(string(cached), `"at-1-`) {
 		t.Errorf("the cache does not hold the refreshed token")
 	}
+
+	// A server echoing the token in a failing test's result: the token is
+	// masked in the terminal output and the report.
+	echo := writeSuite(t, `
+servers:
+  api:
+    url: "`+as.srv.URL+`/mcp"
+    auth:
+      oauth: {flow: authorization_code}
+tools:
+  - name: the server echoes the token
+    server: api
+    tool: echo_auth
+    expect:
+      - target: result.content
+        matcher: {contains: "something else"}
+`)
+	report = filepath.Join(dir, "echo.json")
+	r = mcptestEnv(t, env, "run", "--no-color", "--reporter", "pretty", "--reporter", "json="+report, echo)
+	raw, _ = os.ReadFile(report)
+	outputs = append(outputs, r.stdout, r.stderr, string(raw))
+	if r.code != 1 {
+		t.Fatalf("the echo run: want exit 1:\n%s", r)
+	}
+	mustContain(t, "the echo run", r.stdout, "you sent Bearer [REDACTED]")
 
 	r = mcptestEnv(t, env, "auth", "logout", "api")
 	outputs = append(outputs, r.stdout, r.stderr)

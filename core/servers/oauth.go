@@ -23,8 +23,17 @@ func (s *Pool) authorizer(suite *config.Suite, srv *config.Server, o *config.OAu
 		return nil, err
 	}
 	cfg.Version = s.clientVersion
+	if s.redact != nil {
+		// Tokens and codes obtained during the run join the run's secrets,
+		// so that a server echoing one cannot put it in a report.
+		cfg.Redact = s.redact
+	}
 	return oauth.New(cfg)
 }
+
+// SetRedactor makes r, the run's redactor, learn every secret the pool's
+// OAuth clients obtain at run time (tokens, codes, registered secrets).
+func (s *Pool) SetRedactor(r *redact.Redactor) { s.redact = r }
 
 // OAuthConfig reads the credentials of a server's auth.oauth block into
 // an oauth.Config (without a Browser: the run authorizes without a
