@@ -19,6 +19,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	corereport "github.com/mcptest/mcptest/core/report"
 )
 
 // loginAS is an authorization server that wants a person: /authorize
@@ -321,5 +323,44 @@ tools:
 		if strings.Contains(out, "SECRETVALUE") {
 			t.Errorf("a code or token reached mcptest's output:\n%s", out)
 		}
+	}
+}
+
+// TestOAuthFlag: a URL server without an auth block that answers 401
+// fails with an error naming --oauth; with --oauth, mcptest discovers the
+// authorization server and registers, and (this one wanting a person)
+// says to log in.
+func TestOAuthFlag(t *testing.T) {
+	as := newLoginAS(t)
+	env := []string{"XDG_CONFIG_HOME=" + t.TempDir()}
+	suite := writeSuite(t, `
+servers:
+  api:
+    url: "`+as.srv.URL+`/mcp"
+tools:
+  - name: whoami
+    server: api
+    tool: whoami
+`)
+	report := filepath.Join(t.TempDir(), "run.json")
+	r := mcptestEnv(t, env, "run", "--no-color", "--reporter", "json="+report, suite)
+	if r.code != 2 {
+		t.Fatalf("without --oauth: want exit 2:\n%s", r)
+	}
+	run, err := corereport.ReadRun(report)
+	if err != nil || len(run.Tests) != 1 || run.Tests[0].Error == nil {
+		t.Fatalf("report: %v %+v", err, run)
+	}
+	mustContain(t, "the 401's error", run.Tests[0].Error.Message, "HTTP 401", "--oauth")
+	if _, _, registered := as.counts(); registered != 0 {
+		t.Errorf("registered %d clients without --oauth", registered)
+	}
+	r = mcptestEnv(t, env, "run", "--no-color", "--oauth", suite)
+	if r.code != 2 {
+		t.Fatalf("with --oauth: want exit 2:\n%s", r)
+	}
+	mustContain(t, "the error with --oauth", r.stdout, "a person must approve")
+	if _, _, registered := as.counts(); registered != 1 {
+		t.Errorf("registered %d clients with --oauth, want 1", registered)
 	}
 }
