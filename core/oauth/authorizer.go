@@ -196,6 +196,10 @@ func (a *Authorizer) authorize(ctx context.Context, client *http.Client, ch Chal
 	if err != nil {
 		return err
 	}
+	if err := checkAudience(tok.AccessToken, a.cfg.URL, a.resource); err != nil {
+		a.cfg.Redact.Add(tok.AccessToken)
+		return err
+	}
 	a.ts = oauth2.ReuseTokenSource(tok, ts)
 	a.granted = scopes
 	if s, ok := tok.Extra("scope").(string); ok && s != "" {
