@@ -134,6 +134,7 @@ var schemaObjects = []struct {
 	{"$defs/toolTest", toolKeys},
 	{"$defs/resourceTest", resourceKeys},
 	{"$defs/promptTest", promptKeys},
+	{"$defs/dataRows/oneOf/1", dataKeys},
 	{"$defs/defaultTest", defaultTestKeys},
 	{"$defs/transform", transformKeys},
 	{"$defs/derivedMetric", derivedMetricKeys},
