@@ -48,20 +48,6 @@ tools:
       - {target: "result.content[0].text", matcher: {exact: "not d"}}
 `
 
-// readRun reads a JSON report.
-func readRun(t *testing.T, path string) *report.Run {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r report.Run
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatal(err)
-	}
-	return &r
-}
-
 func statuses(r *report.Run) map[string]report.Status {
 	out := map[string]report.Status{}
 	for _, tr := range r.Tests {
@@ -152,7 +138,7 @@ func TestListPrintsSelectedTestsWithoutStartingAnything(t *testing.T) {
 		t.Fatal(err)
 	}
 	if e.ID != suite+"::tools::fourth fails" || e.Name != "fourth fails" || e.Kind != "tool" || e.File != suite ||
-		e.Line != 33 || e.Server != "demo" || strings.Join(e.Tags, ",") != "smoke,slow" {
+		e.Line != 25 || e.Server != "demo" || strings.Join(e.Tags, ",") != "smoke,slow" {
 		t.Errorf("entry %+v", e)
 	}
 	if r = mcptest(t, "run", "--json", suite); r.code != 2 || !strings.Contains(r.stderr, "--list") {
@@ -199,4 +185,77 @@ func TestLastFailedRerunsOnlyFailures(t *testing.T) {
 	}
 	r = mcptestIn(t, project, nil, "run", "--last-failed", "--list", suite)
 	mustContain(t, "--list", r.stdout, "fourth fails", "1 test in 1 suite")
+}
+
+// TestDataRowsExample runs the data rows example (inline, CSV and JSON
+// Lines rows) and checks that each row is its own result with its id.
+func TestDataRowsExample(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.json")
+	suite := filepath.Join(root, "examples", "data-rows", "suite.yml")
+	r := mcptestIn(t, filepath.Dir(binDir), nil, "run", "--reporter", "json="+out, "--reporter", "pretty", suite)
+	if r.code != 0 {
+		t.Fatalf("the example failed:\n%s", r)
+	}
+	run := readRun(t, out)
+	ids := map[string]bool{}
+	for _, tr := range run.Tests {
+		ids[strings.TrimPrefix(tr.ID, suite+"::")+" = "+tr.Name] = true
+	}
+	for _, want := range []string{
+		"tools::add ${data.a} and ${data.b} [small] = add 2 and 40 [small]",
+		"tools::add ${data.a} and ${data.b} [2] = add 0.5 and 0.25 [2]",
+		"tools::echo round-trips [comma] = echo round-trips [comma]",
+		"tools::add from jsonl [floats] = add from jsonl [floats]",
+	} {
+		if !ids[want] {
+			t.Errorf("no result %q in %v", want, ids)
+		}
+	}
+	if len(run.Tests) != 8 {
+		t.Errorf("%d results, want 8", len(run.Tests))
+	}
+}
+
+// A wrong row fails alone; a row without a referenced field stops the
+// run before anything starts, naming the file, line and field.
+func TestDataRowsFailAndErrors(t *testing.T) {
+	suite := writeSuite(t, `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: sums
+    server: demo
+    tool: add
+    data:
+      - {name: right, a: 1, b: 2, sum: 3}
+      - {name: wrong, a: 1, b: 2, sum: 4}
+    args: {a: "${data.a}", b: "${data.b}"}
+    expect:
+      - {target: result.structuredContent.sum, matcher: {exact: "${data.sum}"}}
+`)
+	out := filepath.Join(t.TempDir(), "run.json")
+	r := mcptestIn(t, t.TempDir(), nil, "run", "--reporter", "json="+out, suite)
+	if r.code != 1 {
+		t.Fatalf("want exit 1:\n%s", r)
+	}
+	if st := statuses(readRun(t, out)); st["sums [right]"] != report.StatusPassed || st["sums [wrong]"] != report.StatusFailed {
+		t.Errorf("statuses %v", st)
+	}
+	bad := writeSuite(t, `
+servers:
+  demo:
+    command: ["/nonexistent/server"]
+tools:
+  - name: sums
+    server: demo
+    tool: add
+    data: [{a: 1, b: 2}, {name: short, a: 1}]
+    args: {a: "${data.a}", b: "${data.b}"}
+`)
+	r = mcptestIn(t, t.TempDir(), nil, "run", bad)
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	mustContain(t, "stderr", r.stderr, bad+`:10:31: /tools/0/args/b: data row 1 ("short") has no field "b"`)
 }

@@ -157,6 +157,7 @@ func BuildWith(suites []*config.Suite, reg *plugin.Registry, opts Options) (*Pla
 		b.suite(s)
 	}
 	p := b.plan
+	b.errs = dedupe(b.errs)
 	sortErrors(b.errs)
 	sortErrors(b.gaps.errs)
 	p.Gaps = b.gaps.errs
@@ -346,6 +347,22 @@ func resolveError(reg *plugin.Registry, m config.Matcher, err error) *config.Err
 	}
 	e.Hint = strings.Join(hints, " ")
 	return e
+}
+
+// dedupe drops repeated errors: the tests expanded from one test's data
+// rows share its positions, so a mistake in it would otherwise be told
+// once per row.
+func dedupe(errs config.Errors) config.Errors {
+	seen := map[string]bool{}
+	out := errs[:0]
+	for _, e := range errs {
+		k := e.Error()
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // sortErrors sorts errors by file, line and column.
