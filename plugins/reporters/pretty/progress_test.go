@@ -3,15 +3,17 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
+	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
 func TestProgressOnlyOnATerminal(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	tty := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true}}, reporttest.Events())
+	tty := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true, Color: true}}, reporttest.Events())
 	if tty.Err != nil {
 		t.Fatal(tty.Err)
 	}
@@ -29,6 +31,48 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 	}
 	if pipe.Primary != tty.Primary {
 		t.Errorf("the report itself must not depend on stderr being a terminal")
+	}
+}
+
+// timedEvents spaces the sample's tests ten seconds apart.
+func timedEvents() []report.Event {
+	evs := reporttest.Events()
+	start := evs[0].Time
+	n := 0
+	for i := range evs {
+		if evs[i].Type == report.EventTestFinished {
+			n++
+			evs[i].Time = start.Add(time.Duration(n) * 10 * time.Second)
+		}
+	}
+	return evs
+}
+
+func TestProgressShowsElapsedAndETA(t *testing.T) {
+	c := plugintest.New(t, newPlugin(), nil)
+	out := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true, Color: true}}, timedEvents())
+	for _, want := range []string{"running: 1/8 · 0:10 elapsed, ~1:10 left", "running: 4/8, 1 failed, 1 errored · 0:40 elapsed, ~0:40 left", "1 errored · 1:20 elapsed\r"} {
+		if !strings.Contains(out.Progress, want) {
+			t.Errorf("progress lacks %q: %q", want, out.Progress)
+		}
+	}
+	// Every redraw starts by erasing the line, so no two counters or a
+	// counter and a test line ever share a row.
+	for _, frame := range strings.Split(out.Progress, "\r\x1b[K")[1:] {
+		if strings.ContainsAny(frame, "\r\n") {
+			t.Errorf("a frame holds a line break: %q", frame)
+		}
+	}
+	narrow := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true, Color: true, Width: 20}}, timedEvents())
+	for _, frame := range strings.Split(narrow.Progress, "\r\x1b[K")[1:] {
+		if len([]rune(frame)) > 19 {
+			t.Errorf("a frame wider than the terminal: %q", frame)
+		}
+	}
+	// No colour (NO_COLOR, --no-color): no live line, even on a terminal.
+	plain := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true}}, timedEvents())
+	if plain.Progress != "" {
+		t.Errorf("progress drawn without colour: %q", plain.Progress)
 	}
 }
 

@@ -28,18 +28,18 @@ const indent1 = "    "
 // when the run finishes.
 func render(_ context.Context, s *sdk.RenderSession) error {
 	r := &renderer{p: painter{color: s.Terminal.Color}, w: s.Primary, seen: map[string]bool{}}
-	prog := newProgress(s.Progress, s.ProgressTerminal.IsTTY)
+	prog := newProgress(s.Progress, s.ProgressTerminal)
 	for ev := range s.Events() {
 		switch ev.Type {
 		case report.EventRunStarted:
-			prog.started(ev.Total)
+			prog.started(ev.Total, ev.Time)
 		case report.EventTestFinished:
 			if ev.Test != nil {
 				prog.clear()
 				if err := r.test(ev.Test); err != nil {
 					return err
 				}
-				prog.finished(ev.Test)
+				prog.finished(ev.Test, ev.Time)
 			}
 		case report.EventRunFinished:
 			prog.clear()
