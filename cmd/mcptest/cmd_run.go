@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
@@ -34,6 +35,7 @@ type runFlags struct {
 	list            bool
 	listJSON        bool
 	lastFailed      bool
+	history         string
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -54,6 +56,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.maxFailures, "max-failures", 0, "stop starting tests after N failed or errored tests (0: never)")
 	fs.BoolVar(&f.list, "list", false, "print the selected tests (after --tag, --include, --shard, --last-failed...) and exit without starting anything")
 	fs.BoolVar(&f.listJSON, "json", false, "with --list: one JSON object a line (id, name, kind, file, line, tags, server)")
+	fs.StringVar(&f.history, "history", "", "also save the run's JSON report in this folder, for mcptest report trend --history DIR")
 	fs.BoolVar(&f.lastFailed, "last-failed", false, "run only the tests that failed or errored last time (recorded in ./.mcptest/last-failed.json); all tests when none is recorded")
 	f.pluginFlags.register(fs)
 	f.suiteFlags.register(fs)
@@ -118,6 +121,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
 		return 2
 	}
+	if f.history != "" {
+		o, err := historyOutput(reg, f.history, f.runID)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcptest run: --history: %v\n", err)
+			return 2
+		}
+		outputs = append(outputs, o)
+	}
 
 	finish := func(r *rpt.Run) {
 		if shardTotal > 0 {
@@ -133,6 +144,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			NoCache: f.noCache, CacheDir: f.cacheDir, MaxFailures: maxFailures,
 		},
 	}.execute(ctx, stdout, stderr)
+}
+
+// historyOutput is the JSON report a run saves into its --history folder;
+// it goes through the json reporter like any report, secrets masked.
+func historyOutput(reg *plugin.Registry, dir, runID string) (report.Output, error) {
+	path, err := report.HistoryFile(dir, time.Now(), runID)
+	if err != nil {
+		return report.Output{}, err
+	}
+	found, err := reg.Resolve(sdk.KindReporter, "json")
+	if err != nil {
+		return report.Output{}, err
+	}
+	return report.Output{Format: "json", Plugin: found, Path: path}, nil
 }
 
 // failureLimit turns -x and --max-failures into run.Options.MaxFailures.
