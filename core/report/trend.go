@@ -28,7 +28,7 @@ var ErrNoRuns = errors.New("no run reports")
 
 // TrendPoint is one run of a trend.
 type TrendPoint struct {
-	RunID     string   
+	RunID     string
 	StartedAt time.Time
 	// File is the report the run was read from.
 	File string
