@@ -29,9 +29,9 @@ test-short:
 	for m in $(SUB_MODULES); do (cd $$m && $(GO) test -short ./...) || exit 1; done
 
 # test-race runs the packages whose code is concurrent (plugin host,
-# sessions, the runner, judging, report writing, the shared internals and
-# the SDK) under the race detector.
-RACE_PKGS := ./core/plugin ./core/session ./core/run ./core/assert ./core/report ./internal/...
+# sessions and their wires, cassette replay, the runner, judging, report
+# writing, the shared internals and the SDK) under the race detector.
+RACE_PKGS := ./core/plugin ./core/session/... ./core/cassette ./core/run ./core/assert ./core/report ./internal/...
 test-race:
 	$(GO) test -race -count=1 $(RACE_PKGS)
 	cd sdk && $(GO) test -race -count=1 ./...

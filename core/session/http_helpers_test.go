@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -149,4 +150,10 @@ func isTimeout(err error) bool {
 // isCanceled reports a cancelled call that is not a timeout.
 func isCanceled(err error) bool {
 	return errors.Is(err, context.Canceled) && !errors.Is(err, ErrTimeout)
+}
+
+// mediaType returns the media type of a Content-Type header, lower case.
+func mediaType(contentType string) string {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt
 }
