@@ -114,6 +114,10 @@ tools:
     data: [{a: 1}, {name: two, b: 2}]
     args: {message: "${data.a}"}
 `}, []string{`suite.yml:9:21: /tools/0/args/message: data row 1 ("two") has no field "a" (referenced by ${data.a}) (the row has: b, name)`}},
+		{"no data", map[string]string{"suite.yml": rowsHead + `
+tools:
+  - {name: t, server: s, tool: echo, args: {message: "${data.a}"}}
+`}, []string{`suite.yml:5:54: /tools/0/args/message: ${data.a} refers to a data row, but the test has no data`}},
 		{"bad csv", map[string]string{"rows.csv": "a,b\n1,2\n3\n", "suite.yml": rowsHead + `
 tools:
   - {name: t, server: s, tool: echo, data: {file: rows.csv}}
