@@ -91,6 +91,13 @@ func (lf *lastFailed) record(run *rpt.Run) {
 			s.Failed = slices.DeleteFunc(s.Failed, func(x string) bool { return x == id })
 		}
 	}
+	// Forget suites with nothing recorded and suites that are gone (a
+	// temporary file, a renamed suite), so the record stays small.
+	for key, s := range lf.Suites {
+		if _, err := os.Stat(key); len(s.Failed) == 0 || errors.Is(err, fs.ErrNotExist) {
+			delete(lf.Suites, key)
+		}
+	}
 }
 
 // write replaces the cache file whole (a temporary file renamed over it),
