@@ -113,3 +113,73 @@ tools:
 		t.Errorf("empty history:\n%s", r)
 	}
 }
+
+// TestHTMLOverviewFromALiveRun renders a real run's HTML report and
+// checks its overview as Chromium builds it.
+func TestHTMLOverviewFromALiveRun(t *testing.T) {
+	suite := writeSuite(t, fourSuite)
+	page := filepath.Join(t.TempDir(), "report.html")
+	r := mcptestIn(t, t.TempDir(), nil, "run", "--reporter", "html="+page, suite)
+	if r.code != 1 {
+		t.Fatalf("want exit 1:\n%s", r)
+	}
+	dom := chromiumText(t, page)
+	doc, err := html.Parse(strings.NewReader(dom))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bars int
+	var rows []string
+	var walk func(n *html.Node, where string)
+	walk = func(n *html.Node, where string) {
+		if n.Type == html.ElementNode {
+			for _, a := range n.Attr {
+				if a.Key == "id" && (a.Val == "chart-latency" || a.Val == "slowest") {
+					where = a.Val
+				}
+				if a.Key == "class" && a.Val == "breakdown" {
+					where = "breakdown"
+				}
+			}
+			if where == "chart-latency" && n.Data == "rect" {
+				for _, a := range n.Attr {
+					if a.Key == "data-value" {
+						var v int
+						for _, c := range a.Val {
+							v = v*10 + int(c-'0')
+						}
+						bars += v
+					}
+				}
+			}
+			if where == "breakdown" && n.Data == "tr" {
+				rows = append(rows, strings.Join(strings.Fields(nodeText(n)), " "))
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, where)
+		}
+	}
+	walk(doc, "")
+	if bars != 4 {
+		t.Errorf("the latency histogram counts %d tests, want 4", bars)
+	}
+	joined := strings.Join(rows, "\n")
+	for _, want := range []string{suite + " 2 2 0 0 0", "demo in " + suite + " 2 2 0 0 0"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("breakdown lacks %q:\n%s", want, joined)
+		}
+	}
+}
+
+// nodeText is the text under n.
+func nodeText(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.WriteString(nodeText(c) + " ")
+	}
+	return b.String()
+}
