@@ -27,6 +27,8 @@ type progress struct {
 	errored int
 	start   time.Time
 	drawn   bool
+	// drawnAt is the time the line shows as elapsed.
+	drawnAt time.Time
 }
 
 func newProgress(w io.Writer, term sdk.Terminal) *progress {
@@ -60,6 +62,20 @@ func (p *progress) finished(t *report.Test, at time.Time) {
 	if !p.on {
 		return
 	}
+	p.draw(at)
+}
+
+// tick redraws the counter when a test starts, at most once a second of
+// run time, so the elapsed time moves while a slow test runs.
+func (p *progress) tick(at time.Time) {
+	if !p.on || !p.drawn || at.Sub(p.drawnAt) < time.Second {
+		return
+	}
+	p.draw(at)
+}
+
+// draw writes the counter in place of the previous one.
+func (p *progress) draw(at time.Time) {
 	line := p.line(at)
 	// A line wider than the terminal wraps, and \r then rewrites only its
 	// last row: cut it to fit.
@@ -67,7 +83,7 @@ func (p *progress) finished(t *report.Test, at time.Time) {
 		line = string([]rune(line)[:p.width-1])
 	}
 	fmt.Fprint(p.w, "\r\x1b[K"+line)
-	p.drawn = true
+	p.drawn, p.drawnAt = true, at
 }
 
 // line renders the counter.

@@ -34,13 +34,17 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 	}
 }
 
-// timedEvents spaces the sample's tests ten seconds apart.
+// timedEvents spaces the sample's tests ten seconds apart: each starts
+// five seconds after the one before finished.
 func timedEvents() []report.Event {
 	evs := reporttest.Events()
 	start := evs[0].Time
 	n := 0
 	for i := range evs {
-		if evs[i].Type == report.EventTestFinished {
+		switch evs[i].Type {
+		case report.EventTestStarted:
+			evs[i].Time = start.Add(time.Duration(n)*10*time.Second + 5*time.Second)
+		case report.EventTestFinished:
 			n++
 			evs[i].Time = start.Add(time.Duration(n) * 10 * time.Second)
 		}
@@ -51,7 +55,7 @@ func timedEvents() []report.Event {
 func TestProgressShowsElapsedAndETA(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
 	out := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true, Color: true}}, timedEvents())
-	for _, want := range []string{"running: 1/8 · 0:10 elapsed, ~1:10 left", "running: 4/8, 1 failed, 1 errored · 0:40 elapsed, ~0:40 left", "1 errored · 1:20 elapsed\r"} {
+	for _, want := range []string{"running: 1/8 · 0:10 elapsed, ~1:10 left", "running: 1/8 · 0:15 elapsed, ~1:45 left", "running: 4/8, 1 failed, 1 errored · 0:40 elapsed, ~0:40 left", "1 errored · 1:20 elapsed\r"} {
 		if !strings.Contains(out.Progress, want) {
 			t.Errorf("progress lacks %q: %q", want, out.Progress)
 		}

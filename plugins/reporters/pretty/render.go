@@ -33,6 +33,8 @@ func render(_ context.Context, s *sdk.RenderSession) error {
 		switch ev.Type {
 		case report.EventRunStarted:
 			prog.started(ev.Total, ev.Time)
+		case report.EventTestStarted:
+			prog.tick(ev.Time)
 		case report.EventTestFinished:
 			if ev.Test != nil {
 				prog.clear()
