@@ -30,7 +30,7 @@ const maxRowDepth = 200
 func (l *loader) expandRows(item *yaml.Node, ptr string) []rowItem {
 	m := yamlpos.Deref(item)
 	if m.Kind != yaml.MappingNode || !yamlpos.HasKey(m, "data") {
-		l.strayDataRefs(item, ptr, 0)
+		l.strayDataRefs(item, ptr, "the test has no data", "add data: [{...}] rows to the test", 0)
 		return []rowItem{{node: item}}
 	}
 	var dataNode *yaml.Node
@@ -70,23 +70,23 @@ func (l *loader) expandRows(item *yaml.Node, ptr string) []rowItem {
 
 // strayDataRefs reports ${data.FIELD} in a test without data rows: left
 // as it is, the text would reach the server verbatim.
-func (l *loader) strayDataRefs(n *yaml.Node, ptr string, depth int) {
+// why and hint say why the reference cannot be resolved there.
+func (l *loader) strayDataRefs(n *yaml.Node, ptr, why, hint string, depth int) {
 	if depth > maxRowDepth {
 		return
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if refs, _ := vars.DataRefs(n.Value); len(refs) > 0 && n.ShortTag() == yamlpos.TagStr {
-			l.C.Add(n, ptr, fmt.Sprintf("${data.%s} refers to a data row, but the test has no data", strings.Join(refs[0].Path, ".")),
-				"add data: [{...}] rows to the test")
+			l.C.Add(n, ptr, fmt.Sprintf("${data.%s} refers to a data row, but %s", strings.Join(refs[0].Path, "."), why), hint)
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			l.strayDataRefs(n.Content[i+1], yamlpos.Child(ptr, yamlpos.Deref(n.Content[i]).Value), depth+1)
+			l.strayDataRefs(n.Content[i+1], yamlpos.Child(ptr, yamlpos.Deref(n.Content[i]).Value), why, hint, depth+1)
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			l.strayDataRefs(c, yamlpos.Index(ptr, i), depth+1)
+			l.strayDataRefs(c, yamlpos.Index(ptr, i), why, hint, depth+1)
 		}
 	}
 }

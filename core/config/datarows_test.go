@@ -118,6 +118,13 @@ tools:
 tools:
   - {name: t, server: s, tool: echo, args: {message: "${data.a}"}}
 `}, []string{`suite.yml:5:54: /tools/0/args/message: ${data.a} refers to a data row, but the test has no data`}},
+		{"in defaultTest", map[string]string{"suite.yml": rowsHead + `
+defaultTest:
+  expect:
+    - {target: result.isError, matcher: {exact: "${data.err}"}}
+tools:
+  - {name: t, server: s, tool: echo, data: [{err: false}]}
+`}, []string{`/defaultTest/expect/0/matcher/exact: ${data.err} refers to a data row, but defaultTest is merged into tests after their rows are substituted`}},
 		{"bad csv", map[string]string{"rows.csv": "a,b\n1,2\n3\n", "suite.yml": rowsHead + `
 tools:
   - {name: t, server: s, tool: echo, data: {file: rows.csv}}
