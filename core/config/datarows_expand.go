@@ -52,6 +52,10 @@ func (l *loader) expandRows(item *yaml.Node, ptr string) []rowItem {
 		// Read the test once without rows, so its other errors show too.
 		return []rowItem{{node: rest}}
 	}
+	if k := keyNode(m, "capture"); k != nil && len(rows) > 1 {
+		l.C.Add(k, yamlpos.Child(ptr, "capture"), "a test with data rows cannot capture: every row would set the same names",
+			"capture in a test without data, and let the rows use ${capture:NAME}")
+	}
 	out := make([]rowItem, 0, len(rows))
 	for i, row := range rows {
 		dr := &DataRow{Index: i, Suffix: strconv.Itoa(i), Template: template}
@@ -191,6 +195,16 @@ func (e *rowExpansion) rowName() string {
 		return fmt.Sprintf("%d (%q)", e.index, e.suffix)
 	}
 	return strconv.Itoa(e.index)
+}
+
+// keyNode returns the key node of key in mapping m, or nil.
+func keyNode(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if yamlpos.Deref(m.Content[i]).Value == key {
+			return m.Content[i]
+		}
+	}
+	return nil
 }
 
 // field follows a path of keys into a row; nil when a key is missing.

@@ -125,6 +125,10 @@ defaultTest:
 tools:
   - {name: t, server: s, tool: echo, data: [{err: false}]}
 `}, []string{`/defaultTest/expect/0/matcher/exact: ${data.err} refers to a data row, but defaultTest is merged into tests after their rows are substituted`}},
+		{"capture", map[string]string{"suite.yml": rowsHead + `
+tools:
+  - {name: t, server: s, tool: echo, data: [{a: 1}, {a: 2}], capture: {x: result}}
+`}, []string{`/tools/0/capture: a test with data rows cannot capture`}},
 		{"bad csv", map[string]string{"rows.csv": "a,b\n1,2\n3\n", "suite.yml": rowsHead + `
 tools:
   - {name: t, server: s, tool: echo, data: {file: rows.csv}}
