@@ -20,14 +20,14 @@ const trendCSS = `:root { color-scheme: light dark; --bg: #fff; --fg: #1f2328; -
   --pass: #3fb950; --fail: #f85149; --error: #d29922; } }
 body { margin: 0; padding: 1.5rem; background: var(--bg); color: var(--fg); font: 14px/1.45 system-ui, sans-serif; }
 main { max-width: 72rem; margin: 0 auto; }
-.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1rem; }
+.charts { display: grid; grid-template-columns: 1fr; gap: 1rem; max-width: 56rem; }
 figure { margin: 0; padding: 0.5rem 0.75rem; border: 1px solid var(--border); border-radius: 8px; background: var(--panel); }
 figcaption { color: var(--muted); font-size: 0.85rem; }
 table { border-collapse: collapse; margin: 0.5rem 0; }
 th, td { border: 1px solid var(--border); padding: 0.2rem 0.6rem; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .muted { color: var(--muted); }
-svg.chart { display: block; width: 100%; height: auto; font-size: 11px; }
+svg.chart { display: block; width: 100%; height: auto; font-size: 10px; }
 svg.chart .grid { stroke: var(--border); }
 svg.chart .xlabel, svg.chart .ylabel { fill: var(--muted); }
 svg.chart .line { stroke-width: 2; }

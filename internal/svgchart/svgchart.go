@@ -39,6 +39,10 @@ func Bars(title string, bars []Bar, yUnit string) string {
 	var b strings.Builder
 	open(&b, title, "bars")
 	top := niceMax(maxOf(bars))
+	if counts(bars) {
+		// Counts read best in whole numbers: a top that four divides.
+		top = math.Max(4, math.Ceil(maxOf(bars)/4)*4)
+	}
 	axis(&b, top, yUnit)
 	plotW := float64(width - marginL - marginR)
 	plotH := float64(height - marginT - marginB)
@@ -109,7 +113,15 @@ func Lines(title string, xLabels []string, series []Series, yUnit string, yMax f
 	}
 	for i, l := range xLabels {
 		if n <= 12 || i%int(math.Ceil(float64(n)/12)) == 0 || i == n-1 {
-			fmt.Fprintf(&b, `<text class="xlabel" x="%.1f" y="%d" text-anchor="middle">%s</text>`, xAt(i), height-marginB+14, esc(l))
+			// The end labels align inwards, so neither is cut at the edge.
+			anchor := "middle"
+			switch {
+			case n > 1 && i == 0:
+				anchor = "start"
+			case n > 1 && i == n-1:
+				anchor = "end"
+			}
+			fmt.Fprintf(&b, `<text class="xlabel" x="%.1f" y="%d" text-anchor="%s">%s</text>`, xAt(i), height-marginB+14, anchor, esc(l))
 		}
 	}
 	for _, s := range series {
@@ -216,6 +228,16 @@ func niceMax(v float64) float64 {
 		}
 	}
 	return 10 * p
+}
+
+// counts reports whether every bar is a whole number.
+func counts(bars []Bar) bool {
+	for _, b := range bars {
+		if b.Value != math.Trunc(b.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 func maxOf(bars []Bar) float64 {

@@ -112,6 +112,9 @@ func TestChartsInChromium(t *testing.T) {
 	checkCharts(t, dumpDOM(t, browser, "file://"+path))
 
 	shot := filepath.Join(dir, "shot.png")
+	if d := os.Getenv("MCPTEST_KEEP_SHOT"); d != "" {
+		shot = d // to look at the page by eye
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, browser,
