@@ -214,6 +214,9 @@ func TestDataRowsExample(t *testing.T) {
 	if len(run.Tests) != 8 {
 		t.Errorf("%d results, want 8", len(run.Tests))
 	}
+	// One row picked by its suffix, as docs/data-rows.md shows.
+	r = mcptestIn(t, filepath.Dir(binDir), nil, "run", "--list", "--include", "small]", suite)
+	mustContain(t, "--list --include small]", r.stdout, "add 2 and 40 [small]", "1 test in 1 suite")
 }
 
 // A wrong row fails alone; a row without a referenced field stops the
