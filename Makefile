@@ -24,6 +24,10 @@ test: build
 	$(GO) test ./...
 	for m in $(SUB_MODULES); do (cd $$m && $(GO) test ./...) || exit 1; done
 
+# test-short is the quick check for every save (under a minute here): it
+# builds no binaries and launches no browser. Tests that need either skip
+# under -short with a message saying so (internal/testbin builds the test
+# servers on demand); `make test` runs them all.
 test-short:
 	$(GO) test -short ./...
 	for m in $(SUB_MODULES); do (cd $$m && $(GO) test -short ./...) || exit 1; done

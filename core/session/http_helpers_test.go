@@ -24,7 +24,7 @@ import (
 // when the test ends; kill stops it earlier.
 func startDemoURL(t *testing.T, mode string) (u string, kill func()) {
 	t.Helper()
-	return servertest.StartURL(t, demoBin, nil, mode, "127.0.0.1:0")
+	return servertest.StartURL(t, demoBin(t), nil, mode, "127.0.0.1:0")
 }
 
 // startURLSession starts a session and closes it when the test ends.

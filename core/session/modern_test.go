@@ -32,7 +32,7 @@ func startTappedDemo(t *testing.T, rev string) (*Session, string) {
 	t.Helper()
 	wire := filepath.Join(t.TempDir(), "stdin.log")
 	s := startDemo(t, func(c *StdioConfig) {
-		c.Command = []string{"/bin/sh", "-c", `tee "$0" | exec "$1"`, wire, demoBin}
+		c.Command = []string{"/bin/sh", "-c", `tee "$0" | exec "$1"`, wire, demoBin(t)}
 		c.ProtocolVersion = rev
 	})
 	return s, wire
@@ -160,7 +160,7 @@ func TestModernNoEmulatedPass(t *testing.T) {
 func TestModernLegacyServerErrorsClearly(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	_, err := StartStdio(ctx, StdioConfig{Name: "chaos", Command: []string{chaosBin}, ProtocolVersion: ModernProtocolVersion,
+	_, err := StartStdio(ctx, StdioConfig{Name: "chaos", Command: []string{chaosBin(t)}, ProtocolVersion: ModernProtocolVersion,
 		InitTimeout: 10 * time.Second})
 	if !errors.Is(err, ErrRevisionUnsupported) {
 		t.Fatalf("err = %v, want ErrRevisionUnsupported", err)

@@ -12,7 +12,7 @@ import (
 // the cut (as reports did), its first bytes would stay.
 func TestStdioFrameMaskedBeforeTheCut(t *testing.T) {
 	const secret = "Q7-stdio-secret-value-0042"
-	s, err := StartStdio(context.Background(), StdioConfig{Command: []string{demoBin}, Secrets: []string{secret}})
+	s, err := StartStdio(context.Background(), StdioConfig{Command: []string{demoBin(t)}, Secrets: []string{secret}})
 	if err != nil {
 		t.Fatal(err)
 	}

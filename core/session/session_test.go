@@ -8,42 +8,38 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/testbin"
 )
 
-// demoBin is the demo server and chaosBin the misbehaving one, built once
-// by TestMain.
-var demoBin, chaosBin string
+// demoBin(t) returns the demo server and chaosBin(t) the misbehaving one, each
+// built once for the package's tests; in -short mode they skip the test
+// instead (testbin), since building is the slow part.
+func demoBin(t testing.TB) string {
+	t.Helper()
+	return testbin.Build(t, "github.com/mcptest/mcptest/examples/servers/demo")
+}
+
+func chaosBin(t testing.TB) string {
+	t.Helper()
+	return testbin.Build(t, "github.com/mcptest/mcptest/examples/servers/chaos")
+}
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "session-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	demoBin, chaosBin = filepath.Join(dir, "demo"), filepath.Join(dir, "chaos")
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-		"github.com/mcptest/mcptest/examples/servers/demo", "github.com/mcptest/mcptest/examples/servers/chaos")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "build test servers: %v\n", err)
-		os.RemoveAll(dir)
-		os.Exit(2)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	testbin.Cleanup()
 	os.Exit(code)
 }
 
 // startDemo starts the demo server and closes it when the test ends.
 func startDemo(t *testing.T, mutate ...func(*StdioConfig)) *Session {
 	t.Helper()
-	cfg := StdioConfig{Name: "demo", Command: []string{demoBin}, InitTimeout: 10 * time.Second}
+	cfg := StdioConfig{Name: "demo", Command: []string{demoBin(t)}, InitTimeout: 10 * time.Second}
 	for _, f := range mutate {
 		f(&cfg)
 	}
@@ -222,7 +218,7 @@ func TestPinnedProtocolVersion(t *testing.T) {
 	if got := s.ProtocolVersion(); got != "2025-03-26" {
 		t.Fatalf("ProtocolVersion = %q, want 2025-03-26", got)
 	}
-	_, err := StartStdio(context.Background(), StdioConfig{Command: []string{demoBin}, ProtocolVersion: "2030-01-01"})
+	_, err := StartStdio(context.Background(), StdioConfig{Command: []string{demoBin(t)}, ProtocolVersion: "2030-01-01"})
 	if err == nil || !strings.Contains(err.Error(), `protocol version "2030-01-01" is not supported`) {
 		t.Fatalf("unknown revision accepted or unclear error: %v", err)
 	}
