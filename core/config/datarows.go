@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -163,22 +164,90 @@ func csvError(err error) error {
 	return err
 }
 
-// jsonlRows reads one JSON object a line; blank lines are skipped.
+// jsonlRows reads one JSON object a line; blank lines are skipped. The
+// lines are decoded as JSON (not through the YAML parser, several times
+// slower for the same result), keeping the order of keys and the
+// literal text of numbers.
 func jsonlRows(raw []byte) ([]*yaml.Node, error) {
 	var rows []*yaml.Node
 	for i, line := range bytes.Split(raw, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var doc yaml.Node
-		if err := yaml.Unmarshal(line, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.UseNumber()
+		row, err := jsonNode(dec, i+1, 0)
+		if err == nil {
+			if _, extra := dec.Token(); extra != io.EOF {
+				err = errors.New("more than one value")
+			}
+		}
+		if err != nil || row.Kind != yaml.MappingNode {
 			return nil, &lineError{line: i + 1, msg: "expected a JSON object on the line"}
 		}
-		row := doc.Content[0]
-		shiftLines(row, i)
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// maxJSONDepth bounds the nesting of a row read from JSON.
+const maxJSONDepth = 200
+
+// jsonNode reads the next JSON value of dec as a YAML node at line.
+func jsonNode(dec *json.Decoder, line, depth int) (*yaml.Node, error) {
+	if depth > maxJSONDepth {
+		return nil, errors.New("nested too deeply")
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	n := &yaml.Node{Line: line, Column: 1}
+	switch v := tok.(type) {
+	case json.Delim:
+		switch v {
+		case '{':
+			n.Kind, n.Tag = yaml.MappingNode, "!!map"
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := k.(string)
+				val, err := jsonNode(dec, line, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key, Line: line, Column: 1}, val)
+			}
+		case '[':
+			n.Kind, n.Tag = yaml.SequenceNode, "!!seq"
+			for dec.More() {
+				val, err := jsonNode(dec, line, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				n.Content = append(n.Content, val)
+			}
+		default:
+			return nil, fmt.Errorf("unexpected %v", v)
+		}
+		if _, err := dec.Token(); err != nil { // the closing delimiter
+			return nil, err
+		}
+	case string:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!str", v
+	case json.Number:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!int", v.String()
+		if strings.ContainsAny(n.Value, ".eE") {
+			n.Tag = "!!float"
+		}
+	case bool:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!bool", fmt.Sprint(v)
+	case nil:
+		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!null", "null"
+	}
+	return n, nil
 }
 
 // yamlRows reads a YAML (or JSON) array of objects.
