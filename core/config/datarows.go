@@ -119,6 +119,9 @@ func (e *lineError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e
 // value is a string (CSV has no types): rows that need numbers, booleans
 // or objects belong in a .jsonl or .yaml file.
 func csvRows(raw []byte) ([]*yaml.Node, error) {
+	// Spreadsheets save CSV with a byte order mark, which would otherwise
+	// become part of the first field's name.
+	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
 	r := csv.NewReader(bytes.NewReader(raw))
 	r.ReuseRecord = false
 	header, err := r.Read()

@@ -79,6 +79,7 @@ prompts:
 func TestDataRowsFromFiles(t *testing.T) {
 	for _, tc := range []struct{ file, text string }{
 		{"rows.csv", "name,msg\nfirst,hello\nsecond,\"a, b\"\n"},
+		{"rows.csv", "\xef\xbb\xbfname,msg\r\nfirst,hello\r\nsecond,\"a, b\"\r\n"},
 		{"rows.jsonl", "{\"name\": \"first\", \"msg\": \"hello\"}\n\n{\"name\": \"second\", \"msg\": \"a, b\"}\n"},
 		{"rows.yaml", "- {name: first, msg: hello}\n- name: second\n  msg: a, b\n"},
 	} {
