@@ -93,6 +93,8 @@ func TestFailFastSkipsTheRest(t *testing.T) {
 		if len(run.Servers) != 1 {
 			t.Errorf("%v: servers %+v", tc.args, run.Servers)
 		}
+		// Stopping early still stops the server and the plugins.
+		assertNoOrphans(t)
 	}
 	r := mcptest(t, "run", "-x", "--max-failures", "3", suite)
 	if r.code != 2 || !strings.Contains(r.stderr, "give one") {
