@@ -10,7 +10,7 @@ import (
 
 // KindFailFast is the error kind of the tests --fail-fast or
 // --max-failures left unstarted.
-const KindFailFast = "fail_fast"
+const KindFailFast = rpt.ErrorKindFailFast
 
 // failFast stops a run from starting new tests once MaxFailures tests have
 // failed or errored (pytest's -x and --maxfail). Tests already under way

@@ -95,3 +95,25 @@ func TestFailedTestsShowTheWire(t *testing.T) {
 		t.Errorf("escape sequence reached the plain output")
 	}
 }
+
+// Tests fail-fast kept from starting are summed up in one line, not
+// listed one by one.
+func TestFailFastSkipsAreSummedUp(t *testing.T) {
+	evs := reporttest.Events()
+	for i := range evs {
+		if evs[i].Type == report.EventTestFinished && evs[i].Test.Status == report.StatusSkipped {
+			evs[i].Test.Error = &report.Error{Kind: report.ErrorKindFailFast, Message: "not started: the run stopped after the first failure (--fail-fast)"}
+		}
+	}
+	c := plugintest.New(t, newPlugin(), nil)
+	out := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty"}, evs)
+	if out.Err != nil {
+		t.Fatal(out.Err)
+	}
+	if strings.Contains(out.Primary, "not reached") {
+		t.Errorf("a test fail-fast skipped is listed:\n%s", out.Primary)
+	}
+	if !strings.Contains(out.Primary, "1 test(s) not started: the run stopped after the first failure (--fail-fast)") {
+		t.Errorf("no summary of the tests not started:\n%s", out.Primary)
+	}
+}
