@@ -82,6 +82,10 @@ func cmdFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcptest fuzz: %s\n", red.String(err.Error()))
 		return 2
 	}
+	// A tool that kills the server costs up to MaxKills deaths plus the
+	// repeats of the calls that were in flight with it; the budget grows
+	// with the tools so a server where every tool dies still gets through.
+	caller.MaxRestarts = (fuzz.MaxKills + 2*max(f.jobs, 1)) * (len(tools) + 1)
 	reps.start(ctx, run, len(tools))
 	rep, err := fuzz.Run(ctx, caller, tools, fuzz.Options{Seed: f.seed, Runs: f.runs, Timeout: f.timeout, Jobs: f.jobs,
 		IncludeDestructive: f.includeDestructive, Tools: f.tools})

@@ -1,0 +1,54 @@
+package toolkit
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/mcptest/mcptest/core/session"
+)
+
+// TestClassify: results, isError results and -32602 are healthy; any other
+// JSON-RPC error, a dead server or transport crashed; a timeout timed out.
+func TestClassify(t *testing.T) {
+	for _, c := range []struct {
+		out    *session.Outcome
+		err    error
+		health Health
+		kind   string
+		fatal  bool
+	}{
+		{&session.Outcome{Result: []byte(`{"content":[]}`)}, nil, Healthy, "result", false},
+		{&session.Outcome{Result: []byte(`{"content":[],"isError":true}`)}, nil, Healthy, "tool_error", false},
+		{&session.Outcome{RPCError: &session.RPCError{Code: -32602, Message: "bad"}}, nil, Healthy, "invalid_params", false},
+		{&session.Outcome{RPCError: &session.RPCError{Code: -32603, Message: "boom"}}, nil, Crashed, "rpc_error_-32603", false},
+		{&session.Outcome{RPCError: &session.RPCError{Code: -32601, Message: "no"}}, nil, Crashed, "rpc_error_-32601", false},
+		{nil, fmt.Errorf("call: %w", session.ErrServerExited), Crashed, "server_exited", true},
+		{nil, fmt.Errorf("call: %w", session.ErrTimeout), TimedOut, "timeout", false},
+		{nil, fmt.Errorf("call: %w", session.ErrBadResponse), Crashed, "transport", true},
+	} {
+		v := Classify(c.out, c.err)
+		if v.Health != c.health || v.Kind != c.kind || v.Fatal() != c.fatal {
+			t.Errorf("Classify(%+v, %v) = %+v; want %s %s fatal=%t", c.out, c.err, v, c.health, c.kind, c.fatal)
+		}
+	}
+}
+
+// TestMayBeDestructive applies the annotation defaults.
+func TestMayBeDestructive(t *testing.T) {
+	yes, no := true, false
+	for _, c := range []struct {
+		a    *Annotations
+		want bool
+	}{
+		{nil, true},
+		{&Annotations{}, true},
+		{&Annotations{ReadOnlyHint: &yes}, false},
+		{&Annotations{ReadOnlyHint: &no, DestructiveHint: &no}, false},
+		{&Annotations{ReadOnlyHint: &no, DestructiveHint: &yes}, true},
+		{&Annotations{DestructiveHint: &no}, false},
+	} {
+		if got := (&Tool{Annotations: c.a}).MayBeDestructive(); got != c.want {
+			t.Errorf("%+v: got %t", c.a, got)
+		}
+	}
+}
