@@ -25,6 +25,7 @@ type fuzzFlags struct {
 	includeDestructive bool
 	tools              []string
 	writeSuite         string
+	shard              string
 }
 
 func cmdFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -43,6 +44,7 @@ func cmdFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.includeDestructive, "include-destructive", false, "also fuzz tools whose annotations do not rule out destructive effects")
 	fs.StringArrayVar(&f.tools, "tool", nil, "fuzz only this tool (repeatable)")
 	fs.StringVar(&f.writeSuite, "write-suite", "", "write a regression test per finding to this suite file")
+	fs.StringVar(&f.shard, "shard", "", "only the tools of shard i of n (i/n), by a stable hash of each tool's name; `report merge` joins the shards")
 	f.toolkitOutput.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -80,6 +82,12 @@ func cmdFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		reps.abort(ctx)
 		fmt.Fprintf(stderr, "mcptest fuzz: %s\n", red.String(err.Error()))
+		return 2
+	}
+	tools, run.Shard, err = toolShard(f.shard, tools)
+	if err != nil {
+		reps.abort(ctx)
+		fmt.Fprintf(stderr, "mcptest fuzz: %v\n", err)
 		return 2
 	}
 	// A tool that kills the server costs up to MaxKills deaths plus the

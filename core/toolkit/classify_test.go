@@ -3,6 +3,7 @@ package toolkit
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/mcptest/mcptest/core/session"
 )
@@ -50,5 +51,19 @@ func TestMayBeDestructive(t *testing.T) {
 		if got := (&Tool{Annotations: c.a}).MayBeDestructive(); got != c.want {
 			t.Errorf("%+v: got %t", c.a, got)
 		}
+	}
+}
+
+// TestFramesStartAtTheRequest: frame times count from the first frame, so
+// none is negative (the report schema refuses negative at_ms).
+func TestFramesStartAtTheRequest(t *testing.T) {
+	t0 := time.Now()
+	fs := []session.Frame{
+		{Direction: session.Sent, Time: t0, Raw: `{"id":1}`},
+		{Time: t0.Add(3 * time.Millisecond), Raw: `{"id":1,"result":{}}`},
+	}
+	got := Frames(fs, nil)
+	if got[0].AtMS != 0 || got[1].AtMS != 3 || got[0].Direction != "send" || got[1].Direction != "recv" {
+		t.Errorf("frames %+v", got)
 	}
 }
