@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 )
 
 // HostOptions tune a Host.
@@ -95,11 +96,11 @@ type incarnation struct {
 	inst Instance
 	desc sdk.Description
 
-	info     *sdk.InfoClient
-	matcher  *sdk.MatcherClient
-	reporter *sdk.ReporterClient
-	provider *sdk.ProviderClient
-	scorer   *sdk.ScorerClient
+	info     *pluginrpc.InfoClient
+	matcher  *pluginrpc.MatcherClient
+	reporter *pluginrpc.ReporterClient
+	provider *pluginrpc.ProviderClient
+	scorer   *pluginrpc.ScorerClient
 
 	// stopped is set when the host kills this process because a call hung;
 	// calls that fail on it then are collateral, not crashes.
@@ -219,11 +220,11 @@ func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 		inst.Kill()
 		return nil, newPluginError(f, err, tail)
 	}
-	raw, err := inst.Dispense(sdk.KindInfo)
+	raw, err := inst.Dispense(pluginrpc.KindInfo)
 	if err != nil {
 		return fail(fmt.Errorf("%w: dispense info: %w", ErrPluginStart, err))
 	}
-	inc.info = raw.(*sdk.InfoClient)
+	inc.info = raw.(*pluginrpc.InfoClient)
 	cctx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
 	defer cancel()
 	desc, err := inc.info.Describe(cctx)
@@ -247,16 +248,16 @@ func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 			return fail(fmt.Errorf("%w: dispense %s: %w", ErrPluginStart, c.Kind, err))
 		}
 		switch cl := raw.(type) {
-		case *sdk.MatcherClient:
+		case *pluginrpc.MatcherClient:
 			// Plugins built with a recent SDK read packed batches, which
 			// cost far less to encode and decode than one message per item.
-			cl.UsePacked(desc.ProtocolMinor >= sdk.PackedMinor)
+			cl.UsePacked(desc.ProtocolMinor >= pluginrpc.PackedMinor)
 			inc.matcher = cl
-		case *sdk.ReporterClient:
+		case *pluginrpc.ReporterClient:
 			inc.reporter = cl
-		case *sdk.ProviderClient:
+		case *pluginrpc.ProviderClient:
 			inc.provider = cl
-		case *sdk.ScorerClient:
+		case *pluginrpc.ScorerClient:
 			inc.scorer = cl
 		}
 	}

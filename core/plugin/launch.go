@@ -15,11 +15,12 @@ import (
 
 	procgroup "github.com/mcptest/mcptest/internal/proc"
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 )
 
 // Instance is one running plugin, however it was started.
 type Instance interface {
-	// Dispense returns the host-side client of a kind (sdk.KindInfo,
+	// Dispense returns the host-side client of a kind (pluginrpc.KindInfo,
 	// sdk.KindMatcher, ...).
 	Dispense(kind string) (any, error)
 	// Kill stops the plugin and waits for it to exit.
@@ -115,8 +116,8 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		start = 10 * time.Second
 	}
 	client := goplugin.NewClient(&goplugin.ClientConfig{
-		HandshakeConfig:  sdk.Handshake,
-		VersionedPlugins: map[int]goplugin.PluginSet{sdk.ProtocolVersion: sdk.ClientPluginSet()},
+		HandshakeConfig:  pluginrpc.Handshake,
+		VersionedPlugins: map[int]goplugin.PluginSet{sdk.ProtocolVersion: pluginrpc.ClientPluginSet()},
 		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Managed:          true,
@@ -128,7 +129,7 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		SyncStderr:      ring,
 		SyncStdout:      ring,
 		Logger:          logger.Named(f.Manifest.Name),
-		GRPCDialOptions: sdk.GRPCDialOptions(),
+		GRPCDialOptions: pluginrpc.GRPCDialOptions(),
 	})
 	rpc, err := client.Client()
 	if err != nil {

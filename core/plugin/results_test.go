@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
 )
 
@@ -82,7 +83,7 @@ func (r *rawKind) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
 }
 
 func (r *rawKind) GRPCClient(ctx context.Context, b *goplugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
-	return sdk.ClientPluginSet()[r.kind].(goplugin.GRPCPlugin).GRPCClient(ctx, b, c)
+	return pluginrpc.ClientPluginSet()[r.kind].(goplugin.GRPCPlugin).GRPCClient(ctx, b, c)
 }
 
 // rawLauncher serves the raw plugin over real gRPC in the test process.
@@ -94,7 +95,7 @@ type rawInstance struct {
 
 func (l rawLauncher) Launch(context.Context, *plugin.Found) (plugin.Instance, error) {
 	set := map[string]goplugin.Plugin{
-		sdk.KindInfo: &rawKind{kind: sdk.KindInfo, register: func(s *grpc.Server) { pluginv1.RegisterInfoServer(s, rawInfo{}) }},
+		pluginrpc.KindInfo: &rawKind{kind: pluginrpc.KindInfo, register: func(s *grpc.Server) { pluginv1.RegisterInfoServer(s, rawInfo{}) }},
 		sdk.KindMatcher: &rawKind{kind: sdk.KindMatcher, register: func(s *grpc.Server) {
 			pluginv1.RegisterMatcherServer(s, rawMatcher{})
 		}},

@@ -12,16 +12,17 @@ import (
 	"github.com/hashicorp/go-plugin"
 
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 )
 
 // Conn is a connection to an in-process plugin, holding the same host-side
 // clients mcptest uses for a plugin process.
 type Conn struct {
-	Info     *sdk.InfoClient
-	Matcher  *sdk.MatcherClient
-	Reporter *sdk.ReporterClient
-	Provider *sdk.ProviderClient
-	Scorer   *sdk.ScorerClient
+	Info     *pluginrpc.InfoClient
+	Matcher  *pluginrpc.MatcherClient
+	Reporter *pluginrpc.ReporterClient
+	Provider *pluginrpc.ProviderClient
+	Scorer   *pluginrpc.ScorerClient
 
 	client *plugin.Client
 	stop   func()
@@ -49,7 +50,7 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
-	go sdk.ServeInProcess(ctx, p, reattach, closed)
+	go pluginrpc.ServeInProcess(ctx, p, reattach, closed)
 	var rc *plugin.ReattachConfig
 	select {
 	case rc = <-reattach:
@@ -58,12 +59,12 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 		return nil, context.DeadlineExceeded
 	}
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig: sdk.Handshake,
+		HandshakeConfig: pluginrpc.Handshake,
 		// A reattached client dispenses from Plugins, not VersionedPlugins.
-		Plugins:          sdk.ClientPluginSet(),
+		Plugins:          pluginrpc.ClientPluginSet(),
 		Reattach:         rc,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		GRPCDialOptions:  sdk.GRPCDialOptions(),
+		GRPCDialOptions:  pluginrpc.GRPCDialOptions(),
 		Logger:           hclog.NewNullLogger(),
 	})
 	c := &Conn{client: client, stop: func() {
@@ -76,12 +77,12 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 		c.Close()
 		return nil, err
 	}
-	raw, err := rpc.Dispense(sdk.KindInfo)
+	raw, err := rpc.Dispense(pluginrpc.KindInfo)
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
-	c.Info = raw.(*sdk.InfoClient)
+	c.Info = raw.(*pluginrpc.InfoClient)
 	for _, comp := range p.Describe().Components {
 		raw, err := rpc.Dispense(comp.Kind)
 		if err != nil {
@@ -89,13 +90,13 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 			return nil, err
 		}
 		switch cl := raw.(type) {
-		case *sdk.MatcherClient:
+		case *pluginrpc.MatcherClient:
 			c.Matcher = cl
-		case *sdk.ReporterClient:
+		case *pluginrpc.ReporterClient:
 			c.Reporter = cl
-		case *sdk.ProviderClient:
+		case *pluginrpc.ProviderClient:
 			c.Provider = cl
-		case *sdk.ScorerClient:
+		case *pluginrpc.ScorerClient:
 			c.Scorer = cl
 		}
 	}

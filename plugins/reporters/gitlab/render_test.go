@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/spans/spanstest"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
@@ -23,7 +22,7 @@ import (
 func render(t *testing.T, events []report.Event) string {
 	t.Helper()
 	c := plugintest.New(t, newPlugin(), nil)
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: pluginName}, events)
+	out := plugintest.Render(t, c, plugintest.RenderStart{Key: pluginName}, events)
 	if out.Err != nil {
 		t.Fatalf("render: %v", out.Err)
 	}
@@ -168,7 +167,7 @@ func TestEdges(t *testing.T) {
 
 func TestRenderWithoutRunFinished(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: pluginName}, func(sdk.Sink, []byte) {})
+	stream, err := c.Reporter.Render(context.Background(), plugintest.RenderStart{Key: pluginName}, func(plugintest.Sink, []byte) {})
 	if err != nil {
 		t.Fatal(err)
 	}

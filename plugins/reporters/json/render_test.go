@@ -12,7 +12,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcptest/mcptest/schemas"
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 )
@@ -71,10 +70,10 @@ func renderJSON(t *testing.T, run *report.Run) []byte {
 		out   bytes.Buffer
 		other int
 	)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: "json"}, func(sink sdk.Sink, data []byte) {
+	stream, err := c.Reporter.Render(context.Background(), plugintest.RenderStart{Key: "json"}, func(sink plugintest.Sink, data []byte) {
 		mu.Lock()
 		defer mu.Unlock()
-		if sink == sdk.SinkPrimary {
+		if sink == plugintest.SinkPrimary {
 			out.Write(data)
 		} else {
 			other += len(data)
@@ -181,7 +180,7 @@ func TestRenderEmptyListsAreArrays(t *testing.T) {
 
 func TestRenderWithoutRunFinished(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: "json"}, func(sdk.Sink, []byte) {})
+	stream, err := c.Reporter.Render(context.Background(), plugintest.RenderStart{Key: "json"}, func(plugintest.Sink, []byte) {})
 	if err != nil {
 		t.Fatal(err)
 	}

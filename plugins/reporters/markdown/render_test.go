@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
@@ -16,7 +15,7 @@ import (
 func renderSample(t *testing.T, key string) plugintest.Rendered {
 	t.Helper()
 	c := plugintest.New(t, newPlugin(), nil)
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: key}, reporttest.Events())
+	out := plugintest.Render(t, c, plugintest.RenderStart{Key: key}, reporttest.Events())
 	if out.Err != nil {
 		t.Fatalf("render: %v", out.Err)
 	}
@@ -214,7 +213,7 @@ func TestStepSummaryFitsLimit(t *testing.T) {
 
 func TestRenderWithoutRunFinished(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: "md"}, func(sdk.Sink, []byte) {})
+	stream, err := c.Reporter.Render(context.Background(), plugintest.RenderStart{Key: "md"}, func(plugintest.Sink, []byte) {})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 func TestProgressOnlyOnATerminal(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	tty := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true}}, reporttest.Events())
+	tty := plugintest.Render(t, c, plugintest.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true}}, reporttest.Events())
 	if tty.Err != nil {
 		t.Fatal(tty.Err)
 	}
@@ -23,7 +23,7 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 	if !strings.HasSuffix(tty.Progress, "\r\x1b[K") {
 		t.Errorf("the counter is not cleared at the end: %q", tty.Progress)
 	}
-	pipe := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty"}, reporttest.Events())
+	pipe := plugintest.Render(t, c, plugintest.RenderStart{Key: "pretty"}, reporttest.Events())
 	if pipe.Progress != "" {
 		t.Errorf("progress written to a non-terminal: %q", pipe.Progress)
 	}
@@ -34,7 +34,7 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 
 func TestFailedTestsShowTheWire(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty"}, reporttest.Events())
+	out := plugintest.Render(t, c, plugintest.RenderStart{Key: "pretty"}, reporttest.Events())
 	if out.Err != nil {
 		t.Fatal(out.Err)
 	}

@@ -73,11 +73,11 @@ func renderRun(t *testing.T, color bool) string {
 		mu      sync.Mutex
 		primary bytes.Buffer
 	)
-	start := sdk.RenderStart{Key: "pretty", Options: json.RawMessage(`{}`), Terminal: sdk.Terminal{IsTTY: color, Color: color, Width: 100}}
-	stream, err := c.Reporter.Render(context.Background(), start, func(sink sdk.Sink, data []byte) {
+	start := plugintest.RenderStart{Key: "pretty", Options: json.RawMessage(`{}`), Terminal: sdk.Terminal{IsTTY: color, Color: color, Width: 100}}
+	stream, err := c.Reporter.Render(context.Background(), start, func(sink plugintest.Sink, data []byte) {
 		mu.Lock()
 		defer mu.Unlock()
-		if sink == sdk.SinkPrimary {
+		if sink == plugintest.SinkPrimary {
 			primary.Write(data)
 		}
 	})
@@ -216,7 +216,7 @@ func stripSGR(s string) string {
 
 func TestRenderWithoutRunFinished(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: "pretty"}, func(sdk.Sink, []byte) {})
+	stream, err := c.Reporter.Render(context.Background(), plugintest.RenderStart{Key: "pretty"}, func(plugintest.Sink, []byte) {})
 	if err != nil {
 		t.Fatal(err)
 	}

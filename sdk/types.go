@@ -1,0 +1,172 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+
+	"github.com/mcptest/mcptest/sdk/contract"
+	"github.com/mcptest/mcptest/sdk/report"
+)
+
+// The author types are defined in package contract, which both this package
+// and sdk/pluginrpc import (see the package documentation for why); these
+// aliases make them the sdk's own. Each is documented in full there.
+
+// Plugin describes everything one plugin binary serves.
+type Plugin = contract.Plugin
+
+// Component is one kind of component a plugin serves, with its keys.
+type Component = contract.Component
+
+// Description is a plugin's self-description: what `describe` prints and
+// what the Describe RPC returns.
+type Description = contract.Description
+
+// Matcher judges one extracted value against a matcher argument; it must be
+// safe for concurrent use.
+type Matcher = contract.Matcher
+
+// ArgumentChecker is implemented by matchers that can reject a bad argument
+// before the run starts.
+type ArgumentChecker = contract.ArgumentChecker
+
+// MatcherFunc adapts a function to the Matcher interface.
+type MatcherFunc = contract.MatcherFunc
+
+// MatchInput is one assertion to judge.
+type MatchInput = contract.MatchInput
+
+// MatchOptions is the per-assertion context the host sends with each item.
+type MatchOptions = contract.MatchOptions
+
+// MatchResult is the verdict on one item.
+type MatchResult = contract.MatchResult
+
+// Failure is a structured failure of a match.
+type Failure = contract.Failure
+
+// Reporter renders a run.
+type Reporter = contract.Reporter
+
+// ReporterFunc adapts a function to the Reporter interface.
+type ReporterFunc = contract.ReporterFunc
+
+// RenderSession is one run as seen by a reporter.
+type RenderSession = contract.RenderSession
+
+// Terminal describes where a reporter's output goes.
+type Terminal = contract.Terminal
+
+// Provider reaches a language model; it must be safe for concurrent use.
+type Provider = contract.Provider
+
+// ChatRequest is a chat completion request in mcptest's provider-neutral
+// shape.
+type ChatRequest = contract.ChatRequest
+
+// Message is one chat turn.
+type Message = contract.Message
+
+// ToolDef is a tool offered to the model.
+type ToolDef = contract.ToolDef
+
+// ToolCall is a tool invocation requested by the model.
+type ToolCall = contract.ToolCall
+
+// ChatResponse is the model's reply.
+type ChatResponse = contract.ChatResponse
+
+// Usage is what a model call consumed.
+type Usage = contract.Usage
+
+// EmbedRequest asks for one embedding per input.
+type EmbedRequest = contract.EmbedRequest
+
+// EmbedResponse holds one vector per input, in order.
+type EmbedResponse = contract.EmbedResponse
+
+// Scorer is an external grader.
+type Scorer = contract.Scorer
+
+// ScoreInput is one item to grade.
+type ScoreInput = contract.ScoreInput
+
+// ScoreResult is a grader's verdict.
+type ScoreResult = contract.ScoreResult
+
+// Host is mcptest itself, as seen from a plugin: it routes model calls to
+// the provider plugin that owns the model.
+type Host = contract.Host
+
+// The protocol and SDK versions and limits a plugin reports.
+const (
+	// ProtocolVersion is the major plugin protocol version.
+	ProtocolVersion = contract.ProtocolVersion
+	// ProtocolMinor counts additive changes to the protocol version.
+	ProtocolMinor = contract.ProtocolMinor
+	// Version is the SDK's own version.
+	Version = contract.Version
+	// MaxMessageBytes is the gRPC message size limit both sides use.
+	MaxMessageBytes = contract.MaxMessageBytes
+	// FailureValueLimit bounds each of Failure.Expected, Actual and Diff
+	// as a plugin sends them; longer values are cut with a marker.
+	FailureValueLimit = contract.FailureValueLimit
+	// CapabilityFinalOnly, followed by a report format, declares a
+	// reporter that reads only the run_finished event.
+	CapabilityFinalOnly = contract.CapabilityFinalOnly
+)
+
+// The component kinds.
+const (
+	KindMatcher  = contract.KindMatcher
+	KindReporter = contract.KindReporter
+	KindProvider = contract.KindProvider
+	KindScorer   = contract.KindScorer
+)
+
+// Kinds lists the component kinds in a fixed order.
+var Kinds = contract.Kinds
+
+// The sentinel errors of the contract; errors.Is matches them across the
+// sdk and contract names, which are the same values.
+var (
+	// ErrInvalidArgument marks an error as a suite bug, not a failed
+	// assertion: the run exits 2.
+	ErrInvalidArgument = contract.ErrInvalidArgument
+	// ErrNoHost is returned by Host methods when the host offers no Host
+	// service.
+	ErrNoHost = contract.ErrNoHost
+	// ErrNoRunFinished is returned by a FinalReporter whose event stream
+	// ended without a run_finished event.
+	ErrNoRunFinished = contract.ErrNoRunFinished
+)
+
+// Pass returns a passing result.
+func Pass() MatchResult { return contract.Pass() }
+
+// Fail returns a failing result with the given failure.
+func Fail(f Failure) MatchResult { return contract.Fail(f) }
+
+// JSON encodes v for use in Failure.Expected or Failure.Actual; a value that
+// cannot be encoded becomes its fmt representation as a JSON string.
+func JSON(v any) json.RawMessage { return contract.JSON(v) }
+
+// InvalidArgument returns an error for which errors.Is(err,
+// ErrInvalidArgument) holds; format may use %w to wrap a cause too.
+func InvalidArgument(format string, args ...any) error {
+	return contract.InvalidArgument(format, args...)
+}
+
+// FinalReporter adapts a function that only needs the complete report: it
+// is called once with the run_finished report, and the plugin declares
+// CapabilityFinalOnly for its format.
+func FinalReporter(fn func(ctx context.Context, s *RenderSession, run *report.Run) error) Reporter {
+	return contract.FinalReporter(fn)
+}
+
+// NewRenderSession builds a session over an event source, for tests and for
+// reporters used in-process; next returns false when the events end.
+func NewRenderSession(key string, next func() (report.Event, bool), primary, progress, stepSummary io.Writer) *RenderSession {
+	return contract.NewRenderSession(key, next, primary, progress, stepSummary)
+}
