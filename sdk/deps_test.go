@@ -51,7 +51,8 @@ func TestSDKStaysLight(t *testing.T) {
 
 // TestAuthorPackageNeedsOnlyWhatServeNeeds: what a plugin binary links
 // through package sdk is the contract, the report types, and the transport
-// Serve runs on; no test helper and nothing else of the module.
+// Serve runs on; not the host's clients (pluginrpc/hostrpc), no test
+// helper, nothing else of the module.
 func TestAuthorPackageNeedsOnlyWhatServeNeeds(t *testing.T) {
 	want := []string{
 		sdkModule,
@@ -73,9 +74,10 @@ func TestAuthorPackageNeedsOnlyWhatServeNeeds(t *testing.T) {
 }
 
 // TestImportsPointOneWay: contract carries no transport, and pluginrpc,
-// which serves the contract, never reaches back to the author package or
-// the test helpers. A cycle between them could not build, but a leak of
-// gRPC into contract, or of plugintest into pluginrpc, could.
+// which serves the contract, never reaches back to the author package, the
+// test helpers or the host's side. A cycle between them could not build,
+// but a leak of gRPC into contract, or of the host's clients into
+// pluginrpc, could.
 func TestImportsPointOneWay(t *testing.T) {
 	for _, dep := range deps(t, "./contract") {
 		for _, f := range []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/hashicorp/go-plugin", sdkModule + "/pluginrpc", sdkModule + "/proto"} {
@@ -85,7 +87,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		}
 	}
 	for _, dep := range deps(t, "./pluginrpc") {
-		if dep == sdkModule || under(dep, sdkModule+"/plugintest") {
+		if dep == sdkModule || under(dep, sdkModule+"/plugintest") || dep == sdkModule+"/pluginrpc/hostrpc" {
 			t.Errorf("sdk/pluginrpc depends on %s", dep)
 		}
 	}

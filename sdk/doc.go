@@ -29,10 +29,11 @@
 //     and the protocol constants. It has no transport and imports only
 //     the standard library and sdk/report.
 //   - sdk/pluginrpc is the transport: the go-plugin handshake, the gRPC
-//     services that run a plugin's components (the adapters), the
-//     host-side clients, the wire items and the codecs between them and
-//     protobuf (including the packed Match encoding). mcptest's host and
-//     this package share it. It is not author API and carries no
+//     services that run a plugin's components (the adapters), the wire
+//     items and the codecs between them and protobuf (including the
+//     packed Match encoding). mcptest's host and this package share it.
+//     The host's clients are in sdk/pluginrpc/hostrpc, which a plugin
+//     binary does not link. Neither is author API; neither carries a
 //     compatibility promise.
 //   - sdk (this package) re-exports the contract's types under their
 //     familiar names (type aliases, so sdk.Matcher and contract.Matcher

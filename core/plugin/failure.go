@@ -9,7 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 // TimeoutFlag is the command-line flag that sets HostOptions.CallTimeout;
@@ -56,7 +56,7 @@ func (h *Host) callFailed(p *proc, inc *incarnation, callCtx context.Context, er
 		return h.hung(p, inc, during)
 	case inc.stopped.Load():
 		return fmt.Errorf("%w: %w", errCollateral, err)
-	case errors.Is(err, pluginrpc.ErrPluginExited) || inc.inst.Exited():
+	case errors.Is(err, hostrpc.ErrPluginExited) || inc.inst.Exited():
 		return h.crashed(p, inc, err)
 	}
 	if d := p.deadErr(); d != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 // HostOptions tune a Host.
@@ -96,11 +97,11 @@ type incarnation struct {
 	inst Instance
 	desc sdk.Description
 
-	info     *pluginrpc.InfoClient
-	matcher  *pluginrpc.MatcherClient
-	reporter *pluginrpc.ReporterClient
-	provider *pluginrpc.ProviderClient
-	scorer   *pluginrpc.ScorerClient
+	info     *hostrpc.InfoClient
+	matcher  *hostrpc.MatcherClient
+	reporter *hostrpc.ReporterClient
+	provider *hostrpc.ProviderClient
+	scorer   *hostrpc.ScorerClient
 
 	// stopped is set when the host kills this process because a call hung;
 	// calls that fail on it then are collateral, not crashes.
@@ -224,7 +225,7 @@ func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 	if err != nil {
 		return fail(fmt.Errorf("%w: dispense info: %w", ErrPluginStart, err))
 	}
-	inc.info = raw.(*pluginrpc.InfoClient)
+	inc.info = raw.(*hostrpc.InfoClient)
 	cctx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
 	defer cancel()
 	desc, err := inc.info.Describe(cctx)
@@ -248,16 +249,16 @@ func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 			return fail(fmt.Errorf("%w: dispense %s: %w", ErrPluginStart, c.Kind, err))
 		}
 		switch cl := raw.(type) {
-		case *pluginrpc.MatcherClient:
+		case *hostrpc.MatcherClient:
 			// Plugins built with a recent SDK read packed batches, which
 			// cost far less to encode and decode than one message per item.
 			cl.UsePacked(desc.ProtocolMinor >= pluginrpc.PackedMinor)
 			inc.matcher = cl
-		case *pluginrpc.ReporterClient:
+		case *hostrpc.ReporterClient:
 			inc.reporter = cl
-		case *pluginrpc.ProviderClient:
+		case *hostrpc.ProviderClient:
 			inc.provider = cl
-		case *pluginrpc.ScorerClient:
+		case *hostrpc.ScorerClient:
 			inc.scorer = cl
 		}
 	}

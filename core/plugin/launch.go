@@ -16,6 +16,7 @@ import (
 	procgroup "github.com/mcptest/mcptest/internal/proc"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 // Instance is one running plugin, however it was started.
@@ -117,7 +118,7 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 	}
 	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  pluginrpc.Handshake,
-		VersionedPlugins: map[int]goplugin.PluginSet{sdk.ProtocolVersion: pluginrpc.ClientPluginSet()},
+		VersionedPlugins: map[int]goplugin.PluginSet{sdk.ProtocolVersion: hostrpc.ClientPluginSet()},
 		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Managed:          true,
@@ -129,7 +130,7 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		SyncStderr:      ring,
 		SyncStdout:      ring,
 		Logger:          logger.Named(f.Manifest.Name),
-		GRPCDialOptions: pluginrpc.GRPCDialOptions(),
+		GRPCDialOptions: hostrpc.GRPCDialOptions(),
 	})
 	rpc, err := client.Client()
 	if err != nil {

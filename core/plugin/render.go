@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 // RenderStream is one report being rendered by a reporter plugin. Every
@@ -21,7 +22,7 @@ type RenderStream struct {
 	// not move a stream.
 	inc    *incarnation
 	key    string
-	rs     *pluginrpc.RenderStream
+	rs     *hostrpc.RenderStream
 	cancel context.CancelFunc
 }
 
@@ -45,7 +46,7 @@ func (h *Host) Render(ctx context.Context, f *Found, start pluginrpc.RenderStart
 	}
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &RenderStream{h: h, p: p, inc: inc, key: start.Key, cancel: cancel}
-	var rs *pluginrpc.RenderStream
+	var rs *hostrpc.RenderStream
 	finished, err := s.bounded(func() (err error) {
 		rs, err = inc.reporter.Render(sctx, start, onOutput)
 		return err

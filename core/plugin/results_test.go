@@ -14,6 +14,7 @@ import (
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
 )
 
@@ -83,7 +84,7 @@ func (r *rawKind) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
 }
 
 func (r *rawKind) GRPCClient(ctx context.Context, b *goplugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
-	return pluginrpc.ClientPluginSet()[r.kind].(goplugin.GRPCPlugin).GRPCClient(ctx, b, c)
+	return hostrpc.ClientPluginSet()[r.kind].(goplugin.GRPCPlugin).GRPCClient(ctx, b, c)
 }
 
 // rawLauncher serves the raw plugin over real gRPC in the test process.

@@ -10,7 +10,8 @@ import (
 
 // Protobuf messages to Go types: the inverse of toproto.go.
 
-func descriptionFromProto(resp *pluginv1.DescribeResponse) contract.Description {
+// DescriptionFromProto is the Describe answer as the host reads it.
+func DescriptionFromProto(resp *pluginv1.DescribeResponse) contract.Description {
 	d := contract.Description{
 		Name:             resp.GetName(),
 		Version:          resp.GetVersion(),
@@ -47,8 +48,8 @@ func applyContextFromProto(o *contract.MatchOptions, c *pluginv1.MatchContext) {
 	o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.GetTestId(), c.GetTestName(), c.GetSuiteFile(), c.GetSuiteDir(), c.GetUpdateSnapshots()
 }
 
-// matchResultFromProto is the verdict r on the item id.
-func matchResultFromProto(id uint64, r *pluginv1.MatchResult) MatchItemResult {
+// MatchResultFromProto is the verdict r on the item id.
+func MatchResultFromProto(id uint64, r *pluginv1.MatchResult) MatchItemResult {
 	res := MatchItemResult{ID: id, Pass: r.GetPass(), Failure: r.GetFailureJson(), Error: r.GetError(), ErrorKind: ErrorKind(r.GetErrorKind())}
 	if r.GetHasScore() {
 		score := r.GetScore()
@@ -57,7 +58,8 @@ func matchResultFromProto(id uint64, r *pluginv1.MatchResult) MatchItemResult {
 	return res
 }
 
-func checkResultFromProto(r *pluginv1.CheckResult) CheckItemResult {
+// CheckResultFromProto is the plugin's answer on one checked argument.
+func CheckResultFromProto(r *pluginv1.CheckResult) CheckItemResult {
 	return CheckItemResult{ID: r.GetId(), Error: r.GetError()}
 }
 
@@ -70,9 +72,9 @@ func usageFromProto(pu *pluginv1.Usage) contract.Usage {
 	return u
 }
 
-// completeResponseFromProto decodes the JSON reply; the typed usage wins
+// CompleteResponseFromProto decodes the JSON reply; the typed usage wins
 // over whatever the JSON said.
-func completeResponseFromProto(resp *pluginv1.CompleteResponse) (contract.ChatResponse, error) {
+func CompleteResponseFromProto(resp *pluginv1.CompleteResponse) (contract.ChatResponse, error) {
 	var out contract.ChatResponse
 	if err := json.Unmarshal(resp.GetResponseJson(), &out); err != nil {
 		return contract.ChatResponse{}, fmt.Errorf("decode chat response: %w", err)
@@ -85,7 +87,8 @@ func embedRequestFromProto(req *pluginv1.EmbedRequest) contract.EmbedRequest {
 	return contract.EmbedRequest{Key: req.GetKey(), Model: req.GetModel(), Inputs: req.GetInputs()}
 }
 
-func embedResponseFromProto(resp *pluginv1.EmbedResponse) contract.EmbedResponse {
+// EmbedResponseFromProto reads the vectors and their usage.
+func EmbedResponseFromProto(resp *pluginv1.EmbedResponse) contract.EmbedResponse {
 	out := contract.EmbedResponse{Usage: usageFromProto(resp.GetUsage())}
 	for _, v := range resp.GetVectors() {
 		out.Vectors = append(out.Vectors, v.GetValues())
@@ -102,7 +105,8 @@ func scoreInputFromProto(it *pluginv1.ScoreItem, host contract.Host) contract.Sc
 	return contract.ScoreInput{Key: it.GetKey(), Config: it.GetConfigJson(), Envelope: it.GetInputJson(), Host: host}
 }
 
-func scoreResultFromProto(r *pluginv1.ScoreResult) ScoreItemResult {
+// ScoreResultFromProto is the plugin's verdict or error on one graded item.
+func ScoreResultFromProto(r *pluginv1.ScoreResult) ScoreItemResult {
 	res := ScoreItemResult{ID: r.GetId(), Error: r.GetError(), ErrorKind: ErrorKind(r.GetErrorKind())}
 	res.Verdict, res.Reasoning = r.GetVerdict(), r.GetReasoning()
 	if r.GetHasScore() {

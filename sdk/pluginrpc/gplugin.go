@@ -2,6 +2,7 @@ package pluginrpc
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -10,12 +11,13 @@ import (
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
 )
 
-// gplugin is the go-plugin glue for one kind. On the plugin side it registers
-// the kind's gRPC service; on the host side it builds the kind's client.
+// gplugin is the plugin side's go-plugin glue for one kind: it registers
+// the kind's gRPC service. The host's glue, which builds the clients, is in
+// hostrpc, so a plugin binary carries none of the host's code.
 type gplugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	kind   string
-	server *pluginServer // nil on the host side
+	server *pluginServer
 }
 
 // GRPCServer registers the kind's service on the plugin's gRPC server.
@@ -36,23 +38,9 @@ func (g *gplugin) GRPCServer(broker *plugin.GRPCBroker, s *grpc.Server) error {
 	return nil
 }
 
-// GRPCClient builds the host-side client of the kind. doneCtx ends when the
-// plugin process exits, which is how clients tell a crash from an error.
-func (g *gplugin) GRPCClient(doneCtx context.Context, broker *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
-	base := clientBase{done: doneCtx}
-	switch g.kind {
-	case KindInfo:
-		return &InfoClient{clientBase: base, c: pluginv1.NewInfoClient(c), broker: broker}, nil
-	case contract.KindMatcher:
-		return &MatcherClient{clientBase: base, c: pluginv1.NewMatcherClient(c)}, nil
-	case contract.KindReporter:
-		return &ReporterClient{clientBase: base, c: pluginv1.NewReporterClient(c)}, nil
-	case contract.KindProvider:
-		return &ProviderClient{clientBase: base, c: pluginv1.NewProviderClient(c)}, nil
-	case contract.KindScorer:
-		return &ScorerClient{clientBase: base, c: pluginv1.NewScorerClient(c)}, nil
-	}
-	return nil, nil
+// GRPCClient refuses: a plugin dispenses no clients of its own kinds.
+func (g *gplugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (interface{}, error) {
+	return nil, fmt.Errorf("a plugin builds no client of the %s kind", g.kind)
 }
 
 // serverPluginSet is the plugin set Serve registers: the info service plus
@@ -71,17 +59,6 @@ func serverPluginSet(srv *pluginServer) plugin.PluginSet {
 	}
 	if len(p.Scorers) > 0 {
 		set[contract.KindScorer] = &gplugin{kind: contract.KindScorer, server: srv}
-	}
-	return set
-}
-
-// ClientPluginSet is the plugin set the host uses to talk to any plugin.
-// Dispense returns *InfoClient for "info", *MatcherClient for "matcher",
-// *ReporterClient, *ProviderClient and *ScorerClient for the other kinds.
-func ClientPluginSet() plugin.PluginSet {
-	set := plugin.PluginSet{KindInfo: &gplugin{kind: KindInfo}}
-	for _, k := range contract.Kinds {
-		set[k] = &gplugin{kind: k}
 	}
 	return set
 }

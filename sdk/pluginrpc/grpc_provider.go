@@ -3,12 +3,12 @@ package pluginrpc
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/mcptest/mcptest/sdk/contract"
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 )
 
 // providerServer serves a plugin's providers.
@@ -39,7 +39,7 @@ func (s *providerServer) Complete(ctx context.Context, req *pluginv1.CompleteReq
 	if err != nil {
 		return nil, err
 	}
-	return completeResponseToProto(out)
+	return CompleteResponseToProto(out)
 }
 
 func (s *providerServer) Embed(ctx context.Context, req *pluginv1.EmbedRequest) (resp *pluginv1.EmbedResponse, err error) {
@@ -52,33 +52,5 @@ func (s *providerServer) Embed(ctx context.Context, req *pluginv1.EmbedRequest) 
 	if err != nil {
 		return nil, err
 	}
-	return embedResponseToProto(out), nil
-}
-
-// ProviderClient is the host-side client of a plugin's providers.
-type ProviderClient struct {
-	clientBase
-	c pluginv1.ProviderClient
-}
-
-// Complete runs a chat completion on the provider key.
-func (c *ProviderClient) Complete(ctx context.Context, key string, req contract.ChatRequest) (contract.ChatResponse, error) {
-	b, err := json.Marshal(req)
-	if err != nil {
-		return contract.ChatResponse{}, fmt.Errorf("encode chat request: %w", err)
-	}
-	resp, err := c.c.Complete(ctx, &pluginv1.CompleteRequest{Key: key, RequestJson: b})
-	if err != nil {
-		return contract.ChatResponse{}, c.wrap("complete", err)
-	}
-	return completeResponseFromProto(resp)
-}
-
-// Embed computes embeddings on the provider key.
-func (c *ProviderClient) Embed(ctx context.Context, key string, req contract.EmbedRequest) (contract.EmbedResponse, error) {
-	resp, err := c.c.Embed(ctx, embedRequestToProto(key, req))
-	if err != nil {
-		return contract.EmbedResponse{}, c.wrap("embed", err)
-	}
-	return embedResponseFromProto(resp), nil
+	return EmbedResponseToProto(out), nil
 }

@@ -8,21 +8,12 @@ import (
 	"io"
 	"sync"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/mcptest/mcptest/sdk/contract"
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
 	"github.com/mcptest/mcptest/sdk/report"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-)
-
-// Sink names where the host sends bytes a reporter wrote.
-type Sink int
-
-// The sinks.
-const (
-	SinkPrimary     Sink = Sink(pluginv1.Sink_SINK_PRIMARY)
-	SinkProgress    Sink = Sink(pluginv1.Sink_SINK_PROGRESS)
-	SinkStepSummary Sink = Sink(pluginv1.Sink_SINK_STEP_SUMMARY)
 )
 
 // chunkBytes bounds one output message, far below the message limit.
@@ -156,99 +147,4 @@ func (o *streamOutput) flushLocked() error {
 	}
 	o.pending, o.size = o.pending[:0], 0
 	return nil
-}
-
-// RenderStart opens a render stream.
-type RenderStart struct {
-	Key              string
-	Options          json.RawMessage
-	Terminal         contract.Terminal
-	ProgressTerminal contract.Terminal
-}
-
-// ReporterClient is the host-side client of a plugin's reporters.
-type ReporterClient struct {
-	clientBase
-	c pluginv1.ReporterClient
-}
-
-// RenderStream is an open render: the host sends events and receives output
-// through the callback given to Render.
-type RenderStream struct {
-	base   clientBase
-	stream pluginv1.Reporter_RenderClient
-	done   chan struct{}
-	err    error
-}
-
-// Render opens a render stream. onOutput is called, from one goroutine and
-// in order, with every chunk the reporter writes.
-func (c *ReporterClient) Render(ctx context.Context, start RenderStart, onOutput func(Sink, []byte)) (*RenderStream, error) {
-	stream, err := c.c.Render(ctx)
-	if err != nil {
-		return nil, c.wrap("render", err)
-	}
-	first := &pluginv1.RenderInput{Msg: &pluginv1.RenderInput_Start{Start: renderStartToProto(start)}}
-	if err := stream.Send(first); err != nil {
-		return nil, c.wrap("render start", err)
-	}
-	rs := &RenderStream{base: c.clientBase, stream: stream, done: make(chan struct{})}
-	go rs.receive(onOutput)
-	return rs, nil
-}
-
-func (r *RenderStream) receive(onOutput func(Sink, []byte)) {
-	defer close(r.done)
-	for {
-		msg, err := r.stream.Recv()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				r.err = errors.New("reporter ended without finishing")
-			} else {
-				r.err = r.base.wrap("render", err)
-			}
-			return
-		}
-		if len(msg.GetData()) > 0 {
-			onOutput(Sink(msg.GetSink()), msg.GetData())
-		}
-		if msg.GetDone() {
-			if msg.GetError() != "" {
-				r.err = errors.New(msg.GetError())
-			}
-			return
-		}
-	}
-}
-
-// Send streams one encoded event (a report.Event as JSON).
-func (r *RenderStream) Send(eventJSON []byte) error {
-	select {
-	case <-r.done:
-		if r.err != nil {
-			return r.err
-		}
-		return errors.New("reporter already finished")
-	default:
-	}
-	err := r.stream.Send(&pluginv1.RenderInput{Msg: &pluginv1.RenderInput_EventJson{EventJson: eventJSON}})
-	if err != nil {
-		// The real cause arrives on the receive side.
-		<-r.done
-		if r.err != nil {
-			return r.err
-		}
-		return r.base.wrap("render send", err)
-	}
-	return nil
-}
-
-// Close ends the event stream and waits for the reporter to finish; it
-// returns the reporter's error, if any.
-func (r *RenderStream) Close() error {
-	if err := r.stream.CloseSend(); err != nil {
-		return r.base.wrap("render close", err)
-	}
-	<-r.done
-	return r.err
 }

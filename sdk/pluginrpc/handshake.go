@@ -2,7 +2,6 @@ package pluginrpc
 
 import (
 	"github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
 
 	"github.com/mcptest/mcptest/sdk/contract"
 )
@@ -19,12 +18,3 @@ var Handshake = plugin.HandshakeConfig{
 // KindInfo is the plugin-set name of the base service every plugin serves,
 // beside one service per component kind (contract.Kinds).
 const KindInfo = "info"
-
-// GRPCDialOptions are the dial options the host must use so large messages
-// pass in both directions.
-func GRPCDialOptions() []grpc.DialOption {
-	return []grpc.DialOption{grpc.WithDefaultCallOptions(
-		grpc.MaxCallRecvMsgSize(contract.MaxMessageBytes),
-		grpc.MaxCallSendMsgSize(contract.MaxMessageBytes),
-	)}
-}

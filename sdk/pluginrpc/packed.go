@@ -108,6 +108,14 @@ func encodePackedItems(items []MatchItem) []byte {
 	return encodePackedItemsInto(&packedBuffers{w: packedWriter{strs: map[string]uint64{}}}, items)
 }
 
+// EncodePackedItems encodes items for a packed Match request in pooled
+// buffers. The bytes stay valid until release is called, which the caller
+// does once the call has returned (gRPC has encoded the request by then).
+func EncodePackedItems(items []MatchItem) (packed []byte, release func()) {
+	bufs := packedPool.Get().(*packedBuffers)
+	return encodePackedItemsInto(bufs, items), bufs.release
+}
+
 // encodePackedItemsInto encodes items in bufs' buffers; the result is
 // valid until bufs is released.
 func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
@@ -327,9 +335,9 @@ func encodePackedResults(results []MatchItemResult) []byte {
 	return out
 }
 
-// decodePackedResults reads n results into out (len(out) == n), giving
+// DecodePackedResults reads n results into out (len(out) == n), giving
 // them ids[i]. Failures are slices of b.
-func decodePackedResults(b []byte, ids func(i int) uint64, out []MatchItemResult) error {
+func DecodePackedResults(b []byte, ids func(i int) uint64, out []MatchItemResult) error {
 	r := &packedReader{b: b}
 	if r.byte("version") != packedVersion && r.err == nil {
 		return fmt.Errorf("%w: unknown version %d", errBadPacked, b[0])

@@ -51,13 +51,13 @@ func TestPackedResultsRoundTrip(t *testing.T) {
 		{ID: 5, Error: "boom ✗", ErrorKind: ErrorKindPanic},
 	}
 	out := make([]MatchItemResult, len(in))
-	if err := decodePackedResults(encodePackedResults(in), func(i int) uint64 { return in[i].ID }, out); err != nil {
+	if err := DecodePackedResults(encodePackedResults(in), func(i int) uint64 { return in[i].ID }, out); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(out, in) {
 		t.Errorf("got %+v\nwant %+v", out, in)
 	}
-	if err := decodePackedResults(encodePackedResults(in), func(i int) uint64 { return 0 }, make([]MatchItemResult, 4)); !errors.Is(err, errBadPacked) {
+	if err := DecodePackedResults(encodePackedResults(in), func(i int) uint64 { return 0 }, make([]MatchItemResult, 4)); !errors.Is(err, errBadPacked) {
 		t.Errorf("a result count that differs from the items: %v", err)
 	}
 }
@@ -71,6 +71,6 @@ func FuzzPackedDecoders(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _, _ = decodePackedItems(b)
 		out := make([]MatchItemResult, 2)
-		_ = decodePackedResults(b, func(int) uint64 { return 0 }, out)
+		_ = DecodePackedResults(b, func(int) uint64 { return 0 }, out)
 	})
 }

@@ -22,9 +22,10 @@ func recoverInto(logger hclog.Logger, what string, err *error) {
 	}
 }
 
-// serverOptions are the gRPC options of every server the SDK starts: raised
+// ServerOptions are the gRPC options of every server on either side (a
+// plugin's services, the host's Host service for a plugin): raised
 // message limits and panic recovery around every handler.
-func serverOptions() []grpc.ServerOption {
+func ServerOptions() []grpc.ServerOption {
 	logger := hclog.Default()
 	return []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(contract.MaxMessageBytes),

@@ -37,7 +37,7 @@ func serveConfig(p *contract.Plugin, logger hclog.Logger) *plugin.ServeConfig {
 			contract.ProtocolVersion: serverPluginSet(newPluginServer(p, logger)),
 		},
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, serverOptions()...)...)
+			return grpc.NewServer(append(opts, ServerOptions()...)...)
 		},
 		Logger: logger,
 	}

@@ -10,6 +10,8 @@ import (
 
 // Go types to their protobuf messages, in one place so each field is copied
 // once and a new field is added in one spot. fromproto.go holds the inverse.
+// Both sides use this file: the exported functions are the host's
+// directions (sdk/pluginrpc/hostrpc), the others the plugin's.
 
 // descriptionToProto is the Describe answer for d at this SDK's protocol.
 func descriptionToProto(d contract.Description) *pluginv1.DescribeResponse {
@@ -28,9 +30,9 @@ func descriptionToProto(d contract.Description) *pluginv1.DescribeResponse {
 	return resp
 }
 
-// matchItemToProto fills *pi in place (the client reuses its request
+// MatchItemToProto fills *pi in place (the client reuses its request
 // between batches); n is the 1-based index of the item's test context.
-func matchItemToProto(pi *pluginv1.MatchItem, it *MatchItem, n uint32) {
+func MatchItemToProto(pi *pluginv1.MatchItem, it *MatchItem, n uint32) {
 	o := &it.Options
 	*pi = pluginv1.MatchItem{
 		Id: it.ID, Key: it.Key,
@@ -39,8 +41,8 @@ func matchItemToProto(pi *pluginv1.MatchItem, it *MatchItem, n uint32) {
 	}
 }
 
-// contextToProto is the test context of o, sent once per test.
-func contextToProto(o *contract.MatchOptions) *pluginv1.MatchContext {
+// ContextToProto is the test context of o, sent once per test.
+func ContextToProto(o *contract.MatchOptions) *pluginv1.MatchContext {
 	return &pluginv1.MatchContext{
 		TestId: o.TestID, TestName: o.TestName, SuiteFile: o.SuiteFile, SuiteDir: o.SuiteDir, UpdateSnapshots: o.UpdateSnapshots,
 	}
@@ -55,7 +57,8 @@ func matchResultToProto(res *pluginv1.MatchResult, id uint64, r MatchItemResult)
 	}
 }
 
-func checkItemToProto(it CheckItem) *pluginv1.CheckItem {
+// CheckItemToProto is the host's request to check one argument.
+func CheckItemToProto(it CheckItem) *pluginv1.CheckItem {
 	return &pluginv1.CheckItem{Id: it.ID, Key: it.Key, ArgumentJson: it.Argument}
 }
 
@@ -68,8 +71,8 @@ func usageToProto(u contract.Usage) *pluginv1.Usage {
 	return pu
 }
 
-// completeResponseToProto sends the reply as JSON with its usage typed.
-func completeResponseToProto(r contract.ChatResponse) (*pluginv1.CompleteResponse, error) {
+// CompleteResponseToProto sends the reply as JSON with its usage typed.
+func CompleteResponseToProto(r contract.ChatResponse) (*pluginv1.CompleteResponse, error) {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return nil, fmt.Errorf("encode chat response: %w", err)
@@ -77,12 +80,13 @@ func completeResponseToProto(r contract.ChatResponse) (*pluginv1.CompleteRespons
 	return &pluginv1.CompleteResponse{ResponseJson: b, Usage: usageToProto(r.Usage)}, nil
 }
 
-// embedRequestToProto addresses req to the provider key.
-func embedRequestToProto(key string, req contract.EmbedRequest) *pluginv1.EmbedRequest {
+// EmbedRequestToProto addresses req to the provider key.
+func EmbedRequestToProto(key string, req contract.EmbedRequest) *pluginv1.EmbedRequest {
 	return &pluginv1.EmbedRequest{Key: key, Model: req.Model, Inputs: req.Inputs}
 }
 
-func embedResponseToProto(r contract.EmbedResponse) *pluginv1.EmbedResponse {
+// EmbedResponseToProto sends the vectors with their usage typed.
+func EmbedResponseToProto(r contract.EmbedResponse) *pluginv1.EmbedResponse {
 	out := &pluginv1.EmbedResponse{Usage: usageToProto(r.Usage)}
 	for _, v := range r.Vectors {
 		out.Vectors = append(out.Vectors, &pluginv1.Vector{Values: v})
@@ -95,7 +99,8 @@ func terminalToProto(t contract.Terminal) *pluginv1.Terminal {
 	return &pluginv1.Terminal{IsTty: t.IsTTY, Color: t.Color, Width: uint32(max(t.Width, 0))}
 }
 
-func renderStartToProto(start RenderStart) *pluginv1.RenderStart {
+// RenderStartToProto is the first message of a render stream.
+func RenderStartToProto(start RenderStart) *pluginv1.RenderStart {
 	return &pluginv1.RenderStart{
 		Key:              start.Key,
 		OptionsJson:      start.Options,
@@ -104,7 +109,8 @@ func renderStartToProto(start RenderStart) *pluginv1.RenderStart {
 	}
 }
 
-func scoreItemToProto(it ScoreItem) *pluginv1.ScoreItem {
+// ScoreItemToProto is the host's request to grade one item.
+func ScoreItemToProto(it ScoreItem) *pluginv1.ScoreItem {
 	return &pluginv1.ScoreItem{Id: it.ID, Key: it.Key, ConfigJson: it.Config, InputJson: it.Envelope}
 }
 

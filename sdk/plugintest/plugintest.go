@@ -13,16 +13,17 @@ import (
 
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 // Conn is a connection to an in-process plugin, holding the same host-side
 // clients mcptest uses for a plugin process.
 type Conn struct {
-	Info     *pluginrpc.InfoClient
-	Matcher  *pluginrpc.MatcherClient
-	Reporter *pluginrpc.ReporterClient
-	Provider *pluginrpc.ProviderClient
-	Scorer   *pluginrpc.ScorerClient
+	Info     *hostrpc.InfoClient
+	Matcher  *hostrpc.MatcherClient
+	Reporter *hostrpc.ReporterClient
+	Provider *hostrpc.ProviderClient
+	Scorer   *hostrpc.ScorerClient
 
 	client *plugin.Client
 	stop   func()
@@ -61,10 +62,10 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig: pluginrpc.Handshake,
 		// A reattached client dispenses from Plugins, not VersionedPlugins.
-		Plugins:          pluginrpc.ClientPluginSet(),
+		Plugins:          hostrpc.ClientPluginSet(),
 		Reattach:         rc,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		GRPCDialOptions:  pluginrpc.GRPCDialOptions(),
+		GRPCDialOptions:  hostrpc.GRPCDialOptions(),
 		Logger:           hclog.NewNullLogger(),
 	})
 	c := &Conn{client: client, stop: func() {
@@ -82,7 +83,7 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 		c.Close()
 		return nil, err
 	}
-	c.Info = raw.(*pluginrpc.InfoClient)
+	c.Info = raw.(*hostrpc.InfoClient)
 	for _, comp := range p.Describe().Components {
 		raw, err := rpc.Dispense(comp.Kind)
 		if err != nil {
@@ -90,13 +91,13 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 			return nil, err
 		}
 		switch cl := raw.(type) {
-		case *pluginrpc.MatcherClient:
+		case *hostrpc.MatcherClient:
 			c.Matcher = cl
-		case *pluginrpc.ReporterClient:
+		case *hostrpc.ReporterClient:
 			c.Reporter = cl
-		case *pluginrpc.ProviderClient:
+		case *hostrpc.ProviderClient:
 			c.Provider = cl
-		case *pluginrpc.ScorerClient:
+		case *hostrpc.ScorerClient:
 			c.Scorer = cl
 		}
 	}
