@@ -110,6 +110,7 @@ func (r *rawInstance) Dispense(kind string) (any, error) { return r.client.Dispe
 // Kill closes the client, whose shutdown call stops the server.
 func (r *rawInstance) Kill()                 { r.client.Close() }
 func (r *rawInstance) Exited() bool          { return false }
+func (r *rawInstance) Done() <-chan struct{} { return nil }
 func (r *rawInstance) StderrTail(int) string { return "" }
 
 func rawFound() *plugin.Found {

@@ -27,6 +27,7 @@ type Conn struct {
 
 	client *plugin.Client
 	stop   func()
+	closed chan struct{}
 }
 
 // New serves p and connects to it, then configures it as mcptest does; if
@@ -68,7 +69,7 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 		GRPCDialOptions:  hostrpc.GRPCDialOptions(),
 		Logger:           hclog.NewNullLogger(),
 	})
-	c := &Conn{client: client, stop: func() {
+	c := &Conn{client: client, closed: closed, stop: func() {
 		client.Kill()
 		cancel()
 		<-closed
@@ -116,6 +117,10 @@ func (c *Conn) Dispense(kind string) (any, error) {
 
 // Exited reports whether the plugin has stopped.
 func (c *Conn) Exited() bool { return c.client.Exited() }
+
+// Done is closed once the in-process plugin has stopped serving, which is
+// what a process exit is for a plugin binary.
+func (c *Conn) Done() <-chan struct{} { return c.closed }
 
 // Close stops the plugin and waits for it.
 func (c *Conn) Close() { c.stop() }

@@ -35,3 +35,14 @@ func (b clientBase) wrap(method string, err error) error {
 
 // Exited reports whether the plugin process has ended.
 func (b clientBase) Exited() bool { return b.done != nil && b.done.Err() != nil }
+
+// Done is closed once the plugin process has ended. go-plugin closes it
+// only after reading the plugin's stderr to the end, so a crash's last
+// words are in hand by then. It is nil, never closed, for a client that
+// go-plugin did not build.
+func (b clientBase) Done() <-chan struct{} {
+	if b.done == nil {
+		return nil
+	}
+	return b.done.Done()
+}
