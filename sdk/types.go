@@ -74,6 +74,9 @@ type ToolDef = contract.ToolDef
 // ToolCall is a tool invocation requested by the model.
 type ToolCall = contract.ToolCall
 
+// Part is one content block of a message (text, structured JSON, image).
+type Part = contract.Part
+
 // ChatResponse is the model's reply.
 type ChatResponse = contract.ChatResponse
 
@@ -85,6 +88,13 @@ type EmbedRequest = contract.EmbedRequest
 
 // EmbedResponse holds one vector per input, in order.
 type EmbedResponse = contract.EmbedResponse
+
+// Endpoint is where and with which credentials a provider reaches its
+// model for one call; read it with EndpointFrom.
+type Endpoint = contract.Endpoint
+
+// ModelPrice is one row of a provider plugin's price table.
+type ModelPrice = contract.ModelPrice
 
 // Scorer is an external grader.
 type Scorer = contract.Scorer
@@ -123,6 +133,23 @@ const (
 	KindReporter = contract.KindReporter
 	KindProvider = contract.KindProvider
 	KindScorer   = contract.KindScorer
+)
+
+// The kinds of a message Part.
+const (
+	PartText  = contract.PartText
+	PartJSON  = contract.PartJSON
+	PartImage = contract.PartImage
+)
+
+// The stop reasons of a ChatResponse, the same for every vendor.
+const (
+	StopEndTurn       = contract.StopEndTurn
+	StopToolUse       = contract.StopToolUse
+	StopMaxTokens     = contract.StopMaxTokens
+	StopSequence      = contract.StopSequence
+	StopContentFilter = contract.StopContentFilter
+	StopOther         = contract.StopOther
 )
 
 // Kinds lists the component kinds in a fixed order.
@@ -169,4 +196,19 @@ func FinalReporter(fn func(ctx context.Context, s *RenderSession, run *report.Ru
 // reporters used in-process; next returns false when the events end.
 func NewRenderSession(key string, next func() (report.Event, bool), primary, progress, stepSummary io.Writer) *RenderSession {
 	return contract.NewRenderSession(key, next, primary, progress, stepSummary)
+}
+
+// WithEndpoint returns ctx carrying ep for a provider's Complete or Embed.
+func WithEndpoint(ctx context.Context, ep Endpoint) context.Context {
+	return contract.WithEndpoint(ctx, ep)
+}
+
+// EndpointFrom returns the endpoint the host sent with the current call;
+// ok is false when it sent none (the provider then uses its defaults).
+func EndpointFrom(ctx context.Context) (ep Endpoint, ok bool) { return contract.EndpointFrom(ctx) }
+
+// LookupPrice finds the row pricing model: an exact id wins, then the
+// longest matching prefix; ok is false when no row matches.
+func LookupPrice(table []ModelPrice, model string) (price ModelPrice, ok bool) {
+	return contract.LookupPrice(table, model)
 }

@@ -21,6 +21,11 @@ func DescriptionFromProto(resp *pluginv1.DescribeResponse) contract.Description 
 		Capabilities:     resp.GetCapabilities(),
 		MaxRecvBytes:     resp.GetMaxRecvBytes(),
 	}
+	if b := resp.GetPricesJson(); len(b) > 0 {
+		// A table that does not decode is left out: prices are advisory,
+		// and the host reports a model without a price where it needs one.
+		_ = json.Unmarshal(b, &d.Prices)
+	}
 	for _, comp := range resp.GetComponents() {
 		d.Components = append(d.Components, contract.Component{Kind: comp.GetKind(), Keys: comp.GetKeys()})
 	}
@@ -64,7 +69,7 @@ func CheckResultFromProto(r *pluginv1.CheckResult) CheckItemResult {
 }
 
 func usageFromProto(pu *pluginv1.Usage) contract.Usage {
-	u := contract.Usage{InputTokens: pu.GetInputTokens(), OutputTokens: pu.GetOutputTokens()}
+	u := contract.Usage{InputTokens: pu.GetInputTokens(), OutputTokens: pu.GetOutputTokens(), TotalTokens: pu.GetTotalTokens()}
 	if pu.GetHasCost() {
 		c := pu.GetCostUsd()
 		u.CostUSD = &c
@@ -85,6 +90,15 @@ func CompleteResponseFromProto(resp *pluginv1.CompleteResponse) (contract.ChatRe
 
 func embedRequestFromProto(req *pluginv1.EmbedRequest) contract.EmbedRequest {
 	return contract.EmbedRequest{Key: req.GetKey(), Model: req.GetModel(), Inputs: req.GetInputs()}
+}
+
+// endpointFromProto reads the endpoint of a call; ok is false when the
+// host sent none.
+func endpointFromProto(pe *pluginv1.Endpoint) (ep contract.Endpoint, ok bool) {
+	if pe == nil {
+		return contract.Endpoint{}, false
+	}
+	return contract.Endpoint{BaseURL: pe.GetBaseUrl(), APIKey: pe.GetApiKey(), KeyEnv: pe.GetApiKeyEnv(), Organization: pe.GetOrganization(), Name: pe.GetName()}, true
 }
 
 // EmbedResponseFromProto reads the vectors and their usage.

@@ -34,6 +34,9 @@ func (s *providerServer) Complete(ctx context.Context, req *pluginv1.CompleteReq
 	if err := json.Unmarshal(req.GetRequestJson(), &cr); err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "decode chat request: %v", err)
 	}
+	if ep, ok := endpointFromProto(req.GetEndpoint()); ok {
+		ctx = contract.WithEndpoint(ctx, ep)
+	}
 	defer recoverInto(s.srv.logger, "provider complete", &err)
 	out, err := p.Complete(ctx, cr)
 	if err != nil {
@@ -46,6 +49,9 @@ func (s *providerServer) Embed(ctx context.Context, req *pluginv1.EmbedRequest) 
 	p, err := s.provider(req.GetKey())
 	if err != nil {
 		return nil, err
+	}
+	if ep, ok := endpointFromProto(req.GetEndpoint()); ok {
+		ctx = contract.WithEndpoint(ctx, ep)
 	}
 	defer recoverInto(s.srv.logger, "provider embed", &err)
 	out, err := p.Embed(ctx, embedRequestFromProto(req))

@@ -24,6 +24,10 @@ func descriptionToProto(d contract.Description) *pluginv1.DescribeResponse {
 		Capabilities:    d.Capabilities,
 		MaxRecvBytes:    d.MaxRecvBytes,
 	}
+	if len(d.Prices) > 0 {
+		// A table of plain numbers always encodes.
+		resp.PricesJson, _ = json.Marshal(d.Prices)
+	}
 	for _, c := range d.Components {
 		resp.Components = append(resp.Components, &pluginv1.Component{Kind: c.Kind, Keys: c.Keys})
 	}
@@ -64,7 +68,7 @@ func CheckItemToProto(it CheckItem) *pluginv1.CheckItem {
 
 // usageToProto keeps "no cost known" apart from a cost of zero.
 func usageToProto(u contract.Usage) *pluginv1.Usage {
-	pu := &pluginv1.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
+	pu := &pluginv1.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, TotalTokens: u.TotalTokens}
 	if u.CostUSD != nil {
 		pu.HasCost, pu.CostUsd = true, *u.CostUSD
 	}
@@ -83,6 +87,15 @@ func CompleteResponseToProto(r contract.ChatResponse) (*pluginv1.CompleteRespons
 // EmbedRequestToProto addresses req to the provider key.
 func EmbedRequestToProto(key string, req contract.EmbedRequest) *pluginv1.EmbedRequest {
 	return &pluginv1.EmbedRequest{Key: key, Model: req.Model, Inputs: req.Inputs}
+}
+
+// EndpointToProto is nil for the zero endpoint, so a call without one
+// reads as "use the defaults" on the other side.
+func EndpointToProto(ep contract.Endpoint) *pluginv1.Endpoint {
+	if ep == (contract.Endpoint{}) {
+		return nil
+	}
+	return &pluginv1.Endpoint{BaseUrl: ep.BaseURL, ApiKey: ep.APIKey, ApiKeyEnv: ep.KeyEnv, Organization: ep.Organization, Name: ep.Name}
 }
 
 // EmbedResponseToProto sends the vectors with their usage typed.

@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcptest/mcptest/sdk/pluginrpc"
-
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
 	"github.com/mcptest/mcptest/sdk/contract"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
 )
 

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
-
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
-
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
 )
 
