@@ -167,6 +167,9 @@ var (
 	// ErrNoRunFinished is returned by a FinalReporter whose event stream
 	// ended without a run_finished event.
 	ErrNoRunFinished = contract.ErrNoRunFinished
+	// ErrNoModelKey is matched by the error of a Host call whose model has
+	// no key in mcptest's environment; report the item deferred.
+	ErrNoModelKey = contract.ErrNoModelKey
 )
 
 // Pass returns a passing result.

@@ -3,7 +3,11 @@ package pluginrpc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/mcptest/mcptest/sdk/contract"
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
@@ -21,7 +25,7 @@ func (h *hostGRPCClient) Complete(ctx context.Context, provider string, req cont
 	}
 	resp, err := h.c.Complete(ctx, &pluginv1.CompleteRequest{Key: provider, RequestJson: b})
 	if err != nil {
-		return contract.ChatResponse{}, fmt.Errorf("host complete: %w", err)
+		return contract.ChatResponse{}, hostErrorFromStatus("host complete", err)
 	}
 	return CompleteResponseFromProto(resp)
 }
@@ -29,7 +33,7 @@ func (h *hostGRPCClient) Complete(ctx context.Context, provider string, req cont
 func (h *hostGRPCClient) Embed(ctx context.Context, provider string, req contract.EmbedRequest) (contract.EmbedResponse, error) {
 	resp, err := h.c.Embed(ctx, EmbedRequestToProto(provider, req))
 	if err != nil {
-		return contract.EmbedResponse{}, fmt.Errorf("host embed: %w", err)
+		return contract.EmbedResponse{}, hostErrorFromStatus("host embed", err)
 	}
 	return EmbedResponseFromProto(resp), nil
 }
@@ -54,4 +58,23 @@ func (noHost) Complete(context.Context, string, contract.ChatRequest) (contract.
 
 func (noHost) Embed(context.Context, string, contract.EmbedRequest) (contract.EmbedResponse, error) {
 	return contract.EmbedResponse{}, contract.ErrNoHost
+}
+
+// hostErrorFromStatus restores ErrNoModelKey on the plugin side from the
+// FailedPrecondition status the host sends for it (HostErrorToStatus).
+func hostErrorFromStatus(what string, err error) error {
+	if s, ok := status.FromError(err); ok && s.Code() == codes.FailedPrecondition {
+		return fmt.Errorf("%s: %w: %s", what, contract.ErrNoModelKey, s.Message())
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// HostErrorToStatus carries ErrNoModelKey across the wire as
+// FailedPrecondition, so the plugin can tell "no key" from a failure; the
+// host's Host service (hostrpc) sends its errors through it.
+func HostErrorToStatus(err error) error {
+	if errors.Is(err, contract.ErrNoModelKey) {
+		return status.Error(codes.FailedPrecondition, err.Error())
+	}
+	return err
 }

@@ -23,7 +23,7 @@ func (s *hostGRPCServer) Complete(ctx context.Context, req *pluginv1.CompleteReq
 	}
 	resp, err := s.host.Complete(ctx, req.GetKey(), cr)
 	if err != nil {
-		return nil, err
+		return nil, pluginrpc.HostErrorToStatus(err)
 	}
 	return pluginrpc.CompleteResponseToProto(resp)
 }
@@ -31,7 +31,7 @@ func (s *hostGRPCServer) Complete(ctx context.Context, req *pluginv1.CompleteReq
 func (s *hostGRPCServer) Embed(ctx context.Context, req *pluginv1.EmbedRequest) (*pluginv1.EmbedResponse, error) {
 	resp, err := s.host.Embed(ctx, req.GetKey(), contract.EmbedRequest{Model: req.GetModel(), Inputs: req.GetInputs()})
 	if err != nil {
-		return nil, err
+		return nil, pluginrpc.HostErrorToStatus(err)
 	}
 	return pluginrpc.EmbedResponseToProto(resp), nil
 }
