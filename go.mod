@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/google/cel-go v0.31.0
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/hashicorp/go-hclog v1.6.3
@@ -23,6 +24,7 @@ require (
 	go.opentelemetry.io/proto/otlp v1.11.1
 	golang.org/x/net v0.60.0
 	golang.org/x/oauth2 v0.38.0
+	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.42.0
 	google.golang.org/genai v1.77.0
 	google.golang.org/grpc v1.85.0
@@ -82,7 +84,6 @@ require (
 	golang.org/x/crypto v0.57.0 // indirect
 	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba // indirect
 	golang.org/x/sync v0.23.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260928230214-8a89bd6388cc // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260928230214-8a89bd6388cc // indirect
 	google.golang.org/grpc/cmd/protoc-gen-go-grpc v1.6.2 // indirect

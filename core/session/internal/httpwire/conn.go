@@ -17,7 +17,7 @@ import (
 )
 
 // errHTTPTimeout is the cause of a request context that ran out of
-// HTTPOptions.Timeout, which tells it apart from the caller's deadline.
+// Options.Timeout, which tells it apart from the caller's deadline.
 var errHTTPTimeout = errors.New("HTTP timeout")
 
 // conn is the HTTP plumbing both URL transports share: the client with
@@ -78,10 +78,13 @@ func newConn(ctx context.Context, cfg Config, sink wire.Sink) (*conn, error) {
 	h.client = &http.Client{Transport: h.tr, CheckRedirect: h.checkRedirect}
 	tokenClient := &http.Client{Transport: h.tr, CheckRedirect: h.checkRedirect, Timeout: cfg.HTTP.Timeout}
 	h.creds = newCredentials(cfg, tokenClient, h.redact)
+	if az := cfg.Auth.Authorizer; az != nil {
+		h.client.Transport = &challengeTransport{base: h.tr, az: az, client: tokenClient, redact: h.redact}
+	}
 	return h, nil
 }
 
-// checkRedirect follows at most HTTPOptions.MaxRedirects redirects, and
+// checkRedirect follows at most Options.MaxRedirects redirects, and
 // keeps credentials and secret headers from leaving the origin the user
 // named.
 func (h *conn) checkRedirect(req *http.Request, via []*http.Request) error {
@@ -119,7 +122,7 @@ func (h *conn) newRequest(ctx context.Context, method, target string, body []byt
 	if !h.cfg.HTTP.NoUserAgent && req.Header.Get("User-Agent") == "" {
 		req.Header.Set("User-Agent", "mcptest/"+h.cfg.ClientVersion)
 	}
-	auth, err := h.creds.authorization()
+	auth, err := h.creds.authorization(ctx)
 	if err != nil {
 		return nil, err
 	}
