@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/mcptest/mcptest/core/assert"
@@ -44,7 +45,8 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	services := &models.HostService{}
 	host := plugin.NewHost(e.plugins.launcher(stderr), plugin.HostOptions{CallTimeout: e.plugins.timeout, Services: services})
 	defer host.Close()
-	router := models.New(models.Options{Backend: models.PluginBackend(e.registry, host), Providers: planProviders(e.plan), Redactor: redactor})
+	router := models.New(models.Options{Backend: models.PluginBackend(e.registry, host), Providers: planProviders(e.plan),
+		Getenv: planGetenv(e.plan), Redactor: redactor})
 	services.Caller = router
 	needed := append([]*plugin.Found(nil), e.plan.Matchers...)
 	for _, o := range e.outputs {
@@ -130,4 +132,17 @@ func planProviders(p *plan.Plan) map[string]models.Provider {
 		}
 	}
 	return out
+}
+
+// planGetenv reads model keys and base URLs as the suites read variables:
+// the process environment, then each suite's dotenv files.
+func planGetenv(p *plan.Plan) func(string) string {
+	return func(name string) string {
+		for _, s := range p.Suites {
+			if v, ok := s.LookupEnv(name); ok {
+				return v
+			}
+		}
+		return os.Getenv(name)
+	}
 }
