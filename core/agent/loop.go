@@ -25,7 +25,7 @@ func Run(ctx context.Context, spec Spec, model Model, tools Tools) (*Trace, erro
 	l.trace = &Trace{
 		Model: spec.Model, Provider: spec.Provider, Servers: spec.Servers,
 		Tools: []Tool{}, ToolCalls: []ToolCall{}, ToolResults: []ToolResult{}, ToolNames: []string{},
-		ModelCalls: []ModelCall{},
+		ModelCalls:   []ModelCall{},
 		Conversation: Conversation{PerTurn: []Turn{}, Messages: []sdk.Message{}},
 	}
 	err := l.run(ctx)
