@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcptest/mcptest/core/agent"
 	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/models"
 	"github.com/mcptest/mcptest/core/plan"
@@ -70,6 +71,9 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	finishOnInterrupt(ctx, 2*e.plugins.timeout+30*time.Second)
 	opts := e.opts
 	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redactor, version
+	if opts.Models == nil {
+		opts.Models = agent.RouterModels{Router: router}
+	}
 	result := run.Execute(ctx, e.plan, opts)
 	if e.finish != nil {
 		e.finish(result)
