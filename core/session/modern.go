@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // ModernProtocolVersion is the first revision of the modern, stateless era
@@ -103,14 +105,14 @@ func (s *Session) withModernMeta(params any) (json.RawMessage, error) {
 		}
 		if t := bytes.TrimSpace(b); len(t) > 0 && string(t) != "null" {
 			if err := json.Unmarshal(t, &fields); err != nil || fields == nil {
-				return nil, fmt.Errorf("params must be a JSON object to carry the protocol _meta, not %s", cut(string(t), 60))
+				return nil, fmt.Errorf("params must be a JSON object to carry the protocol _meta, not %s", wire.Cut(string(t), 60))
 			}
 		}
 	}
 	meta := map[string]json.RawMessage{}
 	if raw, ok := fields["_meta"]; ok && string(bytes.TrimSpace(raw)) != "null" {
 		if err := json.Unmarshal(raw, &meta); err != nil || meta == nil {
-			return nil, fmt.Errorf("params._meta must be a JSON object, not %s", cut(string(raw), 60))
+			return nil, fmt.Errorf("params._meta must be a JSON object, not %s", wire.Cut(string(raw), 60))
 		}
 	}
 	version, _ := json.Marshal(s.opts.protocolVersion)
@@ -128,4 +130,40 @@ func (s *Session) withModernMeta(params any) (json.RawMessage, error) {
 		return nil, fmt.Errorf("encode params: %w", err)
 	}
 	return out, nil
+}
+
+// WithoutModernMeta removes from params the protocol _meta that
+// withModernMeta adds to every modern-era request (and _meta itself when
+// nothing else is in it): what remains is what the caller asked, whatever
+// revision or client it was asked from. A cassette replay matches
+// requests on it.
+func WithoutModernMeta(params json.RawMessage) json.RawMessage {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(params, &fields) != nil || fields == nil {
+		return params
+	}
+	raw, ok := fields["_meta"]
+	if !ok {
+		return params
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(raw, &meta) != nil || meta == nil {
+		return params
+	}
+	for _, k := range []string{metaProtocolVersion, metaClientCapabilities, metaClientInfo} {
+		delete(meta, k)
+	}
+	if len(meta) == 0 {
+		delete(fields, "_meta")
+	} else {
+		fields["_meta"], _ = json.Marshal(meta)
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return params
+	}
+	return out
 }

@@ -82,7 +82,7 @@ func (s *Session) sendAnswer(frame []byte) {
 		defer s.bg.Done()
 		ctx, cancel := context.WithTimeout(s.ctx, answerTimeout)
 		defer cancel()
-		_ = s.t.send(ctx, frame, nil)
+		_ = s.t.Send(ctx, frame, nil)
 	}()
 }
 
@@ -92,4 +92,15 @@ func rawOrNil(raw json.RawMessage) json.RawMessage {
 		return nil
 	}
 	return raw
+}
+
+// response builds a JSON-RPC response frame.
+func response(id, result json.RawMessage, rpcErr *RPCError) []byte {
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result,omitempty"`
+		Error   *RPCError       `json:"error,omitempty"`
+	}{"2.0", id, result, rpcErr})
+	return append(b, '\n')
 }
