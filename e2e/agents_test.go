@@ -280,3 +280,39 @@ agents:
 		t.Fatalf("want exit 2 naming the fault:\n%s", r)
 	}
 }
+
+// TestAgentRecordThenReplayOffline records an agent run's MCP traffic
+// (tools/list and the tool calls) with mcptest record, then runs the same
+// agent test against the cassette with the demo server gone.
+func TestAgentRecordThenReplayOffline(t *testing.T) {
+	work := t.TempDir()
+	demo := filepath.Join(work, "demo-server")
+	raw, err := os.ReadFile(filepath.Join(binDir, "mcptest-demo-server"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(demo, raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	agents := strings.SplitN(agentStubSuite, "agents:", 2)[1]
+	write := func(name, text string) string {
+		path := filepath.Join(work, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	live := write("live.yml", "servers:\n  demo:\n    command: [\""+demo+"\"]\nagents:"+agents)
+	if r := mcptestIn(t, work, noModelKeys, "record", live); r.code != 0 {
+		t.Fatalf("record:\n%s", r)
+	}
+	cassette := read(t, filepath.Join(work, "cassettes", "demo.json"))
+	mustContain(t, "cassette", cassette, `"tools/list"`, `"tools/call"`)
+	if err := os.Remove(demo); err != nil {
+		t.Fatal(err)
+	}
+	replay := write("replay.yml", "servers:\n  demo:\n    cassette: ./cassettes/demo.json\nagents:"+agents)
+	if r := mcptestIn(t, work, noModelKeys, "run", "--no-color", replay); r.code != 0 || !strings.Contains(r.stdout, "PASS  the stub echoes [stub]") {
+		t.Fatalf("replay without the server:\n%s", r)
+	}
+}

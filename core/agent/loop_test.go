@@ -2,11 +2,13 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/core/target"
 	"github.com/mcptest/mcptest/sdk"
 )
@@ -212,5 +214,24 @@ func TestInputsDigestIsStable(t *testing.T) {
 	a, b, c := run("same"), run("same"), run("other")
 	if a != b || a == c {
 		t.Fatalf("digests %s %s %s: equal contexts must match, different ones differ", a, b, c)
+	}
+}
+
+func TestSessionToolsObserveEveryRequest(t *testing.T) {
+	tools := demoTools(t, "demo")
+	var seen []string
+	tools.Observe = func(server, method string, params json.RawMessage, out *session.Outcome, err error) {
+		if err != nil || out == nil {
+			t.Errorf("%s %s: %v", server, method, err)
+		}
+		seen = append(seen, server+" "+method+" "+string(params))
+	}
+	m := sequence(calls("echo", `{"message":"x"}`), says("ok"))
+	if _, err := Run(context.Background(), Spec{Model: "m", Servers: []string{"demo"}, Prompt: "p"}, m, tools); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"demo tools/list ", `demo tools/call {"arguments":{"message":"x"},"name":"echo"}`}
+	if strings.Join(seen, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("observed:\n%s\nwant:\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
 )
 
@@ -22,6 +23,16 @@ type SessionTools struct {
 	Order []string
 	// Sessions holds each server's session.
 	Sessions map[string]*session.Session
+	// Observe, when set, is told of every request sent (tools/list pages
+	// and tools/call) with its params as sent and the answer, so that
+	// `mcptest record` writes an agent run's MCP traffic into cassettes.
+	Observe func(server, method string, params json.RawMessage, out *session.Outcome, err error)
+}
+
+func (s *SessionTools) observe(server, method string, params json.RawMessage, out *session.Outcome, err error) {
+	if s.Observe != nil {
+		s.Observe(server, method, params, out, err)
+	}
 }
 
 // List reads every page of each server's tools/list.
@@ -32,7 +43,7 @@ func (s *SessionTools) List(ctx context.Context) ([]Tool, error) {
 		if sess == nil {
 			return nil, fmt.Errorf("server %q has no session", name)
 		}
-		tools, err := listServer(ctx, name, sess)
+		tools, err := s.listServer(ctx, name, sess)
 		if err != nil {
 			return nil, err
 		}
@@ -41,7 +52,7 @@ func (s *SessionTools) List(ctx context.Context) ([]Tool, error) {
 	return out, nil
 }
 
-func listServer(ctx context.Context, name string, sess *session.Session) ([]Tool, error) {
+func (s *SessionTools) listServer(ctx context.Context, name string, sess *session.Session) ([]Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, listTimeout)
 	defer cancel()
 	var out []Tool
@@ -52,6 +63,7 @@ func listServer(ctx context.Context, name string, sess *session.Session) ([]Tool
 			params, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
 		res, err := sess.Request(ctx, "tools/list", params)
+		s.observe(name, "tools/list", params, res, err)
 		if err != nil {
 			return nil, fmt.Errorf("server %q: tools/list: %w", name, err)
 		}
@@ -87,7 +99,9 @@ func (s *SessionTools) Call(ctx context.Context, server, tool string, args json.
 	if sess == nil {
 		return CallResult{}, fmt.Errorf("server %q has no session", server)
 	}
-	out, err := sess.CallTool(ctx, tool, args)
+	q := servers.Request{Method: servers.MethodToolsCall, Name: tool, Args: args}
+	out, err := q.Send(ctx, sess)
+	s.observe(server, q.Method, q.Params(), out, err)
 	if err != nil {
 		return CallResult{}, err
 	}

@@ -33,7 +33,15 @@ func (r *runner) runAgent(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		return r.agentModelError(t, res, err)
 	}
 	tools := &agent.SessionTools{Sessions: map[string]*session.Session{}}
+	byName := map[string]*config.Server{}
+	if r.opts.OnCall != nil {
+		// mcptest record: the agent's MCP traffic goes into the cassettes.
+		tools.Observe = func(server, method string, params json.RawMessage, out *session.Outcome, err error) {
+			r.opts.OnCall(t.Suite, byName[server], tools.Sessions[server], method, params, out, err)
+		}
+	}
 	for _, srv := range a.Servers {
+		byName[srv.Name] = srv
 		sess, err := r.servers.Get(ctx, t.Suite, srv, t.ProtocolVersion)
 		if err != nil {
 			res.Status = rpt.StatusErrored
