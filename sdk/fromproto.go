@@ -19,6 +19,11 @@ func descriptionFromProto(resp *pluginv1.DescribeResponse) Description {
 		Capabilities:     resp.GetCapabilities(),
 		MaxRecvBytes:     resp.GetMaxRecvBytes(),
 	}
+	if b := resp.GetPricesJson(); len(b) > 0 {
+		// A table that does not decode is left out: prices are advisory,
+		// and the host reports a model without a price where it needs one.
+		_ = json.Unmarshal(b, &d.Prices)
+	}
 	for _, comp := range resp.GetComponents() {
 		d.Components = append(d.Components, Component{Kind: comp.GetKind(), Keys: comp.GetKeys()})
 	}
@@ -61,7 +66,7 @@ func checkResultFromProto(r *pluginv1.CheckResult) CheckItemResult {
 }
 
 func usageFromProto(pu *pluginv1.Usage) Usage {
-	u := Usage{InputTokens: pu.GetInputTokens(), OutputTokens: pu.GetOutputTokens()}
+	u := Usage{InputTokens: pu.GetInputTokens(), OutputTokens: pu.GetOutputTokens(), TotalTokens: pu.GetTotalTokens()}
 	if pu.GetHasCost() {
 		c := pu.GetCostUsd()
 		u.CostUSD = &c
@@ -82,6 +87,15 @@ func completeResponseFromProto(resp *pluginv1.CompleteResponse) (ChatResponse, e
 
 func embedRequestFromProto(req *pluginv1.EmbedRequest) EmbedRequest {
 	return EmbedRequest{Key: req.GetKey(), Model: req.GetModel(), Inputs: req.GetInputs()}
+}
+
+// endpointFromProto reads the endpoint of a call; ok is false when the
+// host sent none.
+func endpointFromProto(pe *pluginv1.Endpoint) (ep Endpoint, ok bool) {
+	if pe == nil {
+		return Endpoint{}, false
+	}
+	return Endpoint{BaseURL: pe.GetBaseUrl(), APIKey: pe.GetApiKey(), KeyEnv: pe.GetApiKeyEnv(), Organization: pe.GetOrganization(), Name: pe.GetName()}, true
 }
 
 func embedResponseFromProto(resp *pluginv1.EmbedResponse) EmbedResponse {

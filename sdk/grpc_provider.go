@@ -33,6 +33,9 @@ func (s *providerServer) Complete(ctx context.Context, req *pluginv1.CompleteReq
 	if err := json.Unmarshal(req.GetRequestJson(), &cr); err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "decode chat request: %v", err)
 	}
+	if ep, ok := endpointFromProto(req.GetEndpoint()); ok {
+		ctx = WithEndpoint(ctx, ep)
+	}
 	defer recoverInto(s.srv.logger, "provider complete", &err)
 	out, err := p.Complete(ctx, cr)
 	if err != nil {
@@ -45,6 +48,9 @@ func (s *providerServer) Embed(ctx context.Context, req *pluginv1.EmbedRequest) 
 	p, err := s.provider(req.GetKey())
 	if err != nil {
 		return nil, err
+	}
+	if ep, ok := endpointFromProto(req.GetEndpoint()); ok {
+		ctx = WithEndpoint(ctx, ep)
 	}
 	defer recoverInto(s.srv.logger, "provider embed", &err)
 	out, err := p.Embed(ctx, embedRequestFromProto(req))
@@ -62,11 +68,17 @@ type ProviderClient struct {
 
 // Complete runs a chat completion on the provider key.
 func (c *ProviderClient) Complete(ctx context.Context, key string, req ChatRequest) (ChatResponse, error) {
+	return c.CompleteAt(ctx, key, Endpoint{}, req)
+}
+
+// CompleteAt runs a chat completion on the provider key against ep (its
+// base URL and credentials); the zero Endpoint means the defaults.
+func (c *ProviderClient) CompleteAt(ctx context.Context, key string, ep Endpoint, req ChatRequest) (ChatResponse, error) {
 	b, err := json.Marshal(req)
 	if err != nil {
 		return ChatResponse{}, fmt.Errorf("encode chat request: %w", err)
 	}
-	resp, err := c.c.Complete(ctx, &pluginv1.CompleteRequest{Key: key, RequestJson: b})
+	resp, err := c.c.Complete(ctx, &pluginv1.CompleteRequest{Key: key, RequestJson: b, Endpoint: endpointToProto(ep)})
 	if err != nil {
 		return ChatResponse{}, c.wrap("complete", err)
 	}
@@ -75,7 +87,14 @@ func (c *ProviderClient) Complete(ctx context.Context, key string, req ChatReque
 
 // Embed computes embeddings on the provider key.
 func (c *ProviderClient) Embed(ctx context.Context, key string, req EmbedRequest) (EmbedResponse, error) {
-	resp, err := c.c.Embed(ctx, embedRequestToProto(key, req))
+	return c.EmbedAt(ctx, key, Endpoint{}, req)
+}
+
+// EmbedAt computes embeddings on the provider key against ep.
+func (c *ProviderClient) EmbedAt(ctx context.Context, key string, ep Endpoint, req EmbedRequest) (EmbedResponse, error) {
+	pr := embedRequestToProto(key, req)
+	pr.Endpoint = endpointToProto(ep)
+	resp, err := c.c.Embed(ctx, pr)
 	if err != nil {
 		return EmbedResponse{}, c.wrap("embed", err)
 	}

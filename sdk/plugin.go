@@ -21,6 +21,9 @@ type Plugin struct {
 	Providers map[string]Provider
 	// Scorers maps scorer types to implementations.
 	Scorers map[string]Scorer
+	// Prices is the price table of the models a provider plugin serves,
+	// reported by Describe; the host uses it for spend budgets.
+	Prices []ModelPrice
 	// Capabilities lists optional features the plugin supports, reported by
 	// Describe.
 	Capabilities []string
@@ -53,6 +56,8 @@ type Description struct {
 	Capabilities     []string    `json:"capabilities,omitempty"`
 	Env              []string    `json:"env,omitempty"`
 	MaxRecvBytes     int64       `json:"max_recv_bytes,omitempty"`
+	// Prices is the plugin's model price table (provider plugins only).
+	Prices []ModelPrice `json:"prices,omitempty"`
 }
 
 // capabilities returns the declared capabilities and, for every reporter
@@ -84,6 +89,7 @@ func (p *Plugin) Describe() Description {
 		Capabilities:     p.capabilities(),
 		Env:              p.Env,
 		MaxRecvBytes:     MaxMessageBytes,
+		Prices:           p.Prices,
 	}
 	add := func(kind string, keys []string) {
 		if len(keys) > 0 {

@@ -35,6 +35,42 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID links a "tool" message to the call it answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
+	// ToolName is the name of the tool a "tool" message answers; some
+	// vendors (Gemini) address results by name rather than by call id.
+	ToolName string `json:"tool_name,omitempty"`
+	// Parts holds the message's content blocks when it is more than one
+	// text: a tool result's text, structured JSON and images, passed to
+	// the vendor in its native blocks. When Parts is set, Content is
+	// ignored by providers.
+	Parts []Part `json:"parts,omitempty"`
+	// IsError marks a "tool" message whose tool reported an error (MCP
+	// isError: true); providers pass it in the vendor's own error flag
+	// where it has one.
+	IsError bool `json:"is_error,omitempty"`
+}
+
+// Part kinds.
+const (
+	// PartText is plain text in Part.Text.
+	PartText = "text"
+	// PartJSON is a structured value in Part.JSON (MCP structuredContent).
+	PartJSON = "json"
+	// PartImage is an image: base64 Part.Data of type Part.MIMEType.
+	PartImage = "image"
+)
+
+// Part is one content block of a message.
+type Part struct {
+	// Type is PartText, PartJSON or PartImage.
+	Type string `json:"type"`
+	// Text is the text of a PartText.
+	Text string `json:"text,omitempty"`
+	// JSON is the value of a PartJSON.
+	JSON json.RawMessage `json:"json,omitempty"`
+	// MIMEType is the media type of a PartImage, such as image/png.
+	MIMEType string `json:"mime_type,omitempty"`
+	// Data is the base64 (standard encoding) bytes of a PartImage.
+	Data string `json:"data,omitempty"`
 }
 
 // ToolDef is a tool offered to the model.
@@ -53,17 +89,49 @@ type ToolCall struct {
 
 // ChatResponse is the model's reply.
 type ChatResponse struct {
-	Message    Message `json:"message"`
-	StopReason string  `json:"stop_reason,omitempty"`
-	Usage      Usage   `json:"usage"`
+	Message Message `json:"message"`
+	// StopReason is one of the Stop* constants: why the model stopped.
+	StopReason string `json:"stop_reason,omitempty"`
+	Usage      Usage  `json:"usage"`
+	// Model is the model id the vendor says answered; "" when unknown.
+	Model string `json:"model,omitempty"`
 }
 
-// Usage is what a call consumed. CostUSD is nil when the provider cannot
-// price the call.
+// Stop reasons of a ChatResponse, the same for every vendor; providers map
+// their vendor's values onto these.
+const (
+	// StopEndTurn: the model finished its answer.
+	StopEndTurn = "end_turn"
+	// StopToolUse: the model asks for the tool calls in its message.
+	StopToolUse = "tool_use"
+	// StopMaxTokens: the answer was cut at the request's MaxTokens.
+	StopMaxTokens = "max_tokens"
+	// StopSequence: a stop sequence ended the answer.
+	StopSequence = "stop_sequence"
+	// StopContentFilter: the vendor withheld or cut the answer.
+	StopContentFilter = "content_filter"
+	// StopOther: any other reason the vendor gave.
+	StopOther = "other"
+)
+
+// Usage is what a call consumed. InputTokens are the prompt tokens and
+// OutputTokens the completion tokens. CostUSD is nil when the provider
+// cannot price the call.
 type Usage struct {
-	InputTokens  int64    `json:"input_tokens"`
-	OutputTokens int64    `json:"output_tokens"`
-	CostUSD      *float64 `json:"cost_usd,omitempty"`
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+	// TotalTokens is the total the vendor reported; 0 when it reported
+	// none. Use Total, which falls back to the sum.
+	TotalTokens int64    `json:"total_tokens,omitempty"`
+	CostUSD     *float64 `json:"cost_usd,omitempty"`
+}
+
+// Total is the vendor's total, or input plus output when it gave none.
+func (u Usage) Total() int64 {
+	if u.TotalTokens > 0 {
+		return u.TotalTokens
+	}
+	return u.InputTokens + u.OutputTokens
 }
 
 // EmbedRequest asks for one embedding per input.

@@ -21,6 +21,10 @@ func descriptionToProto(d Description) *pluginv1.DescribeResponse {
 		Capabilities:    d.Capabilities,
 		MaxRecvBytes:    d.MaxRecvBytes,
 	}
+	if len(d.Prices) > 0 {
+		// A table of plain numbers always encodes.
+		resp.PricesJson, _ = json.Marshal(d.Prices)
+	}
 	for _, c := range d.Components {
 		resp.Components = append(resp.Components, &pluginv1.Component{Kind: c.Kind, Keys: c.Keys})
 	}
@@ -60,7 +64,7 @@ func checkItemToProto(it CheckItem) *pluginv1.CheckItem {
 
 // usageToProto keeps "no cost known" apart from a cost of zero.
 func usageToProto(u Usage) *pluginv1.Usage {
-	pu := &pluginv1.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
+	pu := &pluginv1.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, TotalTokens: u.TotalTokens}
 	if u.CostUSD != nil {
 		pu.HasCost, pu.CostUsd = true, *u.CostUSD
 	}
@@ -79,6 +83,15 @@ func completeResponseToProto(r ChatResponse) (*pluginv1.CompleteResponse, error)
 // embedRequestToProto addresses req to the provider key.
 func embedRequestToProto(key string, req EmbedRequest) *pluginv1.EmbedRequest {
 	return &pluginv1.EmbedRequest{Key: key, Model: req.Model, Inputs: req.Inputs}
+}
+
+// endpointToProto is nil for the zero endpoint, so a call without one
+// reads as "use the defaults" on the other side.
+func endpointToProto(ep Endpoint) *pluginv1.Endpoint {
+	if ep == (Endpoint{}) {
+		return nil
+	}
+	return &pluginv1.Endpoint{BaseUrl: ep.BaseURL, ApiKey: ep.APIKey, ApiKeyEnv: ep.KeyEnv, Organization: ep.Organization, Name: ep.Name}
 }
 
 func embedResponseToProto(r EmbedResponse) *pluginv1.EmbedResponse {

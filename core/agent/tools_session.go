@@ -1,0 +1,98 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mcptest/mcptest/core/session"
+)
+
+// listTimeout bounds the listing of one server's tools, every page.
+const listTimeout = 30 * time.Second
+
+// maxListPages bounds the pages of tools/list read from one server, so a
+// server that keeps returning cursors cannot hold the run.
+const maxListPages = 100
+
+// SessionTools serves Tools over open MCP sessions, one per server.
+type SessionTools struct {
+	// Order lists the servers in the order their tools are offered.
+	Order []string
+	// Sessions holds each server's session.
+	Sessions map[string]*session.Session
+}
+
+// List reads every page of each server's tools/list.
+func (s *SessionTools) List(ctx context.Context) ([]Tool, error) {
+	var out []Tool
+	for _, name := range s.Order {
+		sess := s.Sessions[name]
+		if sess == nil {
+			return nil, fmt.Errorf("server %q has no session", name)
+		}
+		tools, err := listServer(ctx, name, sess)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, tools...)
+	}
+	return out, nil
+}
+
+func listServer(ctx context.Context, name string, sess *session.Session) ([]Tool, error) {
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	var out []Tool
+	cursor := ""
+	for range maxListPages {
+		var params json.RawMessage
+		if cursor != "" {
+			params, _ = json.Marshal(map[string]string{"cursor": cursor})
+		}
+		res, err := sess.Request(ctx, "tools/list", params)
+		if err != nil {
+			return nil, fmt.Errorf("server %q: tools/list: %w", name, err)
+		}
+		if res.RPCError != nil {
+			return nil, fmt.Errorf("server %q: tools/list: %s", name, res.RPCError.Error())
+		}
+		var page struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(res.Result, &page); err != nil {
+			return nil, fmt.Errorf("server %q: tools/list: malformed result: %w", name, err)
+		}
+		for _, t := range page.Tools {
+			out = append(out, Tool{Server: name, Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		}
+		if page.NextCursor == "" || page.NextCursor == cursor {
+			return out, nil
+		}
+		cursor = page.NextCursor
+	}
+	return nil, fmt.Errorf("server %q: tools/list: more than %d pages", name, maxListPages)
+}
+
+// Call sends tools/call to the server. A JSON-RPC error is returned as an
+// error (with its code and message); a result flagged isError is not.
+func (s *SessionTools) Call(ctx context.Context, server, tool string, args json.RawMessage) (CallResult, error) {
+	sess := s.Sessions[server]
+	if sess == nil {
+		return CallResult{}, fmt.Errorf("server %q has no session", server)
+	}
+	out, err := sess.CallTool(ctx, tool, args)
+	if err != nil {
+		return CallResult{}, err
+	}
+	if out.RPCError != nil {
+		return CallResult{}, fmt.Errorf("JSON-RPC error: %s", out.RPCError.Error())
+	}
+	return CallResult{Result: out.Result, IsError: out.IsError()}, nil
+}
