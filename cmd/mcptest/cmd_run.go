@@ -95,7 +95,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		finish = func(r *rpt.Run) { r.Shard = &rpt.Shard{Index: shardIndex, Total: shardTotal} }
 	}
 	return execution{
-		cmd: "run", plan: p, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor, finish: finish,
+		cmd: "run", plan: p, registry: reg, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor, finish: finish,
 		opts: run.Options{
 			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,
 			UpdateSnapshots: f.updateSnapshots, RunID: f.runID,
