@@ -28,9 +28,10 @@ func (m *countingModel) Complete(_ context.Context, req sdk.ChatRequest) (sdk.Ch
 	return sdk.ChatResponse{Message: sdk.Message{Role: "assistant", Content: "ok"}, Usage: m.usage}, nil
 }
 
-// cent is a price at which one output token costs one cent and input is
-// free, so estimates equal max_tokens in cents.
-var cent = Price{OutputUSDPerToken: 0.01}
+// cent is a price at which one output token costs one cent (10,000 US
+// dollars a million) and input is free, so estimates equal max_tokens in
+// cents.
+var cent = sdk.ModelPrice{Model: "m1", OutputPerMTok: 10_000}
 
 func req(maxTokens int) sdk.ChatRequest {
 	return sdk.ChatRequest{Model: "m1", MaxTokens: maxTokens}
@@ -213,7 +214,7 @@ providers:
 `
 
 func TestCheckNamesUnpricedModels(t *testing.T) {
-	pricer := PricerFunc(func(ref config.ModelRef) (Price, bool) {
+	pricer := PricerFunc(func(ref config.ModelRef) (sdk.ModelPrice, bool) {
 		return cent, ref.ID == "priced-model"
 	})
 	s := loadSuite(t, strings.Replace(agentSuite, "%s", "budget: { per_test_usd_cents: 5 }", 1))

@@ -15,7 +15,7 @@ type Model interface {
 // Wrap returns m metered by t at price p: a call that could cross a cap is
 // refused with an *ExceededError before it reaches m, and each answered
 // call's cost is added to the test and the suite. A nil t returns m as is.
-func Wrap(m Model, p Price, t *Test) Model {
+func Wrap(m Model, p sdk.ModelPrice, t *Test) Model {
 	if t == nil {
 		return m
 	}
@@ -25,14 +25,14 @@ func Wrap(m Model, p Price, t *Test) Model {
 // metered is a Model whose calls are charged to a test's budget.
 type metered struct {
 	next  Model
-	price Price
+	price sdk.ModelPrice
 	test  *Test
 }
 
 // Complete checks the caps, calls the model, and charges what it cost.
 func (m *metered) Complete(ctx context.Context, req sdk.ChatRequest) (sdk.ChatResponse, error) {
 	in, out := EstimateTokens(req)
-	est := m.price.Cents(in, out)
+	est := cents(m.price, in, out)
 	if err := m.test.reserve(est, req.Model); err != nil {
 		return sdk.ChatResponse{}, err
 	}
@@ -50,5 +50,5 @@ func (m *metered) cost(u sdk.Usage) float64 {
 	if u.CostUSD != nil && *u.CostUSD >= 0 {
 		return 100 * *u.CostUSD
 	}
-	return m.price.Cents(u.InputTokens, u.OutputTokens)
+	return cents(m.price, u.InputTokens, u.OutputTokens)
 }
