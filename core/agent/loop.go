@@ -241,8 +241,7 @@ func (l *loop) callTool(ctx context.Context, turn int, slice *Turn, tc sdk.ToolC
 		slice.ToolCalls = append(slice.ToolCalls, call)
 		slice.ToolResults = append(slice.ToolResults, local)
 	}
-	l.trace.Conversation.Messages = append(l.trace.Conversation.Messages,
-		sdk.Message{Role: "tool", ToolCallID: tc.ID, Content: resultText(res.Result, res.IsError, res.Error)})
+	l.trace.Conversation.Messages = append(l.trace.Conversation.Messages, toolMessage(tc, &res))
 }
 
 // invoke calls the tool, unless an injected fault answers instead.

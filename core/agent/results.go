@@ -5,7 +5,57 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcptest/mcptest/sdk"
 )
+
+// toolMessage is the message that gives the model a tool's answer: the
+// text rendering in Content, and, when the result has images or
+// structured content, its blocks in Parts, which providers pass in the
+// vendor's native blocks. isError travels as the message's flag.
+func toolMessage(tc sdk.ToolCall, res *ToolResult) sdk.Message {
+	m := sdk.Message{Role: "tool", ToolCallID: tc.ID, ToolName: tc.Name, IsError: res.IsError,
+		Content: resultText(res.Result, res.IsError, res.Error)}
+	if res.Error == "" {
+		m.Parts = resultParts(res.Result)
+	}
+	return m
+}
+
+// resultParts are the blocks of a result that has more than text (an
+// image or structured content); nil when text says it all.
+func resultParts(raw json.RawMessage) []sdk.Part {
+	var res struct {
+		Content []struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			Data     string `json:"data"`
+			MimeType string `json:"mimeType"`
+		} `json:"content"`
+		Structured json.RawMessage `json:"structuredContent"`
+	}
+	if json.Unmarshal(raw, &res) != nil {
+		return nil
+	}
+	rich := len(res.Structured) > 0 && string(res.Structured) != "null"
+	var parts []sdk.Part
+	for _, c := range res.Content {
+		switch c.Type {
+		case "text":
+			parts = append(parts, sdk.Part{Type: sdk.PartText, Text: bounded(c.Text)})
+		case "image":
+			rich = true
+			parts = append(parts, sdk.Part{Type: sdk.PartImage, MIMEType: c.MimeType, Data: c.Data})
+		}
+	}
+	if !rich {
+		return nil
+	}
+	if len(res.Structured) > 0 && string(res.Structured) != "null" {
+		parts = append(parts, sdk.Part{Type: sdk.PartJSON, JSON: res.Structured})
+	}
+	return parts
+}
 
 // maxToolText bounds the text of one tool result sent back to the model;
 // a huge result must not blow the model's context or the report.

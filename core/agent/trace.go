@@ -136,10 +136,12 @@ type Tokens struct {
 	Total      int64 `json:"total"`
 }
 
+// add counts a call's usage; the total is the vendor's when it gave one
+// (it may count tokens, such as reasoning, that neither side shows).
 func (t *Tokens) add(u sdk.Usage) {
 	t.Prompt += u.InputTokens
 	t.Completion += u.OutputTokens
-	t.Total = t.Prompt + t.Completion
+	t.Total += u.Total()
 }
 
 // Turn is the slice of a multi-turn run that one user message started.

@@ -75,6 +75,11 @@ type Options struct {
 	// (not cache hits nor injected errors), with the method and params as
 	// sent and the server's answer; mcptest record builds cassettes from it.
 	OnCall CallObserver
+	// Models gives agent tests their models; nil errors every agent test.
+	Models AgentModels
+	// RequireModels makes an agent test whose model has no key an error
+	// instead of deferred (--require-models, MCPTEST_REQUIRE_MODELS=1).
+	RequireModels bool
 	// WireAll keeps the wire frames of every test in the report (--wire
 	// all); by default only tests that did not pass keep them.
 	WireAll bool

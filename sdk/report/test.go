@@ -15,6 +15,10 @@ const (
 	StatusWarned  Status = "warned"
 	StatusErrored Status = "errored"
 	StatusSkipped Status = "skipped"
+	// StatusDeferred is a test status only: an agent test (or judged
+	// metric) that could not run because its model's key is not set. It
+	// is neither a pass nor a failure, and is counted on its own.
+	StatusDeferred Status = "deferred"
 )
 
 // Test is the result of one test.
