@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcptest/mcptest/core/cassette"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/run"
@@ -84,7 +85,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			if srv.Kind == config.CassetteServer {
 				continue
 			}
-			recs[recordKey(s, name)] = &recording{suite: s.File, server: name, rec: session.NewRecorder(name, scrub)}
+			recs[recordKey(s, name)] = &recording{suite: s.File, server: name, rec: cassette.NewRecorder(name, scrub)}
 		}
 	}
 
@@ -114,7 +115,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // recording is the recorder of one server of one suite.
 type recording struct {
 	suite, server string
-	rec           *session.Recorder
+	rec           *cassette.Recorder
 }
 
 func recordKey(s *config.Suite, server string) string { return s.File + "\x00" + server }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/cassette"
 	"github.com/mcptest/mcptest/core/hooks"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/servers"
@@ -217,7 +218,7 @@ func callErrorKind(err error) string {
 		return "interrupted"
 	case errors.Is(err, session.ErrBadResponse):
 		return "bad_response"
-	case errors.Is(err, session.ErrNoRecording):
+	case errors.Is(err, cassette.ErrNoRecording):
 		return "cassette"
 	case errors.Is(err, session.ErrInputRequired):
 		return "input_required"

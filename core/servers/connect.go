@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptest/mcptest/core/cassette"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/internal/redact"
@@ -27,7 +28,7 @@ func (s *Pool) connect(ctx context.Context, suite *config.Suite, srv *config.Ser
 		return session.StartHTTP(ctx, cfg)
 	case config.CassetteServer:
 		// The path is relative to the working directory, as written.
-		return session.StartCassette(ctx, session.CassetteConfig{
+		return cassette.Start(ctx, cassette.Config{
 			Name:            srv.Name,
 			Path:            srv.Cassette,
 			ProtocolVersion: version,

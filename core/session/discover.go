@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// methodDiscover opens every modern-era conversation.
-const methodDiscover = "server/discover"
+// MethodDiscover opens every modern-era conversation.
+const MethodDiscover = "server/discover"
 
 // codeUnsupportedVersion is the modern-era error for a revision the server
 // does not speak; its data lists the ones it does.
@@ -45,8 +45,8 @@ func (s *Session) discover(ctx context.Context) error {
 	rev := s.opts.protocolVersion
 	dctx, cancel := context.WithTimeout(ctx, s.opts.initTimeout)
 	defer cancel()
-	out, err := s.do(dctx, methodDiscover, methodDiscover, nil)
-	prefix := fmt.Sprintf("server %q at protocol revision %s: %s", s.opts.name, rev, methodDiscover)
+	out, err := s.do(dctx, MethodDiscover, MethodDiscover, nil)
+	prefix := fmt.Sprintf("server %q at protocol revision %s: %s", s.opts.name, rev, MethodDiscover)
 	if err != nil {
 		var exit *ServerExitError
 		switch {
@@ -61,7 +61,7 @@ func (s *Session) discover(ctx context.Context) error {
 	}
 	if e := out.RPCError; e != nil {
 		return &revisionError{fmt.Sprintf("server %q does not speak protocol revision %s: %s answered %s%s",
-			s.opts.name, rev, methodDiscover, e.Error(), supportedHint(e, rev))}
+			s.opts.name, rev, MethodDiscover, e.Error(), supportedHint(e, rev))}
 	}
 	var res discoverResult
 	if err := json.Unmarshal(out.Result, &res); err != nil {
@@ -69,7 +69,7 @@ func (s *Session) discover(ctx context.Context) error {
 	}
 	if len(res.SupportedVersions) > 0 && !slices.Contains(res.SupportedVersions, rev) {
 		return &revisionError{fmt.Sprintf("server %q does not speak protocol revision %s: its %s result lists supportedVersions %s",
-			s.opts.name, rev, methodDiscover, Sanitize(strings.Join(res.SupportedVersions, ", ")))}
+			s.opts.name, rev, MethodDiscover, Sanitize(strings.Join(res.SupportedVersions, ", ")))}
 	}
 	d := &Discovery{SupportedVersions: res.SupportedVersions, Instructions: res.Instructions, Result: out.Result}
 	if c := res.Capabilities; len(c) > 0 && string(c) != "null" {

@@ -129,3 +129,39 @@ func (s *Session) withModernMeta(params any) (json.RawMessage, error) {
 	}
 	return out, nil
 }
+
+// WithoutModernMeta removes from params the protocol _meta that
+// withModernMeta adds to every modern-era request (and _meta itself when
+// nothing else is in it): what remains is what the caller asked, whatever
+// revision or client it was asked from. A cassette replay matches
+// requests on it.
+func WithoutModernMeta(params json.RawMessage) json.RawMessage {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(params, &fields) != nil || fields == nil {
+		return params
+	}
+	raw, ok := fields["_meta"]
+	if !ok {
+		return params
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(raw, &meta) != nil || meta == nil {
+		return params
+	}
+	for _, k := range []string{metaProtocolVersion, metaClientCapabilities, metaClientInfo} {
+		delete(meta, k)
+	}
+	if len(meta) == 0 {
+		delete(fields, "_meta")
+	} else {
+		fields["_meta"], _ = json.Marshal(meta)
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return params
+	}
+	return out
+}

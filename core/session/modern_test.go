@@ -342,58 +342,6 @@ func TestHeaderValueEncoding(t *testing.T) {
 	}
 }
 
-func TestModernCassetteRecordThenReplay(t *testing.T) {
-	live := startDemo(t, func(c *StdioConfig) { c.ProtocolVersion = ModernProtocolVersion })
-	rec := NewRecorder("demo", nil)
-	call := cassetteCall{"tools/call", `{"name":"echo","arguments":{"message":"modern"}}`}
-	out, err := callRaw(t, live, call)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec.Observe(live, call.method, json.RawMessage(call.params), out, err)
-	cas := rec.Cassette()
-	if cas.ProtocolVersion != ModernProtocolVersion || !bytes.Contains(cas.Capabilities, []byte(`"tools"`)) {
-		t.Fatalf("cassette revision %q, capabilities %s", cas.ProtocolVersion, cas.Capabilities)
-	}
-	path := filepath.Join(t.TempDir(), "demo.json")
-	if err := cas.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	replay, err := StartCassette(ctx, CassetteConfig{Name: "demo", Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer replay.Close()
-	if replay.ProtocolVersion() != ModernProtocolVersion || replay.Discovery() == nil {
-		t.Errorf("replay revision %q, discovery %v", replay.ProtocolVersion(), replay.Discovery())
-	}
-	if name, _ := replay.ServerInfo(); name != "mcptest-demo" {
-		t.Errorf("replayed serverInfo %q", name)
-	}
-	// The request carries the protocol _meta; replay matches without it.
-	got, err := callRaw(t, replay, call)
-	if err != nil || canon(t, got.Result) != canon(t, out.Result) {
-		t.Errorf("replay: %v\n got %s\nwant %s", err, got.Result, out.Result)
-	}
-	if !strings.Contains(got.Frames[0].Raw, metaProtocolVersion) {
-		t.Errorf("replayed request lacks the protocol _meta: %s", got.Frames[0].Raw)
-	}
-
-	// A cassette of the legacy era does not pretend to speak the modern one.
-	cas.ProtocolVersion = DefaultProtocolVersion
-	legacy := filepath.Join(t.TempDir(), "legacy.json")
-	if err := cas.WriteFile(legacy); err != nil {
-		t.Fatal(err)
-	}
-	_, err = StartCassette(ctx, CassetteConfig{Name: "old", Path: legacy, ProtocolVersion: ModernProtocolVersion})
-	if !errors.Is(err, ErrRevisionUnsupported) || !strings.Contains(err.Error(), "supportedVersions 2025-11-25") {
-		t.Errorf("legacy cassette at 2026-07-28: %v", err)
-	}
-}
-
 // TestModernCancelIsNotPosted: over modern Streamable HTTP a call is
 // cancelled by closing its stream, so the session never POSTs
 // notifications/cancelled, which a stateless server could relate to

@@ -93,3 +93,14 @@ func rawOrNil(raw json.RawMessage) json.RawMessage {
 	}
 	return raw
 }
+
+// response builds a JSON-RPC response frame.
+func response(id, result json.RawMessage, rpcErr *RPCError) []byte {
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result,omitempty"`
+		Error   *RPCError       `json:"error,omitempty"`
+	}{"2.0", id, result, rpcErr})
+	return append(b, '\n')
+}

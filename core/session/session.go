@@ -45,8 +45,8 @@ const callIDBase = 1_000_000
 // clientName is sent as clientInfo.name in initialize.
 const clientName = "mcptest"
 
-// Transport names, as Session.Transport reports them and HTTPConfig.Transport
-// accepts them.
+// Transport names, as Session.Transport reports them; HTTPConfig.Transport
+// accepts the two HTTP ones.
 const (
 	// TransportStdio is a child process spoken to over stdin and stdout.
 	TransportStdio = "stdio"
@@ -54,6 +54,9 @@ const (
 	TransportStreamable = "streamable"
 	// TransportSSE is the legacy HTTP+SSE transport (protocol 2024-11-05).
 	TransportSSE = "sse"
+	// TransportCassette is a recording replayed from a file
+	// (core/cassette): no process, no network.
+	TransportCassette = "cassette"
 )
 
 // wire moves JSON-RPC messages between a Session and its server. Every
@@ -315,4 +318,20 @@ func (s *Session) Exited() (bool, error) {
 	default:
 		return false, nil
 	}
+}
+
+// ServerCapabilities returns the capabilities the server declared in
+// initialize (or, in the modern era, in server/discover), as JSON, or nil.
+func (s *Session) ServerCapabilities() json.RawMessage {
+	if s.discovery != nil {
+		return s.discovery.Capabilities
+	}
+	if s.client == nil {
+		return nil
+	}
+	b, err := json.Marshal(s.client.GetServerCapabilities())
+	if err != nil || string(b) == "null" {
+		return nil
+	}
+	return b
 }

@@ -1,4 +1,4 @@
-package session
+package cassette
 
 import (
 	"errors"
@@ -18,13 +18,13 @@ func TestLoadCassetteRefusesAFIFO(t *testing.T) {
 		t.Skip("no FIFOs here:", err)
 	}
 	done := make(chan error, 1)
-	go func() { _, err := LoadCassette(path); done <- err }()
+	go func() { _, err := Load(path); done <- err }()
 	select {
 	case err := <-done:
 		if !errors.Is(err, safefile.ErrNotRegular) {
 			t.Fatalf("err = %v, want a refusal of a non-regular file", err)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("LoadCassette blocked on a FIFO")
+		t.Fatal("Load blocked on a FIFO")
 	}
 }

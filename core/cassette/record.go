@@ -1,10 +1,12 @@
-package session
+package cassette
 
 import (
 	"bytes"
 	"encoding/json"
 	"sort"
 	"sync"
+
+	"github.com/mcptest/mcptest/core/session"
 )
 
 // Recorder gathers the exchanges of one server during a live run, to be
@@ -22,19 +24,19 @@ type Recorder struct {
 // serverInfo): the suite's redactor, so that no known secret reaches the
 // file.
 func NewRecorder(name string, scrub func([]byte) []byte) *Recorder {
-	return &Recorder{scrub: scrub, cas: Cassette{Version: CassetteVersion, Server: name, Exchanges: []Exchange{}}}
+	return &Recorder{scrub: scrub, cas: Cassette{Version: Version, Server: name, Exchanges: []Exchange{}}}
 }
 
 // Observe records one call made on sess: method and params as sent, and
 // the server's answer. A call that failed in transport (err != nil or no
 // outcome) has no answer to replay and is not recorded.
-func (r *Recorder) Observe(sess *Session, method string, params json.RawMessage, out *Outcome, err error) {
+func (r *Recorder) Observe(sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error) {
 	if err != nil || out == nil || (len(out.Result) == 0 && out.RPCError == nil) {
 		return
 	}
 	x := Exchange{Method: method, Params: r.clean(params), Result: r.clean(out.Result), Messages: r.messages(out.Frames)}
 	if e := out.RPCError; e != nil {
-		x.Error = &RPCError{Code: e.Code, Message: string(r.clean([]byte(e.Message))), Data: r.clean(e.Data)}
+		x.Error = &session.RPCError{Code: e.Code, Message: string(r.clean([]byte(e.Message))), Data: r.clean(e.Data)}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -43,7 +45,7 @@ func (r *Recorder) Observe(sess *Session, method string, params json.RawMessage,
 		r.cas.Transport = sess.Transport()
 		r.cas.ProtocolVersion = string(r.clean([]byte(sess.ProtocolVersion())))
 		name, version := sess.ServerInfo()
-		r.cas.ServerInfo = CassetteServerInfo{Name: string(r.clean([]byte(name))), Version: string(r.clean([]byte(version)))}
+		r.cas.ServerInfo = ServerInfo{Name: string(r.clean([]byte(name))), Version: string(r.clean([]byte(version)))}
 		r.cas.Capabilities = r.clean(sess.ServerCapabilities())
 	}
 	r.cas.Exchanges = append(r.cas.Exchanges, x)
@@ -120,10 +122,10 @@ func sameAnswer(a, b Exchange) bool {
 // messages picks, from a call's frames, the notifications and requests
 // the server sent: received messages that carry a method. A frame cut to
 // FrameLimit is left out; it could not be replayed as it was.
-func (r *Recorder) messages(frames []Frame) []json.RawMessage {
+func (r *Recorder) messages(frames []session.Frame) []json.RawMessage {
 	var out []json.RawMessage
 	for _, f := range frames {
-		if f.Direction != Received || f.Truncated {
+		if f.Direction != session.Received || f.Truncated {
 			continue
 		}
 		var m struct {

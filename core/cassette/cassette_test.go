@@ -1,4 +1,6 @@
-package session
+//go:build unix
+
+package cassette
 
 import (
 	"bytes"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/internal/redact"
 )
 
@@ -22,7 +25,7 @@ type cassetteCall struct {
 
 // callRaw makes c on s: tools/call through CallTool, anything else through
 // Request.
-func callRaw(t *testing.T, s *Session, c cassetteCall) (*Outcome, error) {
+func callRaw(t *testing.T, s *session.Session, c cassetteCall) (*session.Outcome, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -61,7 +64,7 @@ func TestCassetteRecordThenReplay(t *testing.T) {
 	}
 	live := startDemo(t)
 	rec := NewRecorder("demo", nil)
-	want := make([]*Outcome, len(calls))
+	want := make([]*session.Outcome, len(calls))
 	for i, c := range calls {
 		out, err := callRaw(t, live, c)
 		if err != nil {
@@ -71,7 +74,7 @@ func TestCassetteRecordThenReplay(t *testing.T) {
 		want[i] = out
 	}
 	// A transport failure has no answer and is not recorded.
-	rec.Observe(live, "tools/call", json.RawMessage(`{"name":"slow"}`), nil, ErrTimeout)
+	rec.Observe(live, "tools/call", json.RawMessage(`{"name":"slow"}`), nil, session.ErrTimeout)
 
 	path := filepath.Join(t.TempDir(), "demo.json")
 	cas := rec.Cassette()
@@ -100,12 +103,12 @@ func TestCassetteRecordThenReplay(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	replay, err := StartCassette(ctx, CassetteConfig{Name: "demo", Path: path})
+	replay, err := Start(ctx, Config{Name: "demo", Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer replay.Close()
-	if replay.Transport() != TransportCassette || replay.PID() != 0 {
+	if replay.Transport() != session.TransportCassette || replay.PID() != 0 {
 		t.Errorf("transport %q, pid %d", replay.Transport(), replay.PID())
 	}
 	if replay.ProtocolVersion() != live.ProtocolVersion() {
@@ -152,19 +155,19 @@ func TestCassetteRecordThenReplay(t *testing.T) {
 }
 
 func TestCassetteRepeatedRequestsReplayInOrderThenRepeatLast(t *testing.T) {
-	cas := &Cassette{Server: "x", ProtocolVersion: "2025-11-25", ServerInfo: CassetteServerInfo{Name: "x", Version: "1"}}
+	cas := &Cassette{Server: "x", ProtocolVersion: "2025-11-25", ServerInfo: ServerInfo{Name: "x", Version: "1"}}
 	for _, n := range []string{"1", "2"} {
 		cas.Exchanges = append(cas.Exchanges, Exchange{Method: "tools/call",
 			Params: json.RawMessage(`{"name":"counter","arguments":{}}`),
 			Result: json.RawMessage(`{"content":[{"type":"text","text":"` + n + `"}]}`)})
 	}
 	cas.Exchanges = append(cas.Exchanges, Exchange{Method: "prompts/get", Params: json.RawMessage(`{"name":"p"}`),
-		Error: &RPCError{Code: -32602, Message: "no such prompt"}})
+		Error: &session.RPCError{Code: -32602, Message: "no such prompt"}})
 	path := filepath.Join(t.TempDir(), "x.json")
 	if err := cas.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
-	s, err := StartCassette(context.Background(), CassetteConfig{Name: "x", Path: path})
+	s, err := Start(context.Background(), Config{Name: "x", Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,11 +205,11 @@ func TestCassetteLoadErrors(t *testing.T) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := StartCassette(context.Background(), CassetteConfig{Name: "x", Path: path}); err == nil {
+		if _, err := Start(context.Background(), Config{Name: "x", Path: path}); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if _, err := StartCassette(context.Background(), CassetteConfig{Name: "x", Path: filepath.Join(dir, "missing.json")}); err == nil ||
+	if _, err := Start(context.Background(), Config{Name: "x", Path: filepath.Join(dir, "missing.json")}); err == nil ||
 		!strings.Contains(err.Error(), "missing.json") {
 		t.Errorf("missing file: %v", err)
 	}
@@ -219,7 +222,7 @@ func TestCassetteLoadErrors(t *testing.T) {
 func TestCassetteNeverWritesSecrets(t *testing.T) {
 	const token = "cassette-secret-token-4242"
 	u, _ := startDemoURL(t, "--http")
-	live := startURLSession(t, HTTPConfig{URL: u, Auth: Auth{BearerToken: token, BearerTokenEnv: "TOKEN"}})
+	live := startURLSession(t, session.HTTPConfig{URL: u, Auth: session.Auth{BearerToken: token, BearerTokenEnv: "TOKEN"}})
 	scrub := redact.New(token).Bytes
 	rec := NewRecorder("web", scrub)
 	calls := []cassetteCall{
@@ -244,7 +247,7 @@ func TestCassetteNeverWritesSecrets(t *testing.T) {
 	if bytes.Contains(b, []byte(token)) || !bytes.Contains(b, []byte("REDACTED")) {
 		t.Fatalf("cassette:\n%s", b)
 	}
-	s, err := StartCassette(context.Background(), CassetteConfig{Name: "web", Path: path, Scrub: scrub})
+	s, err := Start(context.Background(), Config{Name: "web", Path: path, Scrub: scrub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,14 +269,14 @@ func TestCassetteMasksEscapedSecrets(t *testing.T) {
 	params := `{"name":"echo","arguments":{"message":"tok\u002F\u00e9-SECRET-4242"}}`
 	result := `{"content":[{"type":"text","text":"tok\/\u00E9-SECRET-4242 and {\"k\":\"tok\\\/\\u00e9-SECRET-4242\"}"}]}`
 	errData := `{"echo":"\u0074ok\/\u00c3\u00a9"}` // not the secret: mojibake of é stays
-	rec.Observe(nil, "tools/call", json.RawMessage(params), &Outcome{Result: json.RawMessage(result)}, nil)
-	rec.Observe(nil, "prompts/get", json.RawMessage(`{"name":"p"}`), &Outcome{RPCError: &RPCError{Code: 1, Message: `bad tok\/é-SECRET-4242`, Data: json.RawMessage(errData)}}, nil)
+	rec.Observe(nil, "tools/call", json.RawMessage(params), &session.Outcome{Result: json.RawMessage(result)}, nil)
+	rec.Observe(nil, "prompts/get", json.RawMessage(`{"name":"p"}`), &session.Outcome{RPCError: &session.RPCError{Code: 1, Message: `bad tok\/é-SECRET-4242`, Data: json.RawMessage(errData)}}, nil)
 	path := filepath.Join(t.TempDir(), "web.json")
 	if err := rec.Cassette().WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
-	if bytes.Contains(b, []byte("SECRET")) || bytes.Count(b, []byte(Redacted)) != 4 {
+	if bytes.Contains(b, []byte("SECRET")) || bytes.Count(b, []byte(session.Redacted)) != 4 {
 		t.Fatalf("cassette:\n%s", b)
 	}
 	if !bytes.Contains(b, []byte(`"echo": "tok/Ã©"`)) {
