@@ -22,6 +22,16 @@ type SessionTools struct {
 	Order []string
 	// Sessions holds each server's session.
 	Sessions map[string]*session.Session
+	// Observe, when set, is told of every request sent, with its params
+	// and the answer (mcptest record writes them into cassettes).
+	Observe func(server string, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error)
+}
+
+// observe tells Observe of a request.
+func (s *SessionTools) observe(server, method string, params json.RawMessage, out *session.Outcome, err error) {
+	if s.Observe != nil {
+		s.Observe(server, s.Sessions[server], method, params, out, err)
+	}
 }
 
 // List reads every page of each server's tools/list.
@@ -32,7 +42,7 @@ func (s *SessionTools) List(ctx context.Context) ([]Tool, error) {
 		if sess == nil {
 			return nil, fmt.Errorf("server %q has no session", name)
 		}
-		tools, err := listServer(ctx, name, sess)
+		tools, err := s.listServer(ctx, name, sess)
 		if err != nil {
 			return nil, err
 		}
@@ -41,7 +51,7 @@ func (s *SessionTools) List(ctx context.Context) ([]Tool, error) {
 	return out, nil
 }
 
-func listServer(ctx context.Context, name string, sess *session.Session) ([]Tool, error) {
+func (s *SessionTools) listServer(ctx context.Context, name string, sess *session.Session) ([]Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, listTimeout)
 	defer cancel()
 	var out []Tool
@@ -52,6 +62,7 @@ func listServer(ctx context.Context, name string, sess *session.Session) ([]Tool
 			params, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
 		res, err := sess.Request(ctx, "tools/list", params)
+		s.observe(name, "tools/list", params, res, err)
 		if err != nil {
 			return nil, fmt.Errorf("server %q: tools/list: %w", name, err)
 		}
@@ -88,6 +99,15 @@ func (s *SessionTools) Call(ctx context.Context, server, tool string, args json.
 		return CallResult{}, fmt.Errorf("server %q has no session", server)
 	}
 	out, err := sess.CallTool(ctx, tool, args)
+	if s.Observe != nil {
+		// The params CallTool sent: arguments are never null.
+		a := args
+		if len(a) == 0 {
+			a = json.RawMessage("{}")
+		}
+		params, _ := json.Marshal(map[string]json.RawMessage{"name": mustJSON(tool), "arguments": a})
+		s.observe(server, "tools/call", params, out, err)
+	}
 	if err != nil {
 		return CallResult{}, err
 	}
@@ -95,4 +115,10 @@ func (s *SessionTools) Call(ctx context.Context, server, tool string, args json.
 		return CallResult{}, fmt.Errorf("JSON-RPC error: %s", out.RPCError.Error())
 	}
 	return CallResult{Result: out.Result, IsError: out.IsError()}, nil
+}
+
+// mustJSON encodes a string as JSON.
+func mustJSON(v string) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
 }

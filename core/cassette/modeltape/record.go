@@ -104,3 +104,16 @@ func (r *Recorder) clean(b []byte) []byte {
 	}
 	return b
 }
+
+// Runs counts the runs that recorded at least one call.
+func (r *Recorder) Runs() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, xs := range r.runs {
+		if len(xs) > 0 {
+			n++
+		}
+	}
+	return n
+}
