@@ -24,14 +24,18 @@ test: build
 	$(GO) test ./...
 	for m in $(SUB_MODULES); do (cd $$m && $(GO) test ./...) || exit 1; done
 
+# test-short is the quick check for every save (under a minute here): it
+# builds no binaries and launches no browser. Tests that need either skip
+# under -short with a message saying so (internal/testbin builds the test
+# servers on demand); `make test` runs them all.
 test-short:
 	$(GO) test -short ./...
 	for m in $(SUB_MODULES); do (cd $$m && $(GO) test -short ./...) || exit 1; done
 
 # test-race runs the packages whose code is concurrent (plugin host,
-# sessions, the runner, judging, report writing, the shared internals and
-# the SDK) under the race detector.
-RACE_PKGS := ./core/plugin ./core/session ./core/run ./core/assert ./core/report ./internal/...
+# sessions and their wires, cassette replay, the runner, judging, report
+# writing, the shared internals and the SDK) under the race detector.
+RACE_PKGS := ./core/plugin ./core/session/... ./core/cassette ./core/run ./core/assert ./core/report ./internal/...
 test-race:
 	$(GO) test -race -count=1 $(RACE_PKGS)
 	cd sdk && $(GO) test -race -count=1 ./...

@@ -184,6 +184,9 @@ func startHTTP(b *testing.B, command []string) string {
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
 	b.Cleanup(func() { _ = cmd.Process.Kill(); <-exited })
+	// Readiness is polled by connecting: the servers print nothing a
+	// benchmark could rely on when the port opens. Exit is an event
+	// (exited) and ends the wait.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)

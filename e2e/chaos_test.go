@@ -239,13 +239,39 @@ func checkChaosRun(t *testing.T, c chaosCase, r result, out string, elapsed time
 // Close happens, yet neither may survive.
 func TestChaosKilledRunLeavesNoOrphans(t *testing.T) {
 	cmd, _ := json.Marshal([]string{chaosServer, "-child"})
-	suite := writeSuite(t, strings.Replace(fmt.Sprintf(chaosServerSuite, "tool: hang\n    timeout_ms: 60000"), "CHAOS", string(cmd), 1))
-	run := exec.Command(filepath.Join(binDir, "mcptest"), "run", suite)
+	// In order (-j 1): the demo server answers, the chaos server answers
+	// (its session has finished starting, as a real crash would find it),
+	// then the chaos server is left hanging on a call.
+	suite := writeSuite(t, strings.Replace(`
+servers:
+  chaos:
+    command: CHAOS
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: healthy
+    server: demo
+    tool: echo
+    args: {message: still fine}
+  - name: chaos answers
+    server: chaos
+    tool: echo
+    args: {message: up}
+  - name: chaos hangs
+    server: chaos
+    tool: hang
+    timeout_ms: 60000
+`, "CHAOS", string(cmd), 1))
+	run := exec.Command(filepath.Join(binDir, "mcptest"), "run", "-j", "1", "--reporter", "ndjson", suite)
 	run.Dir = root
 	run.Env = cleanEnv()
+	events, started := ndjsonEvents(t, run)
 	if err := run.Start(); err != nil {
 		t.Fatal(err)
 	}
+	started()
+	awaitEvent(t, events, "test_finished", "chaos answers", 20*time.Second)
+	awaitEvent(t, events, "test_started", "chaos hangs", 20*time.Second)
 	chaosProcs := func() int {
 		n := 0
 		for _, p := range liveProcs() {
@@ -255,17 +281,14 @@ func TestChaosKilledRunLeavesNoOrphans(t *testing.T) {
 		}
 		return n
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for chaosProcs() < 2 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	// The server started its child before it answered; both must be
+	// there now (read from /proc: they are mcptest's, so this process has
+	// no event for them).
 	if n := chaosProcs(); n < 2 {
 		_ = run.Process.Kill()
 		_ = run.Wait()
 		t.Fatalf("%d chaos processes running, want the server and its child", n)
 	}
-	// Let the session finish starting, as a real crash would find it.
-	time.Sleep(300 * time.Millisecond)
 	if err := run.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}

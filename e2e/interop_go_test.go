@@ -128,6 +128,9 @@ func startGoHTTPServer(t *testing.T, env []string, pkg, flag string) int {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-exited
 	})
+	// Readiness is polled by connecting: the example servers print nothing
+	// this test could rely on when the port opens. Exit is an event
+	// (exited) and ends the wait.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		select {

@@ -79,6 +79,8 @@ func runInterop(t *testing.T, env []string, args ...string) (result, interopRepo
 func assertNoProcessWithEnv(t *testing.T, kv string) {
 	t.Helper()
 	want := []byte(kv)
+	// A bounded poll of /proc: the servers were mcptest's children, so
+	// their exit is no event this process can wait on.
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		var left []string
@@ -184,6 +186,9 @@ func startHTTPServer(t *testing.T, entry, mode string) int {
 		_ = cmd.Process.Kill()
 		<-exited
 	})
+	// Readiness is polled by connecting: the server's log lines are not a
+	// contract this test should depend on, and nothing else announces that
+	// the port is open. Exit is an event (exited) and ends the wait.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		select {

@@ -113,7 +113,10 @@ func (r *running) wait(t *testing.T, limit time.Duration) int {
 	}
 }
 
-// waitFor polls until cond holds, failing the test after limit.
+// waitFor polls until cond holds, failing the test after limit. It is for
+// states that give this process no event: files and processes that
+// mcptest (not this test) creates and removes. What mcptest reports has
+// an event: read its ndjson stream (awaitEvent).
 func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)

@@ -172,21 +172,23 @@ func TestFixtureCopiesRemovedAfterARunAndOnCtrlC(t *testing.T) {
 	}
 	wantEmpty(t, tmp)
 
-	cmd := exec.Command(filepath.Join(binDir, "mcptest"), "run", suite)
+	cmd := exec.Command(filepath.Join(binDir, "mcptest"), "run", "--reporter", "ndjson", suite)
 	cmd.Dir = root
 	cmd.Env = append(cleanEnv(), env...)
+	events, started := ndjsonEvents(t, cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait for the copy and the server, then interrupt as Ctrl-C would.
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if entries, _ := os.ReadDir(tmp); len(entries) > 0 && len(liveProcs()) >= 3 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	time.Sleep(200 * time.Millisecond)
+	started()
+	// Once the test is under way, with its fixture copy made and its server
+	// up, interrupt as Ctrl-C would. The copy and the server are mcptest's
+	// doing, with no event this process can wait on, so that part is a
+	// bounded poll.
+	awaitEvent(t, events, "test_started", "slow", 20*time.Second)
+	waitFor(t, "the fixture copy and the server", 20*time.Second, func() bool {
+		entries, _ := os.ReadDir(tmp)
+		return len(entries) > 0 && len(liveProcs()) >= 3
+	})
 	if entries, _ := os.ReadDir(tmp); len(entries) == 0 {
 		t.Fatal("no fixture copy was made")
 	}

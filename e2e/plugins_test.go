@@ -246,18 +246,19 @@ tools:
       - target: result.content[0].text
         matcher: {exact: "done"}
 `)
-	cmd := exec.Command(filepath.Join(binDir, "mcptest"), "run", suite)
+	cmd := exec.Command(filepath.Join(binDir, "mcptest"), "run", "--reporter", "ndjson", suite)
 	cmd.Dir = root
 	cmd.Env = cleanEnv()
+	events, started := ndjsonEvents(t, cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait until the server is up, then interrupt as Ctrl-C would.
-	deadline := time.Now().Add(20 * time.Second)
-	for len(liveProcs()) < 3 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	time.Sleep(200 * time.Millisecond)
+	started()
+	// Once the test is under way and its server is up, interrupt as Ctrl-C
+	// would. The server's start has no event this process can wait on (it
+	// is mcptest's child, not ours), so that part is a bounded poll.
+	awaitEvent(t, events, "test_started", "slow", 20*time.Second)
+	waitFor(t, "the demo server to start", 20*time.Second, func() bool { return len(liveProcs()) >= 3 })
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,8 @@ func liveProcs() []string {
 // still alive shortly after mcptest exited.
 func assertNoOrphans(t *testing.T) {
 	t.Helper()
+	// A bounded poll of /proc: the processes are mcptest's children (or
+	// theirs), so their exit is no event this process can wait on.
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		left := liveProcs()

@@ -8,7 +8,7 @@ import (
 // TestCrashIsChargedToItsCheck: over stdio the check that crashed the
 // server fails and the next one, on a fresh process, is unaffected.
 func TestCrashIsChargedToItsCheck(t *testing.T) {
-	rs := runChecks(t, Target{Command: []string{fakeBin}, Env: []string{"MCPTEST_FAKE=crash-on-garbage"}}, Options{Only: []string{"J05", "J06"}})
+	rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE=crash-on-garbage"}}, Options{Only: []string{"J05", "J06"}})
 	j05 := rs["J05"]
 	if j05.Status != Fail || !hasFinding(j05, "server still running after the check") || !strings.Contains(j05.Stderr, "giving up") {
 		t.Errorf("J05 should fail for the crash, with the stderr tail: %+v", j05)
@@ -21,7 +21,7 @@ func TestCrashIsChargedToItsCheck(t *testing.T) {
 // TestHTTPServerDeathIsCharged: over HTTP the check after which the server
 // stops answering fails, and every later check is errored.
 func TestHTTPServerDeathIsCharged(t *testing.T) {
-	url := startServer(t, fakeBin, []string{"MCPTEST_FAKE=crash-on-garbage"}, "--http", "127.0.0.1:0")
+	url := startServer(t, fakeBin(t), []string{"MCPTEST_FAKE=crash-on-garbage"}, "--http", "127.0.0.1:0")
 	rs := runChecks(t, Target{URL: url}, Options{Only: []string{"J04", "J05", "J06"}})
 	if rs["J04"].Status != Pass {
 		t.Errorf("J04: %s", rs["J04"].Status)

@@ -61,7 +61,7 @@ func expectDeviations(t *testing.T, rs map[string]*Result, want map[string]Statu
 }
 
 func TestDemoStdio(t *testing.T) {
-	rs := runChecks(t, Target{Command: []string{demoBin}}, Options{})
+	rs := runChecks(t, Target{Command: []string{demoBin(t)}}, Options{})
 	expectDeviations(t, rs, demoLegacyStdio)
 }
 
@@ -72,7 +72,7 @@ func TestDemoHTTP(t *testing.T) {
 }
 
 func TestDemoModernStdio(t *testing.T) {
-	rs := runChecks(t, Target{Command: []string{demoBin}}, Options{Revision: "2026-07-28"})
+	rs := runChecks(t, Target{Command: []string{demoBin(t)}}, Options{Revision: "2026-07-28"})
 	expectDeviations(t, rs, demoModernStdio)
 }
 

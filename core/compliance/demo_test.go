@@ -5,46 +5,23 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcptest/mcptest/internal/servertest"
+	"github.com/mcptest/mcptest/internal/testbin"
 )
 
-// demoBin is the demo server, built once for the package's tests.
-var demoBin string
-
-// repoRoot is the repository root.
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+// demoBin(t) returns the demo server, built once for the package's tests;
+// in -short mode it skips t instead (testbin).
+func demoBin(t testing.TB) string {
+	return testbin.Build(t, "github.com/mcptest/mcptest/examples/servers/demo")
 }
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "compliance-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := func() int {
-		demoBin = filepath.Join(dir, "demo")
-		build := exec.Command("go", "build", "-o", demoBin, "./examples/servers/demo")
-		build.Dir = repoRoot()
-		if out, err := build.CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "build demo: %v\n%s", err, out)
-			return 1
-		}
-		if err := buildFakes(dir); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		return m.Run()
-	}()
-	os.RemoveAll(dir)
+	code := m.Run()
+	testbin.Cleanup()
 	os.Exit(code)
 }
 
@@ -94,7 +71,7 @@ func summary(rs map[string]*Result) string {
 // endpoint URL; the server is stopped when the test ends.
 func startDemoHTTP(t *testing.T) string {
 	t.Helper()
-	return startServer(t, demoBin, nil, "--http", "127.0.0.1:0")
+	return startServer(t, demoBin(t), nil, "--http", "127.0.0.1:0")
 }
 
 // startServer starts an HTTP server binary that prints its URL to stderr.

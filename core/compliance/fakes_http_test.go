@@ -20,7 +20,7 @@ var httpBrokenCases = []struct {
 }
 
 func TestFakeHTTPCorrect(t *testing.T) {
-	url := startServer(t, fakeBin, nil, "--http", "127.0.0.1:0")
+	url := startServer(t, fakeBin(t), nil, "--http", "127.0.0.1:0")
 	rs := runChecks(t, Target{URL: url}, Options{})
 	for id, r := range rs {
 		if r.Status != Pass && r.Status != NotApplicable {
@@ -38,7 +38,7 @@ func TestFakeHTTPCorrect(t *testing.T) {
 }
 
 func TestFakeHTTPModernCorrect(t *testing.T) {
-	url := startServer(t, fakeBin, nil, "--http", "127.0.0.1:0")
+	url := startServer(t, fakeBin(t), nil, "--http", "127.0.0.1:0")
 	rs := runChecks(t, Target{URL: url}, Options{Revision: "2026-07-28"})
 	for id, r := range rs {
 		if r.Status != Pass && r.Status != NotApplicable {
@@ -59,7 +59,7 @@ func TestFakeHTTPBroken(t *testing.T) {
 	for _, c := range httpBrokenCases {
 		t.Run(c.check+"/"+c.flags, func(t *testing.T) {
 			t.Parallel()
-			url := startServer(t, fakeBin, []string{"MCPTEST_FAKE=" + c.flags}, "--http", "127.0.0.1:0")
+			url := startServer(t, fakeBin(t), []string{"MCPTEST_FAKE=" + c.flags}, "--http", "127.0.0.1:0")
 			opts := Options{Only: []string{c.check}}
 			if c.check[0] == 'S' {
 				opts.Revision = "2026-07-28"
@@ -107,7 +107,7 @@ func TestFakeHTTPLenientAndSSE(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.check+"/"+c.flags, func(t *testing.T) {
 			t.Parallel()
-			url := startServer(t, fakeBin, []string{"MCPTEST_FAKE=" + c.flags}, "--http", "127.0.0.1:0")
+			url := startServer(t, fakeBin(t), []string{"MCPTEST_FAKE=" + c.flags}, "--http", "127.0.0.1:0")
 			rs := runChecks(t, Target{URL: url}, Options{Only: []string{c.check}})
 			if r := rs[c.check]; r.Status != c.want {
 				t.Fatalf("got %s, want %s\n%s", r.Status, c.want, summary(rs))
@@ -119,7 +119,7 @@ func TestFakeHTTPLenientAndSSE(t *testing.T) {
 // A server that answers with JSON has no SSE streams: H07 and H08 do not
 // apply, and say why.
 func TestSSEChecksNotApplicableToJSONAnswers(t *testing.T) {
-	url := startServer(t, fakeBin, nil, "--http", "127.0.0.1:0")
+	url := startServer(t, fakeBin(t), nil, "--http", "127.0.0.1:0")
 	rs := runChecks(t, Target{URL: url}, Options{Only: []string{"H07", "H08"}})
 	for _, id := range []string{"H07", "H08"} {
 		if r := rs[id]; r.Status != NotApplicable || !strings.Contains(r.Message, "not an SSE stream") {

@@ -8,7 +8,7 @@ import (
 // each must pass or not apply, which shows the checks do not fail a
 // correct server.
 func TestFakeCorrect(t *testing.T) {
-	rs := runChecks(t, Target{Command: []string{fakeBin}}, Options{})
+	rs := runChecks(t, Target{Command: []string{fakeBin(t)}}, Options{})
 	for id, r := range rs {
 		if r.Status != Pass && r.Status != NotApplicable {
 			t.Errorf("%s: %s", id, r.Status)
@@ -79,7 +79,7 @@ func TestFakeBroken(t *testing.T) {
 	for _, c := range brokenCases {
 		t.Run(c.check+"/"+c.flags, func(t *testing.T) {
 			t.Parallel()
-			rs := runChecks(t, Target{Command: []string{fakeBin}, Env: []string{"MCPTEST_FAKE=" + c.flags}}, Options{Only: []string{c.check}})
+			rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE=" + c.flags}}, Options{Only: []string{c.check}})
 			r := rs[c.check]
 			if r.Status != c.want {
 				t.Fatalf("got %s, want %s\n%s", r.Status, c.want, summary(rs))
@@ -122,7 +122,7 @@ func TestEveryCheckCanFail(t *testing.T) {
 // TestFakeModernCorrect runs the checks on the 2026-07-28 era against the
 // correct fake, over stdio.
 func TestFakeModernCorrect(t *testing.T) {
-	rs := runChecks(t, Target{Command: []string{fakeBin}}, Options{Revision: "2026-07-28"})
+	rs := runChecks(t, Target{Command: []string{fakeBin(t)}}, Options{Revision: "2026-07-28"})
 	for id, r := range rs {
 		if r.Status != Pass && r.Status != NotApplicable {
 			t.Errorf("%s: %s", id, r.Status)
@@ -157,7 +157,7 @@ func TestFakeModernBroken(t *testing.T) {
 	for _, c := range modernBrokenCases {
 		t.Run(c.check+"/"+c.flags, func(t *testing.T) {
 			t.Parallel()
-			rs := runChecks(t, Target{Command: []string{fakeBin}, Env: []string{"MCPTEST_FAKE=" + c.flags}},
+			rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE=" + c.flags}},
 				Options{Revision: "2026-07-28", Only: []string{c.check}})
 			if r := rs[c.check]; r.Status != c.want {
 				t.Fatalf("got %s, want %s\n%s", r.Status, c.want, summary(rs))

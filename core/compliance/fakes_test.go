@@ -1,21 +1,14 @@
 package compliance
 
 import (
-	"fmt"
-	"os/exec"
-	"path/filepath"
+	"testing"
+
+	"github.com/mcptest/mcptest/internal/testbin"
 )
 
-// fakeBin is the deliberately broken stdio server (testdata/fakeserver),
-// switched into one misbehaviour at a time with MCPTEST_FAKE.
-var fakeBin string
-
-func buildFakes(dir string) error {
-	fakeBin = filepath.Join(dir, "fakeserver")
-	build := exec.Command("go", "build", "-o", fakeBin, "./core/compliance/testdata/fakeserver")
-	build.Dir = repoRoot()
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("build fake server: %v\n%s", err, out)
-	}
-	return nil
+// fakeBin returns the deliberately broken stdio server (testdata/fakeserver),
+// switched into one misbehaviour at a time with MCPTEST_FAKE. It is built
+// once for the package's tests; in -short mode it skips t instead.
+func fakeBin(t testing.TB) string {
+	return testbin.Build(t, "github.com/mcptest/mcptest/core/compliance/testdata/fakeserver")
 }

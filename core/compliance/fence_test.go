@@ -20,7 +20,7 @@ func TestSilenceToldByOrdering(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.check+"/"+c.flags, func(t *testing.T) {
 			t.Parallel()
-			rs := runChecks(t, Target{Command: []string{fakeBin}, Env: []string{"MCPTEST_FAKE=" + c.flags}},
+			rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE=" + c.flags}},
 				Options{Only: []string{c.check}, Timeout: 10 * time.Minute, CheckTimeout: time.Minute})
 			r := rs[c.check]
 			if r.Status != Fail {
@@ -43,7 +43,7 @@ func TestSilenceToldByOrdering(t *testing.T) {
 // answer is never taken for the answer to the probe, so the checks that
 // accept "any response" still see the real one.
 func TestFenceNotMistakenForAnswer(t *testing.T) {
-	rs := runChecks(t, Target{Command: []string{fakeBin}}, Options{Only: []string{"J05", "J06", "J08"}})
+	rs := runChecks(t, Target{Command: []string{fakeBin(t)}}, Options{Only: []string{"J05", "J06", "J08"}})
 	for _, id := range []string{"J05", "J06", "J08"} {
 		if rs[id].Status != Pass {
 			t.Errorf("%s: got %s: %s", id, rs[id].Status, rs[id].Message)
@@ -59,7 +59,7 @@ func TestSlowToolNotApplicable(t *testing.T) {
 	for _, id := range []string{"T05", "U03"} {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
-			rs := runChecks(t, Target{Command: []string{fakeBin}, Env: []string{"MCPTEST_FAKE=slow-tool"}},
+			rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE=slow-tool"}},
 				Options{Only: []string{id}, Timeout: 10 * time.Minute, CheckTimeout: time.Minute})
 			r := rs[id]
 			if r.Status != Pass {
@@ -108,7 +108,7 @@ func TestJudgeOnlyNotApplicable(t *testing.T) {
 // answer to a notification is still caught, because it can only come in
 // the POST's own reply, which is read whole.
 func TestHTTPStraysNeedNoWait(t *testing.T) {
-	url := startServer(t, fakeBin, []string{"MCPTEST_FAKE=answer-notifications"}, "--http", "127.0.0.1:0")
+	url := startServer(t, fakeBin(t), []string{"MCPTEST_FAKE=answer-notifications"}, "--http", "127.0.0.1:0")
 	rs := runChecks(t, Target{URL: url}, Options{Only: []string{"J03"}})
 	if r := rs["J03"]; r.Status != Fail {
 		t.Fatalf("got %s, want fail\n%s", r.Status, summary(rs))

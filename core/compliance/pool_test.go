@@ -12,7 +12,7 @@ import (
 func starts(t *testing.T, fake string, only ...string) (int, map[string]*Result) {
 	t.Helper()
 	log := filepath.Join(t.TempDir(), "starts")
-	rs := runChecks(t, Target{Command: []string{fakeBin}, Env: []string{"MCPTEST_FAKE=" + fake, "MCPTEST_FAKE_STARTS=" + log}},
+	rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE=" + fake, "MCPTEST_FAKE_STARTS=" + log}},
 		Options{Only: only, Jobs: 1})
 	raw, err := os.ReadFile(log)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 func TestResultsStreamInReportOrder(t *testing.T) {
 	var started, got []string
 	only := []string{"L04", "J01", "J03", "T01", "R02", "H01"}
-	rep, err := Run(context.Background(), Target{Command: []string{fakeBin}}, Options{
+	rep, err := Run(context.Background(), Target{Command: []string{fakeBin(t)}}, Options{
 		Only: only, Timeout: 2 * time.Second, Jobs: 6,
 		OnStart:  func(c *Check) { started = append(started, c.ID) },
 		OnResult: func(r *Result) { got = append(got, r.Check.ID) },
@@ -34,7 +34,7 @@ func TestResultsStreamInReportOrder(t *testing.T) {
 
 func TestRunRefusesBadInput(t *testing.T) {
 	ctx := context.Background()
-	if _, err := Run(ctx, Target{Command: []string{fakeBin}}, Options{Only: []string{"Q42"}}); err == nil {
+	if _, err := Run(ctx, Target{Command: []string{fakeBin(t)}}, Options{Only: []string{"Q42"}}); err == nil {
 		t.Error("an unknown check id was accepted")
 	}
 	for _, tg := range []Target{{}, {URL: "ftp://x"}, {URL: "http://x", Command: []string{"y"}}} {

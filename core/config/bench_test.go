@@ -49,6 +49,9 @@ func writeBigSuite(tb testing.TB, n int) string {
 }
 
 func TestLoad10k(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a 10,000-test suite (seconds on a busy machine); skipped in -short mode (make test runs it)")
+	}
 	path := writeBigSuite(t, 10_000)
 	s, err := Load(path)
 	if err != nil {

@@ -1,45 +1,33 @@
 package config
 
 import (
-	"fmt"
-	"sort"
+	"errors"
 
-	"github.com/mcptest/mcptest/internal/redact"
+	"github.com/mcptest/mcptest/core/config/internal/vars"
 )
 
 // ProviderKeyEnvs are the environment variables that hold the keys of the
 // model provider families mcptest detects from model names. Their values
 // are always treated as secrets.
-var ProviderKeyEnvs = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY"}
+var ProviderKeyEnvs = vars.ProviderKeyEnvs
 
 // collectSecrets returns the values of every credential the suite reads
 // from the environment, for redaction: bearer tokens, env-backed headers,
-// OAuth client ids and secrets, provider keys. Names never appear in it,
-// only values; unset variables contribute nothing.
+// OAuth client ids and secrets, provider keys (internal/vars collects
+// them; this walk knows where the suite names them).
 //
-// A value shorter than redact.MinLen cannot be masked without shredding
-// the text around it, so a field of the suite that names such a variable
-// is an error at that field. The provider variables mcptest only detects
+// A value too short to mask is an error at the field of the suite that
+// names its variable. The provider variables mcptest only detects
 // (ProviderKeyEnvs, unnamed by the suite) are skipped instead when short:
 // no provider issues such keys, and the suite may not use that provider.
 func collectSecrets(s *Suite) ([]string, []*Error) {
-	set := map[string]bool{}
+	c := vars.NewSecrets(s.LookupEnv)
 	var errs []*Error
 	add := func(name string, at Pos, field string) {
-		if name == "" {
-			return
+		var short *vars.ShortSecretError
+		if err := c.Add(name); errors.As(err, &short) && field != "" {
+			errs = append(errs, shortSecret(s, short, at, field))
 		}
-		v, ok := s.LookupEnv(name)
-		if !ok || v == "" {
-			return
-		}
-		if len(v) < redact.MinLen {
-			if field != "" {
-				errs = append(errs, shortSecret(s, name, len(v), at, field))
-			}
-			return
-		}
-		set[v] = true
 	}
 	for _, name := range s.ServerOrder {
 		srv := s.Servers[name]
@@ -60,22 +48,15 @@ func collectSecrets(s *Suite) ([]string, []*Error) {
 	for _, name := range ProviderKeyEnvs {
 		add(name, Pos{}, "")
 	}
-	out := make([]string, 0, len(set))
-	for v := range set {
-		out = append(out, v)
-	}
-	sort.Strings(out)
-	return out, errs
+	return c.Values(), errs
 }
 
 // shortSecret is the load error for a secret too short to mask. at is the
 // position of the enclosing key (auth, a header, a provider); field is
 // the path below it.
-func shortSecret(s *Suite, name string, n int, at Pos, field string) *Error {
+func shortSecret(s *Suite, short *vars.ShortSecretError, at Pos, field string) *Error {
 	e := &Error{File: at.File, Line: at.Line, Col: at.Col, Pointer: at.Pointer + "/" + field,
-		Msg: fmt.Sprintf("the secret in $%s is %d byte(s) long; secrets must be at least %d bytes, or they could not be masked in reports",
-			name, n, redact.MinLen),
-		Hint: "use the real credential, or unset the variable"}
+		Msg: short.Error(), Hint: "use the real credential, or unset the variable", Cause: short}
 	if e.File == "" {
 		// Set by a command-line flag: no position in any file.
 		e.File, e.Pointer = s.File, ""

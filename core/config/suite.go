@@ -1,6 +1,11 @@
 package config
 
-import "os"
+import (
+	"maps"
+	"os"
+
+	"github.com/mcptest/mcptest/core/config/internal/vars"
+)
 
 // Suite is one loaded suite: the typed form of a v1 YAML suite file merged
 // with the files it imports, its variables resolved and interpolated, and
@@ -114,11 +119,16 @@ func (s *Suite) LookupEnv(name string) (string, bool) {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	if v, ok := lookup(name); ok {
-		return v, true
-	}
-	v, ok := s.env[name]
-	return v, ok
+	return vars.Env(lookup, s.env, name)
+}
+
+// DotenvValues returns a copy of the values read from the suite's dotenv
+// files (the .env beside the suite, then --env-file), later files winning.
+// The process environment still takes precedence over them; see
+// LookupEnv. Hooks and transforms receive the names the process
+// environment does not set, the same values interpolation saw.
+func (s *Suite) DotenvValues() map[string]string {
+	return maps.Clone(s.env)
 }
 
 // Pos locates a value in a suite file: the 1-based line and column of the

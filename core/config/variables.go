@@ -3,13 +3,9 @@ package config
 import (
 	"cmp"
 	"fmt"
-	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/joho/godotenv"
 
 	"github.com/mcptest/mcptest/core/config/internal/vars"
 )
@@ -85,30 +81,12 @@ func (sc *scope) get(name string) (string, bool) {
 }
 
 // dotenv reads the .env file beside the suite, when there is one, then the
-// --env-file files in order; later values override earlier ones.
+// --env-file files in order; later values override earlier ones. Each
+// file is read like a suite file (readFile: bounded, no FIFOs or devices).
 func (b *build) dotenv() map[string]string {
-	out := map[string]string{}
-	var files []string
-	// A .env beside the suite is optional, but one that exists and is not
-	// a regular file (a FIFO, a device) is refused by readFile rather than
-	// skipped: silently ignoring it would hide the variables it should set.
-	beside := filepath.Join(filepath.Dir(b.root.abs), ".env")
-	if _, err := os.Stat(beside); err == nil {
-		files = append(files, beside)
-	}
-	files = append(files, b.opts.EnvFiles...)
-	for _, f := range files {
-		data, err := readFile(f)
-		if err != nil {
-			b.extra = append(b.extra, &Error{File: f, Msg: "cannot read the dotenv file: " + rootCause(err).Error(), Cause: err})
-			continue
-		}
-		m, err := godotenv.UnmarshalBytes(data)
-		if err != nil {
-			b.extra = append(b.extra, &Error{File: f, Msg: "invalid dotenv file: " + err.Error(), Cause: err})
-			continue
-		}
-		maps.Copy(out, m)
+	out, errs := vars.ReadDotenv(vars.DotenvFiles(filepath.Dir(b.root.abs), b.opts.EnvFiles), readFile)
+	for _, e := range errs {
+		b.extra = append(b.extra, &Error{File: e.File, Msg: e.Msg, Cause: e.Err})
 	}
 	return out
 }

@@ -92,6 +92,8 @@ func TestStdioRawLines(t *testing.T) {
 	if _, err := p.Next(50 * time.Millisecond); !errors.Is(err, ErrTimeout) {
 		t.Errorf("want a timeout, got %v", err)
 	}
+	// A bounded poll: stderr is read on a goroutine of its own, and the
+	// probe announces no event when a line of it arrives.
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(p.Stderr(), "helper stderr line") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
@@ -168,6 +170,8 @@ func TestStdioCloseKillsGroup(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
+	// A bounded poll: the grandchild is not our child, so its exit is no
+	// event this process can wait on.
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		if syscall.Kill(pid, 0) != nil {

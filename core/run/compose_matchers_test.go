@@ -87,7 +87,7 @@ func (m reMatcher) Match(_ context.Context, in sdk.MatchInput) (sdk.MatchResult,
 // one when given) and plans it against the scoring plugin.
 func setupScoring(t *testing.T, suite, url string) (*plan.Plan, *plugin.Host) {
 	t.Helper()
-	suite = strings.ReplaceAll(strings.ReplaceAll(suite, "DEMO", demo), "URL", url)
+	suite = strings.ReplaceAll(withDemo(t, suite), "URL", url)
 	path := filepath.Join(t.TempDir(), "suite.yml")
 	if err := os.WriteFile(path, []byte(suite), 0o644); err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func flowSetup(t *testing.T, suite string, sel plan.Selection) (*plan.Plan, *plu
 func flowSetupIn(t *testing.T, dir, suite string, sel plan.Selection) (*plan.Plan, *plugin.Host, string) {
 	t.Helper()
 	log := filepath.Join(dir, "requests.log")
-	src := strings.ReplaceAll(strings.ReplaceAll(suite, "DEMO", demo), "LOG", log)
+	src := strings.ReplaceAll(withDemo(t, suite), "LOG", log)
 	path := filepath.Join(dir, "suite.yml")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)

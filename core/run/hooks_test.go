@@ -33,14 +33,14 @@ func hookSuite(t *testing.T, suite string, files map[string]string) (*plan.Plan,
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := strings.NewReplacer("DEMO", demo, "DIR", dir, "HOOKS", hooks)
+	r := strings.NewReplacer("DIR", dir, "HOOKS", hooks)
 	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(r.Replace(text)), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(r.Replace(withDemo(t, text))), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	path := filepath.Join(dir, "suite.yml")
-	if err := os.WriteFile(path, []byte(r.Replace(suite)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(r.Replace(withDemo(t, suite))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, err := config.Load(path)
@@ -324,6 +324,8 @@ func pidIn(t *testing.T, path string) int {
 }
 
 // waitDead fails unless pid is gone (or a zombie) within a few seconds.
+// It polls: pid belongs to a hook's process group, not to this process,
+// so its exit is no event the test can wait on.
 func waitDead(t *testing.T, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,33 +13,15 @@ import (
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/run"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/testbin"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
-// chaosBin builds the chaos server once, next to the demo server.
-var chaosBin = sync.OnceValues(func() (string, error) {
-	bin := filepath.Join(filepath.Dir(demo), "chaos")
-	out, err := exec.Command("go", "build", "-o", bin, "../../examples/servers/chaos").CombinedOutput()
-	if err != nil {
-		return "", &buildError{err: err, out: string(out)}
-	}
-	return bin, nil
-})
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
-
+// chaos returns the chaos server, built once for the package's tests; in
+// -short mode it skips t instead (testbin).
 func chaos(t *testing.T) string {
 	t.Helper()
-	bin, err := chaosBin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
+	return testbin.Build(t, "github.com/mcptest/mcptest/examples/servers/chaos")
 }
 
 // expectStatus checks every test's status against want, by name.

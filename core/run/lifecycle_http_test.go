@@ -18,7 +18,7 @@ import (
 // and returns the URL it prints.
 func startDemoURL(t *testing.T, flag string) string {
 	t.Helper()
-	u, _ := servertest.StartURL(t, demo, nil, flag, "127.0.0.1:0")
+	u, _ := servertest.StartURL(t, demo(t), nil, flag, "127.0.0.1:0")
 	return u
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,25 +15,32 @@ import (
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/plugin/inproc"
 	"github.com/mcptest/mcptest/core/run"
+	"github.com/mcptest/mcptest/internal/testbin"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
-var demo string
-
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "run-test-")
-	if err != nil {
-		panic(err)
-	}
-	demo = filepath.Join(dir, "demo")
-	if out, err := exec.Command("go", "build", "-o", demo, "../../examples/servers/demo").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build demo server: %v\n%s", err, out)
-		os.Exit(1)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	testbin.Cleanup()
 	os.Exit(code)
+}
+
+// demo returns the demo server, built once for the package's tests; in
+// -short mode it skips t instead (testbin).
+func demo(t testing.TB) string {
+	t.Helper()
+	return testbin.Build(t, "github.com/mcptest/mcptest/examples/servers/demo")
+}
+
+// withDemo replaces DEMO in text with the demo server, building it only
+// when text names it, so suites without a real server run under -short.
+func withDemo(t testing.TB, text string) string {
+	t.Helper()
+	if !strings.Contains(text, "DEMO") {
+		return text
+	}
+	return strings.ReplaceAll(text, "DEMO", demo(t))
 }
 
 // eqMatcher passes when actual equals the argument; argument "boom" makes
@@ -56,7 +62,7 @@ func (m *eqMatcher) Match(_ context.Context, in sdk.MatchInput) (sdk.MatchResult
 func setup(t *testing.T, suite string) (*plan.Plan, *plugin.Host) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "suite.yml")
-	if err := os.WriteFile(path, []byte(strings.ReplaceAll(suite, "DEMO", demo)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(withDemo(t, suite)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, err := config.Load(path)

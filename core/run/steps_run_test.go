@@ -14,7 +14,7 @@ import (
 // endpoint URL.
 func demoOverHTTP(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command(demo, "--http", "127.0.0.1:0")
+	cmd := exec.Command(demo(t), "--http", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 func TestNoGoroutineLeak(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for i := range 3 {
-		s, err := StartStdio(context.Background(), StdioConfig{Command: []string{demoBin}})
+		s, err := StartStdio(context.Background(), StdioConfig{Command: []string{demoBin(t)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 
 // BenchmarkCallTool measures one echo round trip through a Session.
 func BenchmarkCallTool(b *testing.B) {
-	s, err := StartStdio(context.Background(), StdioConfig{Command: []string{demoBin}})
+	s, err := StartStdio(context.Background(), StdioConfig{Command: []string{demoBin(b)}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func BenchmarkCallTool(b *testing.B) {
 // BenchmarkMCPGoBaseline is the same round trip with a bare mcp-go client,
 // the yardstick of the ≤ 1.3× budget in DESIGN.md.
 func BenchmarkMCPGoBaseline(b *testing.B) {
-	tr := transport.NewStdio(demoBin, nil)
+	tr := transport.NewStdio(demoBin(b), nil)
 	c := client.NewClient(tr, client.WithProtocolVersion(DefaultProtocolVersion))
 	ctx := context.Background()
 	if err := c.Start(ctx); err != nil {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/httpwire"
 )
 
 // bigBodyServer answers initialize, and answers every tools/call with a
@@ -99,7 +101,7 @@ func TestHTTPBodiesShareABudget(t *testing.T) {
 			}
 			for range 2 {
 				r := get()
-				if !errors.Is(r.err, ErrBadResponse) || !errors.Is(r.err, errBodyBudget) {
+				if !errors.Is(r.err, ErrBadResponse) || !errors.Is(r.err, httpwire.ErrBodyBudget) {
 					t.Fatalf("err = %v, want the budget's", r.err)
 				}
 				if !strings.Contains(r.err.Error(), "the session's budget of 2 MiB") {
@@ -117,37 +119,9 @@ func TestHTTPBodiesShareABudget(t *testing.T) {
 				}
 			}
 			// Everything went back: a call now has the whole budget.
-			if used := s.t.(*streamable).h.budget.used; used != 0 {
+			if used := s.t.(*httpwire.Wire).Held(); used != 0 {
 				t.Errorf("%d bytes still held", used)
 			}
 		})
-	}
-}
-
-func TestReadBody(t *testing.T) {
-	b := &bodyBudget{limit: 10 << 10}
-	h := &bodyHold{budget: b}
-	for _, hint := range []int64{-1, 5000, 100} {
-		body, long, err := readBody(strings.NewReader(strings.Repeat("a", 5000)), 8000, h, hint)
-		if err != nil || long || string(body) != strings.Repeat("a", 5000) {
-			t.Fatalf("hint %d: got %d bytes, %v, %v", hint, len(body), long, err)
-		}
-		h.release()
-	}
-	_, long, err := readBody(strings.NewReader(strings.Repeat("a", 9000)), 8000, h, -1)
-	if err != nil || !long {
-		t.Fatalf("over the limit: %v, %v", long, err)
-	}
-	if b.used > 8001 {
-		t.Errorf("holds %d bytes for an 8000-byte limit", b.used)
-	}
-	other := &bodyHold{budget: b}
-	if _, _, err := readBody(strings.NewReader(strings.Repeat("a", 9000)), 8000, other, -1); !errors.Is(err, errBodyBudget) {
-		t.Errorf("second body: err = %v, want the budget's", err)
-	}
-	h.release()
-	other.release()
-	if b.used != 0 {
-		t.Errorf("%d bytes held after release", b.used)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // Outcome is what a call produced when the server answered: a result (which
@@ -55,24 +57,25 @@ func (o *Outcome) IsError() bool {
 
 // call is one request waiting for its response.
 type call struct {
-	key   string     // the request id, as the router looks it up
-	start time.Time  // when the request was sent
-	done  chan reply // buffered: the router never blocks on it
-	http  *exchange  // set by an HTTP transport's send before it returns
-	mu    sync.Mutex // guards strm and ambient
-	strm  []Frame    // other messages on the call's own response stream
+	key   string         // the request id, as the router looks it up
+	start time.Time      // when the request was sent
+	done  chan reply     // buffered: the router never blocks on it
+	http  *wire.Exchange // set by an HTTP wire's Send before it returns
+	mu    sync.Mutex     // guards strm and ambient
+	strm  []Frame        // other messages on the call's own response stream
 	// ambient counts the frames from outside any response stream added
 	// to strm (Session.addAmbient).
 	ambient int
 }
 
-// exchange is what an HTTP transport learnt from the response to a call's
-// POST.
-type exchange struct {
-	status    int
-	header    http.Header
-	reqHeader http.Header // redacted
-}
+// ID implements wire.Call.
+func (c *call) ID() string { return c.key }
+
+// Started implements wire.Call.
+func (c *call) Started() time.Time { return c.start }
+
+// SetExchange implements wire.Call.
+func (c *call) SetExchange(x *wire.Exchange) { c.http = x }
 
 // addFrame records a message the server sent on the call's own stream.
 func (c *call) addFrame(f Frame) {
@@ -176,7 +179,7 @@ func (s *Session) roundTrip(ctx context.Context, label, method string, params an
 
 	c.start = time.Now()
 	out := &Outcome{Frames: []Frame{s.frame(Sent, c.start, frame, "", "")}}
-	err = s.t.send(ctx, frame, c)
+	err = s.t.Send(ctx, frame, c)
 	c.fill(out)
 	if err != nil {
 		if s.takePending(key) == nil { // answered all the same
@@ -204,7 +207,7 @@ func (s *Session) roundTrip(ctx context.Context, label, method string, params an
 		out.Duration = time.Since(c.start)
 		out.Frames = append(out.Frames, c.streamFrames()...)
 		s.sendCancel(id, ctx.Err())
-		err := ctxError(ctx, out.Duration)
+		err := wire.CtxError(ctx, out.Duration)
 		if errors.Is(err, ErrTimeout) {
 			err = fmt.Errorf("%w%s", err, s.waitHints(c.start))
 		}
@@ -215,7 +218,7 @@ func (s *Session) roundTrip(ctx context.Context, label, method string, params an
 // fill copies what the transport learnt about the HTTP exchange into out.
 func (c *call) fill(out *Outcome) {
 	if x := c.http; x != nil {
-		out.HTTPStatus, out.Headers, out.RequestHeaders = x.status, x.header, x.reqHeader
+		out.HTTPStatus, out.Headers, out.RequestHeaders = x.Status, x.Header, x.RequestHeader
 	}
 }
 
@@ -274,18 +277,6 @@ func (s *Session) answer(c *call, r reply) bool {
 	return true
 }
 
-// ctxError describes a call abandoned because ctx ended after waited. A
-// context whose deadline has passed but whose timer has not yet fired
-// counts as expired.
-func ctxError(ctx context.Context, waited time.Duration) error {
-	waited = waited.Round(time.Millisecond)
-	cause := ctx.Err()
-	if cause == nil || errors.Is(cause, context.DeadlineExceeded) {
-		return fmt.Errorf("%w: no response after %s: %w", ErrTimeout, waited, context.DeadlineExceeded)
-	}
-	return fmt.Errorf("cancelled after %s: %w", waited, cause)
-}
-
 // cancelTimeout bounds writing a notifications/cancelled.
 const cancelTimeout = 2 * time.Second
 
@@ -311,7 +302,7 @@ func (s *Session) sendCancel(id int64, reason error) {
 		defer s.bg.Done()
 		ctx, cancel := context.WithTimeout(s.ctx, cancelTimeout)
 		defer cancel()
-		_ = s.t.send(ctx, frame, nil)
+		_ = s.t.Send(ctx, frame, nil)
 	}()
 }
 

@@ -18,22 +18,6 @@ var demoMocks = &Mocks{
 	Elicitation: &ElicitationMock{Action: ElicitAcceptDefaults, Content: json.RawMessage(`{"name":"Ada"}`)},
 }
 
-// transports starts the demo server with the given client options over
-// each transport, and runs f on each session.
-func eachTransport(t *testing.T, client ClientOptions, f func(t *testing.T, s *Session)) {
-	t.Run("stdio", func(t *testing.T) {
-		f(t, startDemo(t, func(c *StdioConfig) { c.Client = client }))
-	})
-	t.Run("streamable", func(t *testing.T) {
-		u, _ := startDemoURL(t, "--http")
-		f(t, startURLSession(t, HTTPConfig{URL: u, Client: client}))
-	})
-	t.Run("sse", func(t *testing.T) {
-		u, _ := startDemoURL(t, "--sse")
-		f(t, startURLSession(t, HTTPConfig{URL: u, ProtocolVersion: "2024-11-05", Client: client}))
-	})
-}
-
 // methods lists the events' methods, requests marked with "?".
 func methods(evs []Event) []string {
 	var out []string
@@ -52,7 +36,7 @@ func methods(evs []Event) []string {
 // server sends them on the standalone GET stream), the answers reach the
 // server, and a capture records question and answer.
 func TestServerRequestsAnsweredByMocks(t *testing.T) {
-	eachTransport(t, ClientOptions{Mocks: demoMocks}, func(t *testing.T, s *Session) {
+	eachSession(t, ClientOptions{Mocks: demoMocks}, func(t *testing.T, s *Session) {
 		c, err := s.StartCapture(CaptureOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -126,7 +110,7 @@ func TestCaptureMocksOverride(t *testing.T) {
 // TestUndeclaredFeatureIsAnError: without a mock, the server's request
 // gets a JSON-RPC error, which the server reports.
 func TestUndeclaredFeatureIsAnError(t *testing.T) {
-	eachTransport(t, ClientOptions{}, func(t *testing.T, s *Session) {
+	eachSession(t, ClientOptions{}, func(t *testing.T, s *Session) {
 		c, _ := s.StartCapture(CaptureOptions{})
 		out := callTool(t, s, "sample", `{"prompt":"x"}`)
 		c.Stop()
@@ -145,7 +129,7 @@ func TestUndeclaredFeatureIsAnError(t *testing.T) {
 // the capture in order; over Streamable HTTP they came on the call's own
 // stream, so they are also in its frames.
 func TestProgressAndLogsAttributed(t *testing.T) {
-	eachTransport(t, ClientOptions{}, func(t *testing.T, s *Session) {
+	eachSession(t, ClientOptions{}, func(t *testing.T, s *Session) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if out, err := s.Request(ctx, "logging/setLevel", json.RawMessage(`{"level":"warning"}`)); err != nil || out.RPCError != nil {
@@ -218,7 +202,7 @@ func TestAmbientFramesWithoutCapture(t *testing.T) {
 // (over Streamable HTTP on the GET stream) reach the capture, and Wait
 // sees them; Wait gives up with ctx.
 func TestCaptureWaitsForUpdates(t *testing.T) {
-	eachTransport(t, ClientOptions{}, func(t *testing.T, s *Session) {
+	eachSession(t, ClientOptions{}, func(t *testing.T, s *Session) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		c, _ := s.StartCapture(CaptureOptions{})

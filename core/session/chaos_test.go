@@ -17,7 +17,7 @@ func startChaos(t *testing.T, flags ...string) *Session {
 	t.Helper()
 	return startDemo(t, func(c *StdioConfig) {
 		c.Name = "chaos"
-		c.Command = append([]string{chaosBin}, flags...)
+		c.Command = append([]string{chaosBin(t)}, flags...)
 	})
 }
 

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/stdiowire"
 )
 
 // DefaultProtocolVersion is the MCP revision a session asks for when
@@ -24,6 +26,9 @@ func LegacyProtocolVersions() []string { return slices.Clone(legacyVersions) }
 
 // Defaults for the zero values of StdioConfig's durations and limits.
 const (
+	// DefaultStderrLimit is how many bytes of a server's stderr a session
+	// keeps when StdioConfig.StderrLimit is zero.
+	DefaultStderrLimit = stdiowire.DefaultStderrLimit
 	// DefaultInitTimeout bounds the initialize handshake (a server's
 	// start) when the suite sets no performance.default_timeout_ms.
 	DefaultInitTimeout = 30 * time.Second
@@ -126,20 +131,6 @@ func (cfg StdioConfig) options() options {
 		maxMessageBytes: cfg.MaxMessageBytes,
 		client:          cfg.Client,
 	}
-}
-
-// environ returns os-style KEY=VALUE pairs for Env, sorted for determinism.
-func environ(base []string, env map[string]string) []string {
-	out := slices.Clone(base)
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		out = append(out, k+"="+env[k])
-	}
-	return out
 }
 
 // startLimit names the limit a start ran out of and where it came from,

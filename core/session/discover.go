@@ -55,9 +55,9 @@ func (s *Session) discover(ctx context.Context) error {
 		case errors.Is(err, ErrTimeout) && ctx.Err() == nil:
 			// A legacy stdio server may ignore a method it does not know.
 			return fmt.Errorf("%s: %w%s (a server of the legacy era, which opens with initialize, may ignore the method)%s",
-				prefix, err, s.opts.startLimit(), s.t.detail())
+				prefix, err, s.opts.startLimit(), s.t.Detail())
 		}
-		return fmt.Errorf("%s: %w%s", prefix, err, s.t.detail())
+		return fmt.Errorf("%s: %w%s", prefix, err, s.t.Detail())
 	}
 	if e := out.RPCError; e != nil {
 		return &revisionError{fmt.Sprintf("server %q does not speak protocol revision %s: %s answered %s%s",

@@ -4,11 +4,18 @@ import (
 	"fmt"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
+	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // FrameLimit is how many bytes of one frame a Frame keeps; the rest is
 // replaced by a truncation marker.
-const FrameLimit = 64 << 10
+const FrameLimit = wire.FrameLimit
+
+// Redacted replaces a secret wherever mcptest records or prints text. It
+// is redact.Mask: the whole program masks with one redactor.
+const Redacted = redact.Mask
 
 // Direction says which way a frame travelled.
 type Direction string
@@ -53,12 +60,12 @@ func (s *Session) frame(dir Direction, at time.Time, b []byte, event, id string)
 	// Masked before the cut, so a secret straddling FrameLimit is not
 	// left half in the frame. Only what is kept, and a margin after it in
 	// which a secret could end, is masked: the rest is dropped anyway.
-	b = trimNewline(b)
+	b = wire.TrimNewline(b)
 	size := len(b)
-	if size > FrameLimit+maskMargin {
-		b = b[:FrameLimit+maskMargin]
+	if size > FrameLimit+wire.MaskMargin {
+		b = b[:FrameLimit+wire.MaskMargin]
 	}
-	b = s.redact.scrubBytes(b)
+	b = s.redact.ScrubBytes(b)
 	var f Frame
 	if size <= FrameLimit {
 		f = Frame{Direction: dir, Time: at, Size: size, Raw: string(b)}
@@ -69,13 +76,9 @@ func (s *Session) frame(dir Direction, at time.Time, b []byte, event, id string)
 	return f
 }
 
-// maskMargin is how far past FrameLimit a frame is masked before the cut:
-// room for a secret encoded with escapes, several levels deep.
-const maskMargin = 16 << 10
-
 // newFrame copies at most FrameLimit bytes of b into a Frame.
 func newFrame(dir Direction, at time.Time, b []byte) Frame {
-	b = trimNewline(b)
+	b = wire.TrimNewline(b)
 	return newCutFrame(dir, at, b, len(b))
 }
 
@@ -96,15 +99,4 @@ func newCutFrame(dir Direction, at time.Time, head []byte, size int) Frame {
 	f.Raw = string(head[:cut]) + fmt.Sprintf("…[truncated: %d bytes in total]", size)
 	f.Truncated = true
 	return f
-}
-
-// trimNewline drops a trailing "\n" or "\r\n".
-func trimNewline(b []byte) []byte {
-	if n := len(b); n > 0 && b[n-1] == '\n' {
-		b = b[:n-1]
-		if n := len(b); n > 0 && b[n-1] == '\r' {
-			b = b[:n-1]
-		}
-	}
-	return b
 }

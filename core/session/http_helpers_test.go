@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -23,7 +24,7 @@ import (
 // when the test ends; kill stops it earlier.
 func startDemoURL(t *testing.T, mode string) (u string, kill func()) {
 	t.Helper()
-	return servertest.StartURL(t, demoBin, nil, mode, "127.0.0.1:0")
+	return servertest.StartURL(t, demoBin(t), nil, mode, "127.0.0.1:0")
 }
 
 // startURLSession starts a session and closes it when the test ends.
@@ -149,4 +150,10 @@ func isTimeout(err error) bool {
 // isCanceled reports a cancelled call that is not a timeout.
 func isCanceled(err error) bool {
 	return errors.Is(err, context.Canceled) && !errors.Is(err, ErrTimeout)
+}
+
+// mediaType returns the media type of a Content-Type header, lower case.
+func mediaType(contentType string) string {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt
 }

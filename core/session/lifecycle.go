@@ -4,22 +4,6 @@ import (
 	"time"
 )
 
-// Shutdown and death-detection timings.
-const (
-	// exitGrace is how long, once stdout ends or the process exits, the
-	// session waits for the other (and for the last stderr output) before
-	// declaring the server dead.
-	exitGrace = 500 * time.Millisecond
-	// closeGrace is how long Close waits after closing stdin, and again
-	// after SIGTERM, before escalating.
-	closeGrace = time.Second
-	// killWait is how long Close waits for the process to be reaped after
-	// SIGKILL.
-	killWait = 5 * time.Second
-	// stderrErrorLines is how many stderr lines an error carries.
-	stderrErrorLines = 20
-)
-
 // die records why the session can carry no more calls and wakes every
 // waiting call. Only the first reason is kept.
 func (s *Session) die(err error) {
@@ -50,31 +34,6 @@ func (s *Session) awaitDeath(d time.Duration) error {
 	}
 }
 
-// waitUntil waits for ch to close or for deadline, whichever comes first.
-func waitUntil(ch <-chan struct{}, deadline time.Time) {
-	t := time.NewTimer(time.Until(deadline))
-	defer t.Stop()
-	select {
-	case <-ch:
-	case <-t.C:
-	}
-}
-
-// sleepCtx waits for d, or until done or also closes; it reports whether
-// d passed. (A nil also never closes.)
-func sleepCtx(d time.Duration, done, also <-chan struct{}) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-done:
-		return false
-	case <-also:
-		return false
-	}
-}
-
 // Close ends the session and releases everything it holds. Calls in
 // flight fail with ErrClosed. Close is idempotent and safe to call
 // concurrently.
@@ -99,7 +58,7 @@ func (s *Session) shutdown() error {
 	s.mu.Unlock()
 	s.die(ErrClosed)
 
-	err := s.t.stop()
+	err := s.t.Stop()
 	s.cancel()
 	if s.client != nil {
 		_ = s.client.Close()
@@ -109,6 +68,6 @@ func (s *Session) shutdown() error {
 	// spurious read error.)
 	_ = s.toClient.Close()
 	s.bg.Wait()
-	s.t.drain()
+	s.t.Drain()
 	return err
 }

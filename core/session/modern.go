@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // ModernProtocolVersion is the first revision of the modern, stateless era
@@ -103,14 +105,14 @@ func (s *Session) withModernMeta(params any) (json.RawMessage, error) {
 		}
 		if t := bytes.TrimSpace(b); len(t) > 0 && string(t) != "null" {
 			if err := json.Unmarshal(t, &fields); err != nil || fields == nil {
-				return nil, fmt.Errorf("params must be a JSON object to carry the protocol _meta, not %s", cut(string(t), 60))
+				return nil, fmt.Errorf("params must be a JSON object to carry the protocol _meta, not %s", wire.Cut(string(t), 60))
 			}
 		}
 	}
 	meta := map[string]json.RawMessage{}
 	if raw, ok := fields["_meta"]; ok && string(bytes.TrimSpace(raw)) != "null" {
 		if err := json.Unmarshal(raw, &meta); err != nil || meta == nil {
-			return nil, fmt.Errorf("params._meta must be a JSON object, not %s", cut(string(raw), 60))
+			return nil, fmt.Errorf("params._meta must be a JSON object, not %s", wire.Cut(string(raw), 60))
 		}
 	}
 	version, _ := json.Marshal(s.opts.protocolVersion)

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // In the modern era a server that needs something from the client in the
@@ -133,7 +135,7 @@ func describeInputs(ir inputRequired) string {
 		if m == "" {
 			m = "a request without a method"
 		}
-		parts = append(parts, fmt.Sprintf("%s (key %s)", Sanitize(cut(m, 100)), strconv.Quote(Sanitize(cut(k, 100)))))
+		parts = append(parts, fmt.Sprintf("%s (key %s)", Sanitize(wire.Cut(m, 100)), strconv.Quote(Sanitize(wire.Cut(k, 100)))))
 	}
 	return strings.Join(parts, ", ")
 }

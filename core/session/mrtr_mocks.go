@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // In the modern era the client mocks answer input requests instead of
@@ -55,7 +57,7 @@ func (s *Session) answerInputs(_ context.Context, requests map[string]json.RawMe
 			capture.add(Event{At: at, Method: req.Method, Params: params, Request: true, Response: answerEnvelope(result, rpcErr)}, nil)
 		}
 		if rpcErr != nil {
-			return nil, fmt.Errorf("input request %q (%s): %s", k, Sanitize(cut(req.Method, 100)), Sanitize(rpcErr.Message))
+			return nil, fmt.Errorf("input request %q (%s): %s", k, Sanitize(wire.Cut(req.Method, 100)), Sanitize(rpcErr.Message))
 		}
 		out[k] = result
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // noiseLimit bounds how many bytes of one logged line are kept, and
@@ -30,7 +32,7 @@ type noiseLine struct {
 
 // add records line, cut to noiseLimit bytes.
 func (l *noiseLog) add(line []byte) {
-	line = trimNewline(line)
+	line = wire.TrimNewline(line)
 	s := string(line)
 	if len(line) > noiseLimit {
 		s = strings.ToValidUTF8(string(line[:noiseLimit]), "") + "…"

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // envelope is the part of a JSON-RPC message the router looks at.
@@ -93,7 +95,7 @@ func (s *Session) route(msg []byte, src source) {
 
 // forward passes msg to mcp-go, whose transport reads one message per line.
 func (s *Session) forward(msg []byte) {
-	body := trimNewline(msg)
+	body := wire.TrimNewline(msg)
 	if bytes.IndexByte(body, '\n') >= 0 || bytes.IndexByte(body, '\r') >= 0 {
 		// An SSE event may carry JSON spread over several data lines.
 		var b bytes.Buffer
@@ -121,7 +123,7 @@ func (s *Session) routeTooLong(head []byte, size int) {
 		// Masked before the cut, as in frame: only the kept part and a
 		// margin after it.
 		if s.redact != nil {
-			head = s.redact.scrubBytes(head[:min(len(head), FrameLimit+maskMargin)])
+			head = s.redact.ScrubBytes(head[:min(len(head), FrameLimit+wire.MaskMargin)])
 		}
 		f := newCutFrame(Received, at, head, size)
 		c.done <- reply{frame: f, tooLong: size, at: at}

@@ -82,7 +82,7 @@ func (s *Session) sendAnswer(frame []byte) {
 		defer s.bg.Done()
 		ctx, cancel := context.WithTimeout(s.ctx, answerTimeout)
 		defer cancel()
-		_ = s.t.send(ctx, frame, nil)
+		_ = s.t.Send(ctx, frame, nil)
 	}()
 }
 

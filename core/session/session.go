@@ -1,26 +1,3 @@
-// Package session runs MCP client sessions against servers under test.
-//
-// A Session talks to one server over one transport: a child process over
-// stdio (StartStdio), or a URL over Streamable HTTP or the legacy HTTP+SSE
-// transport (StartHTTP). Whatever the transport, the Session API is the
-// same, so the runner never needs to know which one it holds.
-//
-// It is built on mcp-go: the mcp-go client performs the initialize handshake
-// at a pinned protocol revision (never an auto-probe) and serves
-// notifications and server-to-client requests, while tool calls are written
-// and correlated by the session itself so that results are the server's
-// exact bytes and every frame can be recorded. At a modern revision
-// (2026-07-28, modern.go) there is no handshake for mcp-go to perform: the
-// session opens with server/discover and stamps every request itself, and
-// the mcp-go client, never initialised, can emulate nothing. The transports only move
-// bytes: they hand each message the server sends to the session's router,
-// which passes responses to our calls to the waiting call and everything
-// else to mcp-go through a pipe, as if mcp-go were reading stdout.
-//
-// A call has three distinct outcomes: a result (which may carry isError:
-// true), a JSON-RPC error (Outcome.RPCError), or a transport failure (the
-// error return: ErrServerExited, ErrTransport, ErrTimeout, ErrClosed,
-// ErrBadResponse).
 package session
 
 import (
@@ -36,6 +13,10 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	mcptransport "github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcptest/mcptest/core/session/internal/httpwire"
+	"github.com/mcptest/mcptest/core/session/internal/stdiowire"
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // callIDBase is where the session's own request ids start. The mcp-go client
@@ -51,34 +32,13 @@ const (
 	// TransportStdio is a child process spoken to over stdin and stdout.
 	TransportStdio = "stdio"
 	// TransportStreamable is Streamable HTTP (protocol 2025-03-26 and later).
-	TransportStreamable = "streamable"
+	TransportStreamable = httpwire.Streamable
 	// TransportSSE is the legacy HTTP+SSE transport (protocol 2024-11-05).
-	TransportSSE = "sse"
+	TransportSSE = httpwire.SSE
 	// TransportCassette is a recording replayed from a file
 	// (core/cassette): no process, no network.
 	TransportCassette = "cassette"
 )
-
-// wire moves JSON-RPC messages between a Session and its server. Every
-// message the server sends is handed to Session.route, whenever it arrives.
-type wire interface {
-	// send transmits msg, one complete JSON-RPC message ending in "\n". c
-	// is the Session call msg is the request of, or nil for other traffic
-	// (mcp-go's handshake and answers, cancellations). An error means the
-	// server did not take the message, or answered it with a failure; it
-	// is already classified (ErrTimeout, ErrTransport, ErrServerExited...).
-	send(ctx context.Context, msg []byte, c *call) error
-	// stop asks the server side to end, for Close: stdio closes stdin and
-	// escalates to signals, HTTP aborts its streams and ends the session.
-	// Its error is Close's.
-	stop() error
-	// drain waits for the transport's readers to finish and releases what
-	// they held, after the session's pipe to mcp-go is closed.
-	drain()
-	// detail returns what the transport knows that explains a failed
-	// initialize, such as the server's stderr, as "; ..." text or "".
-	detail() string
-}
 
 // options are the settings every transport shares.
 type options struct {
@@ -98,11 +58,11 @@ type options struct {
 type Session struct {
 	opts   options
 	kind   string // TransportStdio, TransportStreamable or TransportSSE
-	t      wire
-	proc   *stdioTransport // the process, for stdio sessions only
-	redact *redactor       // secrets to scrub from frames; nil when there are none
-	noise  noiseLog        // non-JSON lines the server wrote
-	strays noiseLog        // responses to ids no request waits for
+	t      wire.Wire
+	proc   *stdiowire.Process // the process, for stdio sessions only
+	redact *wire.Redactor     // secrets to scrub from frames; nil when there are none
+	noise  noiseLog           // non-JSON lines the server wrote
+	strays noiseLog           // responses to ids no request waits for
 
 	client   *client.Client
 	toClient *io.PipeWriter // lines for mcp-go's transport
@@ -179,7 +139,7 @@ type clientWriter struct{ s *Session }
 func (w clientWriter) Write(p []byte) (int, error) {
 	// Recorded before sending: the answer may arrive before send returns.
 	id := w.s.expectClientAnswer(p)
-	if err := w.s.t.send(w.s.ctx, p, nil); err != nil {
+	if err := w.s.t.Send(w.s.ctx, p, nil); err != nil {
 		w.s.clientAnswered(id)
 		if w.s.proc == nil {
 			// mcp-go would bury our error in its own wrapping; during the
@@ -231,11 +191,11 @@ func (s *Session) initialize(ctx context.Context) error {
 	if initCtx.Err() == nil {
 		if s.proc != nil {
 			// Not a timeout: most likely the server died; wait for its status.
-			if deadErr := s.awaitDeath(2 * exitGrace); deadErr != nil {
+			if deadErr := s.awaitDeath(2 * stdiowire.ExitGrace); deadErr != nil {
 				return fmt.Errorf("%s: %w", prefix, deadErr)
 			}
 		}
-		return fmt.Errorf("%s: %w%s", prefix, err, s.t.detail())
+		return fmt.Errorf("%s: %w%s", prefix, err, s.t.Detail())
 	}
 	if deadErr := s.awaitDeath(0); deadErr != nil {
 		return fmt.Errorf("%s: %w", prefix, deadErr)
@@ -244,7 +204,7 @@ func (s *Session) initialize(ctx context.Context) error {
 		return fmt.Errorf("%s: %w", prefix, ctx.Err())
 	}
 	return fmt.Errorf("%s: %w: no response after %s%s%s", prefix, ErrTimeout,
-		time.Since(start).Round(time.Millisecond), s.opts.startLimit(), s.t.detail())
+		time.Since(start).Round(time.Millisecond), s.opts.startLimit(), s.t.Detail())
 }
 
 // failInit aborts a running initialize with err; it does nothing once the
@@ -290,7 +250,7 @@ func (s *Session) PID() int {
 	if s.proc == nil {
 		return 0
 	}
-	return s.proc.pid
+	return s.proc.PID()
 }
 
 // StderrTail returns the last n lines (n <= 0: all that is kept) the server
@@ -300,7 +260,7 @@ func (s *Session) StderrTail(n int) string {
 	if s.proc == nil {
 		return ""
 	}
-	return s.proc.stderr.Lines(n)
+	return s.proc.StderrTail(n)
 }
 
 // Exited reports whether the server process has ended and, if so, the
@@ -312,12 +272,7 @@ func (s *Session) Exited() (bool, error) {
 	if s.proc == nil {
 		return false, nil
 	}
-	select {
-	case <-s.proc.exited:
-		return true, s.proc.waitErr
-	default:
-		return false, nil
-	}
+	return s.proc.Exited()
 }
 
 // ServerCapabilities returns the capabilities the server declared in

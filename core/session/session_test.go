@@ -8,43 +8,38 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/testbin"
 )
 
-// demoBin is the demo server and chaosBin the misbehaving one, built once
-// by TestMain.
-var demoBin, chaosBin string
+// demoBin(t) returns the demo server and chaosBin(t) the misbehaving one, each
+// built once for the package's tests; in -short mode they skip the test
+// instead (testbin), since building is the slow part.
+func demoBin(t testing.TB) string {
+	t.Helper()
+	return testbin.Build(t, "github.com/mcptest/mcptest/examples/servers/demo")
+}
+
+func chaosBin(t testing.TB) string {
+	t.Helper()
+	return testbin.Build(t, "github.com/mcptest/mcptest/examples/servers/chaos")
+}
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "session-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	demoBin, chaosBin = filepath.Join(dir, "demo"), filepath.Join(dir, "chaos")
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-		"github.com/mcptest/mcptest/examples/servers/demo", "github.com/mcptest/mcptest/examples/servers/chaos")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "build test servers: %v\n", err)
-		os.RemoveAll(dir)
-		os.Exit(2)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	testbin.Cleanup()
 	os.Exit(code)
 }
 
 // startDemo starts the demo server and closes it when the test ends.
 func startDemo(t *testing.T, mutate ...func(*StdioConfig)) *Session {
 	t.Helper()
-	cfg := StdioConfig{Name: "demo", Command: []string{demoBin}, InitTimeout: 10 * time.Second}
+	cfg := StdioConfig{Name: "demo", Command: []string{demoBin(t)}, InitTimeout: 10 * time.Second}
 	for _, f := range mutate {
 		f(&cfg)
 	}
@@ -118,58 +113,6 @@ func waitGone(pid int, d time.Duration) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return true
-}
-
-func TestEchoRoundTrip(t *testing.T) {
-	s := startDemo(t)
-	if got := s.ProtocolVersion(); got != DefaultProtocolVersion {
-		t.Errorf("ProtocolVersion = %q, want %q", got, DefaultProtocolVersion)
-	}
-	if name, version := s.ServerInfo(); name != "mcptest-demo" || version != "1.0.0" {
-		t.Errorf("ServerInfo = %q %q", name, version)
-	}
-
-	out := callTool(t, s, "echo", `{"message":"hello, wire"}`)
-	if out.RPCError != nil || out.IsError() {
-		t.Fatalf("unexpected error outcome: %+v", out)
-	}
-	if !strings.Contains(string(out.Result), `"content"`) {
-		t.Fatalf("raw result lacks content: %s", out.Result)
-	}
-	if got := toolText(t, out.Result); got != "hello, wire" {
-		t.Fatalf("echo text = %q", got)
-	}
-	if len(out.Frames) != 2 || out.Frames[0].Direction != Sent || out.Frames[1].Direction != Received {
-		t.Fatalf("frames = %+v", out.Frames)
-	}
-	sent := out.Frames[0].Raw
-	var req struct {
-		ID     int64  `json:"id"`
-		Method string `json:"method"`
-	}
-	if err := json.Unmarshal([]byte(sent), &req); err != nil || req.Method != "tools/call" {
-		t.Fatalf("sent frame %s: %v", sent, err)
-	}
-	wantSent := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello, wire"}}}`, req.ID)
-	if sent != wantSent {
-		t.Errorf("sent frame\n got %s\nwant %s", sent, wantSent)
-	}
-	wantRecv := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, req.ID, out.Result)
-	if out.Frames[1].Raw != wantRecv {
-		t.Errorf("received frame\n got %s\nwant %s", out.Frames[1].Raw, wantRecv)
-	}
-	if out.Duration <= 0 {
-		t.Errorf("Duration = %v", out.Duration)
-	}
-}
-
-func TestRawResultIsServerBytes(t *testing.T) {
-	s := startDemo(t)
-	out := callTool(t, s, "json_blob", `{}`)
-	want := `{"content":[{"type":"text","text":"{\"id\":42,\"tags\":[\"a\",\"b\"],\"nested\":{\"ok\":true}}"},{"type":"text","text":"second block"}]}`
-	if string(out.Result) != want {
-		t.Fatalf("result\n got %s\nwant %s", out.Result, want)
-	}
 }
 
 func TestStructuredContent(t *testing.T) {
@@ -275,42 +218,9 @@ func TestPinnedProtocolVersion(t *testing.T) {
 	if got := s.ProtocolVersion(); got != "2025-03-26" {
 		t.Fatalf("ProtocolVersion = %q, want 2025-03-26", got)
 	}
-	_, err := StartStdio(context.Background(), StdioConfig{Command: []string{demoBin}, ProtocolVersion: "2030-01-01"})
+	_, err := StartStdio(context.Background(), StdioConfig{Command: []string{demoBin(t)}, ProtocolVersion: "2030-01-01"})
 	if err == nil || !strings.Contains(err.Error(), `protocol version "2030-01-01" is not supported`) {
 		t.Fatalf("unknown revision accepted or unclear error: %v", err)
-	}
-}
-
-func TestConcurrentCalls(t *testing.T) {
-	s := startDemo(t)
-	const n = 50
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			msg := fmt.Sprintf("message %d", i)
-			args, _ := json.Marshal(map[string]string{"message": msg})
-			out, err := s.CallTool(ctx, "echo", args)
-			if err != nil {
-				errs <- fmt.Errorf("call %d: %w", i, err)
-				return
-			}
-			var r struct {
-				Content []struct{ Text string } `json:"content"`
-			}
-			if err := json.Unmarshal(out.Result, &r); err != nil || len(r.Content) != 1 || r.Content[0].Text != msg {
-				errs <- fmt.Errorf("call %d got %s", i, out.Result)
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
 	}
 }
 

@@ -19,7 +19,7 @@ func TestStartLimitNamesItsSource(t *testing.T) {
 		{"", "(start limit 300ms, the default; performance.default_timeout_ms sets it)"},
 	} {
 		_, err := StartStdio(context.Background(), StdioConfig{Name: "slow",
-			Command:     []string{chaosBin, "-start-delay", "5s"},
+			Command:     []string{chaosBin(t), "-start-delay", "5s"},
 			InitTimeout: 300 * time.Millisecond, InitTimeoutFrom: c.from})
 		if !errors.Is(err, ErrTimeout) {
 			t.Fatalf("err = %v, want ErrTimeout", err)

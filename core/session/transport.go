@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // Transport carries a Session's messages for a server that this package
@@ -80,12 +82,16 @@ func StartTransport(ctx context.Context, cfg TransportConfig, dial func(deliver 
 // stop before the session lets go of the mcp-go client, and drains after.
 type external struct{ t Transport }
 
-func (e external) send(ctx context.Context, msg []byte, c *call) error {
+// Send implements wire.Wire.
+func (e external) Send(ctx context.Context, msg []byte, c wire.Call) error {
 	return e.t.Send(ctx, msg, c != nil)
 }
 
-func (e external) stop() error { return nil }
+// Stop implements wire.Wire.
+func (e external) Stop() error { return nil }
 
-func (e external) drain() { e.t.Drain() }
+// Drain implements wire.Wire.
+func (e external) Drain() { e.t.Drain() }
 
-func (e external) detail() string { return e.t.Detail() }
+// Detail implements wire.Wire.
+func (e external) Detail() string { return e.t.Detail() }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // routeUndecodable handles a message json.Unmarshal rejected (err): broken
@@ -22,7 +24,7 @@ func (s *Session) routeUndecodable(msg []byte, err error, at time.Time, src sour
 	if c == nil {
 		return false
 	}
-	size := len(trimNewline(msg))
+	size := len(wire.TrimNewline(msg))
 	c.done <- reply{
 		frame: s.frame(Received, at, msg, src.event, src.id),
 		bad:   fmt.Errorf("%w: the response (%d bytes) cannot be decoded: %v", ErrBadResponse, size, err),
@@ -124,11 +126,11 @@ func (s *Session) waitHints(since time.Time) string {
 	var b strings.Builder
 	if strays := s.strays.since(since); strays != "" {
 		b.WriteString("; meanwhile the server sent stray answers (responses whose id matches no pending request):\n")
-		writeIndented(&b, strays)
+		wire.WriteIndented(&b, strays)
 	}
 	if noise := s.noise.since(since); noise != "" {
 		b.WriteString("; meanwhile the server wrote non-JSON output on stdout:\n")
-		writeIndented(&b, noise)
+		wire.WriteIndented(&b, noise)
 	}
 	return b.String()
 }

@@ -48,7 +48,7 @@ func TestWatchdogHelper(t *testing.T) {
 // its server nor the server's own child may survive it.
 func TestKilledClientLeavesNoOrphans(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestWatchdogHelper$")
-	cmd.Env = append(os.Environ(), watchdogHelperEnv+"="+chaosBin)
+	cmd.Env = append(os.Environ(), watchdogHelperEnv+"="+chaosBin(t))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -55,7 +55,8 @@ func waiter(ch chan struct{}) func(time.Duration) bool {
 }
 
 // gone waits up to d for pid to disappear: reaped, or dead and waiting
-// for its new parent (init, which may reap slowly) to reap it.
+// for its new parent (init, which may reap slowly) to reap it. It polls:
+// pid is not this process's child, so its exit is no event to wait on.
 func gone(pid int, d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {

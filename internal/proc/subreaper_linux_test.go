@@ -57,6 +57,7 @@ func TestKillOrphansEndsAnEscapedGrandchild(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 	// The grandchild is ours now (the shell that started it has exited).
+	// Re-parenting sends no signal or event, so this is a bounded poll.
 	deadline := time.Now().Add(5 * time.Second)
 	for !isChild(pid) {
 		if time.Now().After(deadline) {

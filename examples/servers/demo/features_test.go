@@ -31,21 +31,28 @@ func (handlers) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRoots
 }
 
 // featureClient starts an in-process client with handlers that records
-// the notifications it receives.
-func featureClient(t *testing.T) (*client.Client, func() []mcp.JSONRPCNotification) {
+// the notifications it receives. arrived receives a signal after each
+// one (coalesced: a waiter re-reads notes after every signal).
+func featureClient(t *testing.T) (c *client.Client, notes func() []mcp.JSONRPCNotification, arrived <-chan struct{}) {
 	t.Helper()
 	h := handlers{}
-	c, err := client.NewInProcessClientWithOptions(newServer(), client.WithProtocolVersion(mcp.ProtocolVersion20251125),
+	var err error
+	c, err = client.NewInProcessClientWithOptions(newServer(), client.WithProtocolVersion(mcp.ProtocolVersion20251125),
 		client.WithSamplingHandler(h), client.WithElicitationHandler(h), client.WithRootsHandler(h))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	var got []mcp.JSONRPCNotification
+	signal := make(chan struct{}, 1)
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
 		mu.Lock()
 		got = append(got, n)
 		mu.Unlock()
+		select {
+		case signal <- struct{}{}:
+		default:
+		}
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -65,11 +72,11 @@ func featureClient(t *testing.T) (*client.Client, func() []mcp.JSONRPCNotificati
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]mcp.JSONRPCNotification(nil), got...)
-	}
+	}, signal
 }
 
 func TestFeatureTools(t *testing.T) {
-	c, notes := featureClient(t)
+	c, notes, arrived := featureClient(t)
 	ctx := context.Background()
 
 	if _, text := callTool(t, c, "progress", map[string]any{"steps": 2}); !strings.Contains(text, "no progress token") {
@@ -110,8 +117,8 @@ func TestFeatureTools(t *testing.T) {
 	}
 
 	var got []string
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	deadline := time.After(5 * time.Second)
+	for done := false; !done; {
 		got = got[:0]
 		for _, n := range notes() {
 			f := n.Params.AdditionalFields
@@ -124,10 +131,14 @@ func TestFeatureTools(t *testing.T) {
 				got = append(got, "u")
 			}
 		}
-		if len(got) >= 8 || time.Now().After(deadline) {
+		if len(got) >= 8 {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case <-arrived:
+		case <-deadline:
+			done = true
+		}
 	}
 	if s := strings.Join(got, " "); s != "p1 p2 p3 p2 notice error u u" {
 		t.Errorf("notifications: %s", s)

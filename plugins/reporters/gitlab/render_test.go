@@ -1,19 +1,17 @@
 package main
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/spans/spanstest"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
-	"github.com/mcptest/mcptest/sdk"
-	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
@@ -22,21 +20,11 @@ import (
 // wrote to the primary sink; the other sinks must stay empty.
 func render(t *testing.T, events []report.Event) string {
 	t.Helper()
-	c := plugintest.New(t, newPlugin(), nil)
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: pluginName}, events)
-	if out.Err != nil {
-		t.Fatalf("render: %v", out.Err)
-	}
-	if out.Progress != "" || out.StepSummary != "" {
-		t.Errorf("reporter wrote outside the primary sink: %q %q", out.Progress, out.StepSummary)
-	}
-	return out.Primary
+	return rendertest.Primary(t, newPlugin(), pluginName, events)
 }
 
 // finished is the event stream of a run known only by its final report.
-func finished(run *report.Run) []report.Event {
-	return []report.Event{{Type: report.EventRunFinished, Run: run}}
-}
+var finished = rendertest.Finished
 
 // decode validates out against the schema, checks that every string is
 // free of control characters, and decodes it.
@@ -167,42 +155,33 @@ func TestEdges(t *testing.T) {
 }
 
 func TestRenderWithoutRunFinished(t *testing.T) {
-	c := plugintest.New(t, newPlugin(), nil)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: pluginName}, func(sdk.Sink, []byte) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stream.Close(); err == nil || !strings.Contains(err.Error(), "run_finished") {
-		t.Errorf("Close = %v, want the missing run_finished error", err)
-	}
+	rendertest.NeedsRunFinished(t, newPlugin(), pluginName)
 }
 
-// A SHOULD warning never blocks: it is minor, while a MUST failure beside
-// it stays critical. A SHOULD requirement that failed the run (--strict)
-// is major.
-func TestWarningSeverity(t *testing.T) {
-	issues := decode(t, render(t, finished(spanstest.WarningRun())))
-	got := map[string]string{}
-	for _, is := range issues {
-		got[is.CheckName] = is.Severity
-	}
-	if want := map[string]string{"T06": "minor", "J04": "critical", "mcptest/assertion/llm-judge": "major"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("severities = %v, want %v", got, want)
-	}
-	issues = decode(t, render(t, finished(spanstest.StrictFailure())))
-	if len(issues) != 1 || issues[0].Severity != "major" {
-		t.Errorf("failing should-check: %+v", issues)
-	}
-}
-
-// An entry running several checks grades each finding by its own check:
-// J06 critical, P01 beside it minor.
-func TestWildcardEntrySeverity(t *testing.T) {
-	got := map[string]string{}
-	for _, is := range decode(t, render(t, finished(spanstest.WildcardRun()))) {
-		got[is.CheckName] = is.Severity
-	}
-	if want := map[string]string{"J06": "critical", "P01": "minor"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("severities = %v, want %v", got, want)
+// TestSeverities: each finding is graded by its own check. A SHOULD
+// warning never blocks: it is minor, while a MUST failure beside it stays
+// critical; a SHOULD requirement that failed the run (--strict) is major;
+// an entry running several checks grades each finding by its own check
+// (J06 critical, P01 beside it minor).
+func TestSeverities(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		run  *report.Run
+		want []string // "check severity", one per issue, in order
+	}{
+		{"warning beside failures", spanstest.WarningRun(), []string{"T06 minor", "J04 critical", "mcptest/assertion/llm-judge major"}},
+		{"strict SHOULD failure", spanstest.StrictFailure(), []string{"T06 major"}},
+		{"only a warning", spanstest.OnlyWarning(), []string{"T06 minor"}},
+		{"wildcard entry", spanstest.WildcardRun(), []string{"J06 critical", "P01 minor"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, is := range decode(t, render(t, finished(tc.run))) {
+				got = append(got, is.CheckName+" "+is.Severity)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("issues = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
 )
 
 // schemaFile describes the fields GitLab documents as required.
@@ -19,33 +21,13 @@ func codeQualitySchema(t *testing.T) *jsonschema.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const id = "urn:mcptest:testdata:gitlab-code-quality"
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(id, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sch
+	return rendertest.JSONSchema(t, "urn:mcptest:testdata:gitlab-code-quality", raw)
 }
 
 // validateCodeQuality checks out against the schema.
 func validateCodeQuality(t *testing.T, out string) {
 	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(out)))
-	if err != nil {
-		t.Fatalf("output is not JSON: %v", err)
-	}
-	if err := codeQualitySchema(t).Validate(inst); err != nil {
-		t.Fatalf("output does not satisfy %s: %v\n%s", schemaFile, err, out)
-	}
+	rendertest.ValidateJSON(t, codeQualitySchema(t), out, schemaFile)
 }
 
 // TestSchemaRejectsInvalid makes sure the validation can fail.

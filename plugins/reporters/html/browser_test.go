@@ -21,9 +21,13 @@ import (
 // person sees: the text, the counts, the details and the filters.
 
 // chromiumPath finds the browser. Without one the tests skip, except in
-// CI, where a missing browser is a broken setup.
+// CI, where a missing browser is a broken setup. In -short mode they skip
+// before looking: a browser start costs seconds, too slow for every save.
 func chromiumPath(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("launches headless Chromium; skipped in -short mode (make test runs it)")
+	}
 	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
 		if path, err := exec.LookPath(p); err == nil {
 			return path

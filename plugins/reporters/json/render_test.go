@@ -11,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
 	"github.com/mcptest/mcptest/schemas"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
@@ -180,12 +181,5 @@ func TestRenderEmptyListsAreArrays(t *testing.T) {
 }
 
 func TestRenderWithoutRunFinished(t *testing.T) {
-	c := plugintest.New(t, newPlugin(), nil)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: "json"}, func(sdk.Sink, []byte) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stream.Close(); err == nil || !strings.Contains(err.Error(), "run_finished") {
-		t.Errorf("Close = %v, want the missing run_finished error", err)
-	}
+	rendertest.NeedsRunFinished(t, newPlugin(), "json")
 }

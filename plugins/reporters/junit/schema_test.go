@@ -5,34 +5,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
 )
-
-// schemasEnv overrides where the published third-party schemas are read.
-const schemasEnv = "MCPTEST_THIRDPARTY_SCHEMAS"
-
-// thirdPartySchemas returns the directory holding the published schemas:
-// $MCPTEST_THIRDPARTY_SCHEMAS, or testdata/thirdparty in the
-// module root (the directory holding go.mod, found by walking up).
-func thirdPartySchemas(t *testing.T) string {
-	t.Helper()
-	if dir := os.Getenv(schemasEnv); dir != "" {
-		return dir
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "testdata", "thirdparty")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("no go.mod above the package directory; set %s", schemasEnv)
-		}
-		dir = parent
-	}
-}
 
 // validateXSD checks doc against the JUnit schema with xmllint, as CI
 // consumers of the report would.
@@ -54,9 +29,9 @@ func xmllint(t *testing.T, doc string) (string, error) {
 		}
 		t.Skip("xmllint is not installed (Debian package libxml2-utils): JUnit schema validation skipped")
 	}
-	xsd := filepath.Join(thirdPartySchemas(t), "junit-windyroad.xsd")
+	xsd := filepath.Join(rendertest.ThirdPartySchemas(t), "junit-windyroad.xsd")
 	if _, err := os.Stat(xsd); err != nil {
-		t.Fatalf("JUnit schema not found (set %s): %v", schemasEnv, err)
+		t.Fatalf("JUnit schema not found (set %s): %v", rendertest.SchemasEnv, err)
 	}
 	file := filepath.Join(t.TempDir(), "junit.xml")
 	if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {

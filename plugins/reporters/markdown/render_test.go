@@ -1,11 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
@@ -213,14 +213,7 @@ func TestStepSummaryFitsLimit(t *testing.T) {
 }
 
 func TestRenderWithoutRunFinished(t *testing.T) {
-	c := plugintest.New(t, newPlugin(), nil)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: "md"}, func(sdk.Sink, []byte) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stream.Close(); err == nil || !strings.Contains(err.Error(), "run_finished") {
-		t.Errorf("Close = %v, want the missing run_finished error", err)
-	}
+	rendertest.NeedsRunFinished(t, newPlugin(), "md")
 }
 
 func TestDescribe(t *testing.T) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -16,10 +15,9 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/spans"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/spans/spanstest"
-	"github.com/mcptest/mcptest/sdk"
-	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
@@ -28,21 +26,11 @@ import (
 // wrote to the primary sink; the other sinks must stay empty.
 func render(t *testing.T, events []report.Event) string {
 	t.Helper()
-	c := plugintest.New(t, newPlugin(), nil)
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: pluginName}, events)
-	if out.Err != nil {
-		t.Fatalf("render: %v", out.Err)
-	}
-	if out.Progress != "" || out.StepSummary != "" {
-		t.Errorf("reporter wrote outside the primary sink: %q %q", out.Progress, out.StepSummary)
-	}
-	return out.Primary
+	return rendertest.Primary(t, newPlugin(), pluginName, events)
 }
 
 // finished is the event stream of a run known only by its final report.
-func finished(run *report.Run) []report.Event {
-	return []report.Event{{Type: report.EventRunFinished, Run: run}}
-}
+var finished = rendertest.Finished
 
 var (
 	traceHex = regexp.MustCompile(`^[0-9a-f]{32}$`)
@@ -301,12 +289,5 @@ func TestValueEdges(t *testing.T) {
 }
 
 func TestRenderWithoutRunFinished(t *testing.T) {
-	c := plugintest.New(t, newPlugin(), nil)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: pluginName}, func(sdk.Sink, []byte) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stream.Close(); err == nil || !strings.Contains(err.Error(), "run_finished") {
-		t.Errorf("Close = %v, want the missing run_finished error", err)
-	}
+	rendertest.NeedsRunFinished(t, newPlugin(), pluginName)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
@@ -215,13 +216,5 @@ func stripSGR(s string) string {
 }
 
 func TestRenderWithoutRunFinished(t *testing.T) {
-	c := plugintest.New(t, newPlugin(), nil)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: "pretty"}, func(sdk.Sink, []byte) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = stream.Close()
-	if err == nil || !strings.Contains(err.Error(), "run_finished") {
-		t.Errorf("Close = %v, want the missing run_finished error", err)
-	}
+	rendertest.NeedsRunFinished(t, newPlugin(), "pretty")
 }

@@ -1,18 +1,17 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/spans/spanstest"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
-	"github.com/mcptest/mcptest/sdk"
-	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
@@ -21,21 +20,11 @@ import (
 // wrote to the primary sink; the other sinks must stay empty.
 func render(t *testing.T, events []report.Event) string {
 	t.Helper()
-	c := plugintest.New(t, newPlugin(), nil)
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: pluginName}, events)
-	if out.Err != nil {
-		t.Fatalf("render: %v", out.Err)
-	}
-	if out.Progress != "" || out.StepSummary != "" {
-		t.Errorf("reporter wrote outside the primary sink: %q %q", out.Progress, out.StepSummary)
-	}
-	return out.Primary
+	return rendertest.Primary(t, newPlugin(), pluginName, events)
 }
 
 // finished is the event stream of a run known only by its final report.
-func finished(run *report.Run) []report.Event {
-	return []report.Event{{Type: report.EventRunFinished, Run: run}}
-}
+var finished = rendertest.Finished
 
 // decode validates out against the SARIF schema, checks that no control
 // character survived, and decodes it.
@@ -243,26 +232,17 @@ func TestHostileRun(t *testing.T) {
 }
 
 func TestRenderWithoutRunFinished(t *testing.T) {
-	c := plugintest.New(t, newPlugin(), nil)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: pluginName}, func(sdk.Sink, []byte) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stream.Close(); err == nil || !strings.Contains(err.Error(), "run_finished") {
-		t.Errorf("Close = %v, want the missing run_finished error", err)
-	}
+	rendertest.NeedsRunFinished(t, newPlugin(), pluginName)
 }
 
-// A SHOULD warning is a warning, never an error; a MUST failure beside it
-// stays an error. Every rule carries what code scanning services need,
-// and properties.testId is the test's id from the report.
+// Every rule carries what code scanning services need, and
+// properties.testId is the test's id from the report (the levels of the
+// same run: TestLevels).
 func TestWarningsAndRuleMetadata(t *testing.T) {
 	setEnv(t, nil)
 	src := spanstest.WarningRun()
 	run := decode(t, render(t, finished(src)))
-	levels := map[string]string{}
 	for _, r := range run.Results {
-		levels[r.RuleID] = r.Level
 		id, _ := r.Properties["testId"].(string)
 		found := false
 		for _, tt := range src.Tests {
@@ -271,9 +251,6 @@ func TestWarningsAndRuleMetadata(t *testing.T) {
 		if !found {
 			t.Errorf("result %s: testId %q is no test of the report", r.RuleID, id)
 		}
-	}
-	if want := map[string]string{"T06": "warning", "J04": "error", "mcptest/assertion/llm-judge": "error"}; !reflect.DeepEqual(levels, want) {
-		t.Errorf("levels = %v, want %v", levels, want)
 	}
 	d := run.Tool.Driver
 	if d.FullName != "mcptest 0.1.0" {
@@ -298,19 +275,6 @@ func TestWarningsAndRuleMetadata(t *testing.T) {
 	partialRun.Partial = &report.Partial{MissingShards: []int{3}, ShardTotal: 4}
 	if p, _ := decode(t, render(t, finished(partialRun))).Properties["partial"].(map[string]any); p == nil || p["shard_total"] != 4.0 {
 		t.Errorf("partial run properties: %v", p)
-	}
-
-	// A SHOULD requirement that failed the run (--strict) is an error.
-	strict := decode(t, render(t, finished(spanstest.StrictFailure())))
-	if len(strict.Results) != 1 || strict.Results[0].Level != "error" {
-		t.Errorf("strict SHOULD failure: %+v", strict.Results)
-	}
-
-	// A run whose only finding is the warning: still a warning result,
-	// and an invocation that succeeded.
-	only := decode(t, render(t, finished(spanstest.OnlyWarning())))
-	if len(only.Results) != 1 || only.Results[0].Level != "warning" || !only.Invocations[0].ExecutionSuccessful {
-		t.Errorf("warning-only run: %+v", only.Results)
 	}
 }
 
@@ -356,21 +320,41 @@ func TestInterruptedRun(t *testing.T) {
 	}
 }
 
-// An entry running several checks reports each finding under its own
-// check and level: J06 an error, P01 beside it a warning, no rule "*".
-func TestWildcardEntryLevels(t *testing.T) {
+// TestLevels: each finding has the level of its own check. A SHOULD
+// warning is a warning, never an error, and a MUST failure beside it stays
+// an error; a SHOULD requirement that failed the run (--strict) is an
+// error; a run whose only finding is a warning still succeeded; an entry
+// running several checks reports each finding under its own check and
+// level (J06 an error, P01 beside it a warning), with no rule "*".
+func TestLevels(t *testing.T) {
 	setEnv(t, nil)
-	got := decode(t, render(t, finished(spanstest.WildcardRun())))
-	levels := map[string]string{}
-	for _, r := range got.Results {
-		levels[r.RuleID] = r.Level
-	}
-	if want := map[string]string{"J06": "error", "P01": "warning"}; !reflect.DeepEqual(levels, want) {
-		t.Errorf("levels = %v, want %v", levels, want)
-	}
-	for _, r := range got.Tool.Driver.Rules {
-		if r.ID == "*" {
-			t.Error("a rule named *")
-		}
+	for _, tc := range []struct {
+		name string
+		run  *report.Run
+		want []string // "rule level", one per result, in order
+	}{
+		{"warning beside failures", spanstest.WarningRun(), []string{"T06 warning", "J04 error", "mcptest/assertion/llm-judge error"}},
+		{"strict SHOULD failure", spanstest.StrictFailure(), []string{"T06 error"}},
+		{"only a warning", spanstest.OnlyWarning(), []string{"T06 warning"}},
+		{"wildcard entry", spanstest.WildcardRun(), []string{"J06 error", "P01 warning"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := decode(t, render(t, finished(tc.run)))
+			var levels []string
+			for _, r := range got.Results {
+				levels = append(levels, r.RuleID+" "+r.Level)
+			}
+			if !slices.Equal(levels, tc.want) {
+				t.Errorf("results = %q, want %q", levels, tc.want)
+			}
+			if !got.Invocations[0].ExecutionSuccessful {
+				t.Errorf("invocation = %+v, want successful", got.Invocations[0])
+			}
+			for _, r := range got.Tool.Driver.Rules {
+				if r.ID == "*" {
+					t.Error("a rule named *")
+				}
+			}
+		})
 	}
 }

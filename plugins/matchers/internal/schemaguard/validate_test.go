@@ -12,7 +12,9 @@ import (
 	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard/guardtest"
 )
 
-// waitDrained waits until no validation of s runs, or fails the test.
+// waitDrained waits until no validation of s runs, or fails the test. It
+// polls: an interrupted validation unwinds on its own goroutine and
+// announces no event when it has.
 func waitDrained(t *testing.T, s *Schema, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
@@ -71,8 +73,11 @@ func TestInterruptedValidationRetries(t *testing.T) {
 	before := Interruptions()
 	done := make(chan error, 1)
 	go func() { done <- v.Validate(context.Background(), c, mustInstance(t, `{"a":1}`)) }()
-	for c.Running() == 0 {
-		time.Sleep(time.Millisecond)
+	// A bounded poll: a validation announces no event when it starts.
+	for deadline := time.Now().Add(10 * time.Second); c.Running() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the validation did not start within 10s")
+		}
 	}
 	c.gate.trip()
 	if err := <-done; err != nil {

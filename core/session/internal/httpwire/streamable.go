@@ -1,4 +1,4 @@
-package session
+package httpwire
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // Streamable HTTP timings.
@@ -27,8 +29,7 @@ const (
 // later): every message is POSTed to the endpoint, and the answer comes
 // back as a JSON body or as an SSE stream on that POST.
 type streamable struct {
-	s *Session
-	h *httpConn
+	h *conn
 
 	mu        sync.Mutex
 	sessionID string // Mcp-Session-Id, once the server has set it
@@ -91,8 +92,8 @@ func (t *streamable) sniffVersion(msg []byte) {
 
 // send POSTs msg and handles the answer: a JSON body is routed before send
 // returns; an SSE stream is read in the background.
-func (t *streamable) send(ctx context.Context, msg []byte, c *call) error {
-	body := trimNewline(msg)
+func (t *streamable) send(ctx context.Context, msg []byte, c wire.Call) error {
+	body := wire.TrimNewline(msg)
 	if t.modernCancel(body) {
 		return nil
 	}
@@ -115,7 +116,7 @@ func (t *streamable) send(ctx context.Context, msg []byte, c *call) error {
 		return t.h.failure(ctx, reqCtx, http.MethodPost, target, err, start)
 	}
 	if c != nil {
-		c.http = &exchange{status: resp.StatusCode, header: resp.Header, reqHeader: t.h.redact.header(req.Header)}
+		c.SetExchange(&wire.Exchange{Status: resp.StatusCode, Header: resp.Header, RequestHeader: t.h.redact.Header(req.Header)})
 	}
 	if x.init && resp.StatusCode < 300 {
 		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
@@ -123,7 +124,7 @@ func (t *streamable) send(ctx context.Context, msg []byte, c *call) error {
 				resp.Body.Close()
 				cancel()
 				return fmt.Errorf("server %q: %w: Mcp-Session-Id %q has characters outside visible ASCII",
-					t.h.cfg.Name, ErrBadResponse, Sanitize(cut(id, 100)))
+					t.h.cfg.Name, wire.ErrBadResponse, wire.Sanitize(wire.Cut(id, 100)))
 			}
 			t.mu.Lock()
 			t.sessionID = id
@@ -134,7 +135,7 @@ func (t *streamable) send(ctx context.Context, msg []byte, c *call) error {
 		if !t.track() {
 			resp.Body.Close()
 			cancel()
-			return ErrClosed
+			return wire.ErrClosed
 		}
 		go t.readStream(ctx, reqCtx, cancel, resp, x)
 		return nil
@@ -162,42 +163,42 @@ func (t *streamable) jsonBody(ctx, reqCtx context.Context, resp *http.Response, 
 	target := t.h.url.String()
 	hold := t.h.hold()
 	defer hold.release() // routing copies what it keeps
-	body, tooLong, err := readBody(resp.Body, t.s.opts.maxMessageBytes, hold, resp.ContentLength)
-	if errors.Is(err, errBodyBudget) {
-		return fmt.Errorf("server %q: POST %s: %w: %w", t.h.cfg.Name, target, ErrBadResponse, err)
+	body, tooLong, err := readBody(resp.Body, t.h.cfg.MaxMessageBytes, hold, resp.ContentLength)
+	if errors.Is(err, ErrBodyBudget) {
+		return fmt.Errorf("server %q: POST %s: %w: %w", t.h.cfg.Name, target, wire.ErrBadResponse, err)
 	}
 	if err != nil {
 		return t.h.failure(ctx, reqCtx, http.MethodPost, target, err, start)
 	}
 	if tooLong {
 		return fmt.Errorf("server %q: POST %s: %w: response body exceeds the %d-byte limit",
-			t.h.cfg.Name, target, ErrBadResponse, t.s.opts.maxMessageBytes)
+			t.h.cfg.Name, target, wire.ErrBadResponse, t.h.cfg.MaxMessageBytes)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		if x.request {
 			return fmt.Errorf("server %q: POST %s: %w: HTTP %d with no body answered a request",
-				t.h.cfg.Name, target, ErrBadResponse, resp.StatusCode)
+				t.h.cfg.Name, target, wire.ErrBadResponse, resp.StatusCode)
 		}
 		return nil
 	}
 	if ct := mediaType(resp.Header.Get("Content-Type")); ct != "application/json" {
 		return fmt.Errorf("server %q: POST %s: %w: HTTP %d with Content-Type %q, want application/json or text/event-stream; body: %s",
-			t.h.cfg.Name, target, ErrBadResponse, resp.StatusCode, Sanitize(ct), excerpt(body, t.h.redact))
+			t.h.cfg.Name, target, wire.ErrBadResponse, resp.StatusCode, wire.Sanitize(ct), excerpt(body, t.h.redact))
 	}
 	seen := false
 	for _, msg := range splitBody(body) {
-		seen = t.deliver(msg, x, source{owner: x.c}) || seen
+		seen = t.deliver(msg, x, wire.Source{Owner: x.c}) || seen
 	}
-	if x.request && !x.answered(t.s, seen) {
+	if x.request && !x.answered(t.h.sink, seen) {
 		return fmt.Errorf("server %q: POST %s: %w: the response body does not answer request id %s: %s",
-			t.h.cfg.Name, target, ErrBadResponse, x.id, excerpt(body, t.h.redact))
+			t.h.cfg.Name, target, wire.ErrBadResponse, x.id, excerpt(body, t.h.redact))
 	}
 	return nil
 }
 
 // deliver routes one message the server sent in answer to x, and reports
 // whether it is the response to x's request.
-func (t *streamable) deliver(msg []byte, x *exchangeKind, src source) bool {
+func (t *streamable) deliver(msg []byte, x *exchangeKind, src wire.Source) bool {
 	isResponse := false
 	if x.c == nil && x.request {
 		isResponse = responseID(msg) == x.id
@@ -205,7 +206,7 @@ func (t *streamable) deliver(msg []byte, x *exchangeKind, src source) bool {
 			t.sniffVersion(msg)
 		}
 	}
-	t.s.route(msg, src)
+	t.h.sink.Route(msg, src)
 	return isResponse
 }
 
@@ -216,7 +217,7 @@ func (t *streamable) errorStatus(ctx, reqCtx context.Context, resp *http.Respons
 	if err != nil && len(body) == 0 {
 		return t.h.failure(ctx, reqCtx, http.MethodPost, target, err, start)
 	}
-	if found, seen := t.s.deliverErrorBody(body, x, resp.StatusCode); found {
+	if found, seen := t.h.deliverErrorBody(body, x, resp.StatusCode); found {
 		if x.init && !seen {
 			// Reported through failInit; mcp-go needs a failed write too.
 			return fmt.Errorf("server %q: POST %s: HTTP %d", t.h.cfg.Name, target, resp.StatusCode)
@@ -227,8 +228,8 @@ func (t *streamable) errorStatus(ctx, reqCtx context.Context, resp *http.Respons
 	if resp.StatusCode == http.StatusNotFound && !x.init && t.id() != "" {
 		// The spec's way of saying the session is over: every later call
 		// would get the same answer, so fail them all with it.
-		herr.Hint = "the server no longer knows the session " + Sanitize(t.id())
-		t.s.die(herr)
+		herr.Hint = "the server no longer knows the session " + wire.Sanitize(t.id())
+		t.h.sink.Die(herr)
 	}
 	return herr
 }
@@ -238,7 +239,7 @@ func (t *streamable) errorStatus(ctx, reqCtx context.Context, resp *http.Respons
 // the request if the response never comes.
 func (t *streamable) readStream(ctx, reqCtx context.Context, cancel context.CancelFunc, resp *http.Response, x *exchangeKind) {
 	defer t.wg.Done()
-	r := newSSEReader(resp.Body, t.s.opts.maxMessageBytes)
+	r := newSSEReader(resp.Body, t.h.cfg.MaxMessageBytes)
 	r.hold = t.h.hold()
 	defer r.hold.release() // resumed readers share it
 	done, err := t.consume(r, x)
@@ -248,17 +249,17 @@ func (t *streamable) readStream(ctx, reqCtx context.Context, cancel context.Canc
 	resumable := func() bool {
 		// The stateless era has no resumption: a stream cut short loses
 		// the answer.
-		return !done && x.request && r.lastID != "" && !timedOut && !errors.Is(err, errEventTooLong) && !t.s.opts.modern()
+		return !done && x.request && r.lastID != "" && !timedOut && !errors.Is(err, errEventTooLong) && !t.h.cfg.Modern
 	}
 	for resumes := 0; resumable() && resumes < maxResumes; resumes++ {
-		if t.h.ctx.Err() != nil || ctx.Err() != nil || (x.c != nil && !t.s.isPending(x.c.key)) {
+		if t.h.ctx.Err() != nil || ctx.Err() != nil || (x.c != nil && !t.h.sink.Pending(x.c)) {
 			return
 		}
 		delay := r.retry
 		if delay == 0 {
 			delay = defaultRetry
 		}
-		if !sleepCtx(delay, ctx.Done(), t.h.ctx.Done()) {
+		if !wire.SleepCtx(delay, ctx.Done(), t.h.ctx.Done()) {
 			return
 		}
 		reqCtx, cancel = t.h.exchangeContext(ctx)
@@ -267,7 +268,7 @@ func (t *streamable) readStream(ctx, reqCtx context.Context, cancel context.Canc
 			cancel()
 			break
 		}
-		r = resumeReader(resp, r, t.s.opts.maxMessageBytes)
+		r = resumeReader(resp, r, t.h.cfg.MaxMessageBytes)
 		done, err = t.consume(r, x)
 		resp.Body.Close()
 		cancel()
@@ -280,9 +281,9 @@ func (t *streamable) readStream(ctx, reqCtx context.Context, cancel context.Canc
 	switch {
 	case timedOut:
 		fail = fmt.Errorf("server %q: POST %s: %w: no complete response within the HTTP timeout of %s",
-			t.h.cfg.Name, t.h.url, ErrTimeout, t.h.cfg.HTTP.Timeout)
+			t.h.cfg.Name, t.h.url, wire.ErrTimeout, t.h.cfg.HTTP.Timeout)
 	case errors.Is(err, errEventTooLong):
-		fail = fmt.Errorf("server %q: POST %s: %w: %w", t.h.cfg.Name, t.h.url, ErrBadResponse, err)
+		fail = fmt.Errorf("server %q: POST %s: %w: %w", t.h.cfg.Name, t.h.url, wire.ErrBadResponse, err)
 	default:
 		var herr *HTTPError
 		if !errors.As(err, &herr) {
@@ -292,9 +293,9 @@ func (t *streamable) readStream(ctx, reqCtx context.Context, cancel context.Canc
 		fail = herr
 	}
 	if x.c != nil {
-		t.s.answer(x.c, reply{err: fail, at: time.Now()})
+		t.h.sink.Fail(x.c, fail)
 	} else if x.init {
-		t.s.failInit(fail)
+		t.h.sink.FailInit(fail)
 	}
 }
 
@@ -307,15 +308,15 @@ func (t *streamable) consume(r *sseReader, x *exchangeKind) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		src := source{owner: x.c, event: ev.event, id: r.lastID}
+		src := wire.Source{Owner: x.c, Event: ev.event, ID: r.lastID}
 		if !ev.carriesMessage() {
 			if x.c != nil && ev.event != "message" {
-				x.c.addFrame(t.s.frame(Received, time.Now(), ev.data, ev.event, r.lastID))
+				t.h.sink.Record(x.c, ev.data, ev.event, r.lastID)
 			}
 			continue
 		}
 		seen := t.deliver(ev.data, x, src)
-		if x.request && x.answered(t.s, seen) {
+		if x.request && x.answered(t.h.sink, seen) {
 			return true, nil
 		}
 	}
@@ -341,7 +342,7 @@ func (t *streamable) resume(ctx context.Context, lastID string) (*http.Response,
 		body, _, _ := readLimited(resp.Body, errorBodyLimit)
 		resp.Body.Close()
 		herr := t.h.statusError(http.MethodGet, target, resp, body)
-		herr.Hint = "resuming the response stream after event " + Sanitize(lastID) + " failed"
+		herr.Hint = "resuming the response stream after event " + wire.Sanitize(lastID) + " failed"
 		return nil, herr
 	}
 	return resp, nil
@@ -362,7 +363,7 @@ func (t *streamable) stop() error {
 	t.mu.Lock()
 	t.stopping = true
 	t.mu.Unlock()
-	t.s.cancel()
+	t.h.cancel()
 	id := t.id()
 	if id == "" {
 		return nil
@@ -388,6 +389,3 @@ func (t *streamable) drain() {
 	t.wg.Wait()
 	t.h.tr.CloseIdleConnections()
 }
-
-// detail adds nothing: HTTP errors carry their own context.
-func (t *streamable) detail() string { return "" }

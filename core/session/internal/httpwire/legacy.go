@@ -1,4 +1,4 @@
-package session
+package httpwire
 
 import (
 	"context"
@@ -9,14 +9,15 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // legacySSE is the HTTP+SSE transport of protocol 2024-11-05: a GET opens
 // an event stream whose first event, "endpoint", names the URL to POST
 // messages to; the server answers on the stream.
 type legacySSE struct {
-	s *Session
-	h *httpConn
+	h *conn
 
 	endpoint string // where messages go, same origin as the stream
 	sid      string // the endpoint's sessionId query parameter, if any
@@ -36,7 +37,7 @@ func (t *legacySSE) connect(ctx context.Context) error {
 	streamCtx, cancel := context.WithCancel(t.h.ctx)
 	var timedOut bool
 	var mu sync.Mutex
-	timer := time.AfterFunc(t.s.opts.initTimeout, func() {
+	timer := time.AfterFunc(t.h.cfg.InitTimeout, func() {
 		mu.Lock()
 		timedOut = true
 		mu.Unlock()
@@ -56,7 +57,7 @@ func (t *legacySSE) connect(ctx context.Context) error {
 		defer mu.Unlock()
 		switch {
 		case timedOut:
-			return fmt.Errorf("server %q: GET %s: %w: no endpoint event within %s%s", t.h.cfg.Name, target, ErrTimeout, t.s.opts.initTimeout, t.s.opts.startLimit())
+			return fmt.Errorf("server %q: GET %s: %w: no endpoint event within %s%s", t.h.cfg.Name, target, wire.ErrTimeout, t.h.cfg.InitTimeout, t.h.cfg.StartLimit)
 		case ctx.Err() != nil:
 			return fmt.Errorf("server %q: GET %s: %w", t.h.cfg.Name, target, ctx.Err())
 		}
@@ -82,10 +83,10 @@ func (t *legacySSE) connect(ctx context.Context) error {
 		resp.Body.Close()
 		herr := t.h.statusError(http.MethodGet, target, resp, body)
 		herr.Hint = fmt.Sprintf("the URL answered with Content-Type %q, not an SSE stream; "+
-			"if it is a Streamable HTTP endpoint, use transport %q", Sanitize(ct), TransportStreamable)
+			"if it is a Streamable HTTP endpoint, use transport %q", wire.Sanitize(ct), Streamable)
 		return herr
 	}
-	r := newSSEReader(resp.Body, t.s.opts.maxMessageBytes)
+	r := newSSEReader(resp.Body, t.h.cfg.MaxMessageBytes)
 	r.hold = t.h.hold()
 	ev, err := r.next()
 	if err != nil {
@@ -96,7 +97,7 @@ func (t *legacySSE) connect(ctx context.Context) error {
 	if ev.event != "endpoint" {
 		resp.Body.Close()
 		return fmt.Errorf("server %q: GET %s: %w: the first SSE event is %q, want \"endpoint\"",
-			t.h.cfg.Name, target, ErrBadResponse, Sanitize(cut(ev.event, 100)))
+			t.h.cfg.Name, target, wire.ErrBadResponse, wire.Sanitize(wire.Cut(ev.event, 100)))
 	}
 	u, err := t.h.url.Parse(strings.TrimSpace(string(ev.data)))
 	if err != nil || u.Scheme != t.h.url.Scheme || u.Host != t.h.url.Host {
@@ -104,7 +105,7 @@ func (t *legacySSE) connect(ctx context.Context) error {
 		// Credentials are for the origin the user named; an endpoint
 		// elsewhere would receive them.
 		return fmt.Errorf("server %q: GET %s: %w: endpoint %q is not on the stream's origin",
-			t.h.cfg.Name, target, ErrBadResponse, Sanitize(cut(string(ev.data), 200)))
+			t.h.cfg.Name, target, wire.ErrBadResponse, wire.Sanitize(wire.Cut(string(ev.data), 200)))
 	}
 	t.endpoint, t.sid = u.String(), u.Query().Get("sessionId")
 	t.body, t.reader = resp.Body, r
@@ -130,7 +131,7 @@ func (t *legacySSE) startReading() {
 				break
 			}
 			if ev.carriesMessage() {
-				t.s.route(ev.data, source{event: ev.event, id: t.reader.lastID})
+				t.h.sink.Route(ev.data, wire.Source{Event: ev.event, ID: t.reader.lastID})
 			}
 		}
 		t.body.Close()
@@ -139,14 +140,14 @@ func (t *legacySSE) startReading() {
 		}
 		herr := &HTTPError{Server: t.h.cfg.Name, Method: http.MethodGet, URL: t.h.url.String(),
 			Err: errors.New(describeStreamEnd(err) + "; the session is over")}
-		t.s.die(herr)
-		t.s.failInit(herr)
+		t.h.sink.Die(herr)
+		t.h.sink.FailInit(herr)
 	}()
 }
 
 // send POSTs msg to the endpoint; the answer comes on the stream.
-func (t *legacySSE) send(ctx context.Context, msg []byte, c *call) error {
-	body := trimNewline(msg)
+func (t *legacySSE) send(ctx context.Context, msg []byte, c wire.Call) error {
+	body := wire.TrimNewline(msg)
 	x := kindOf(body, c)
 	reqCtx, cancel := t.h.exchangeContext(ctx)
 	defer cancel()
@@ -162,7 +163,7 @@ func (t *legacySSE) send(ctx context.Context, msg []byte, c *call) error {
 	}
 	defer resp.Body.Close()
 	if c != nil {
-		c.http = &exchange{status: resp.StatusCode, header: resp.Header, reqHeader: t.h.redact.header(req.Header)}
+		c.SetExchange(&wire.Exchange{Status: resp.StatusCode, Header: resp.Header, RequestHeader: t.h.redact.Header(req.Header)})
 	}
 	body, _, err = readLimited(resp.Body, errorBodyLimit)
 	if resp.StatusCode < 300 {
@@ -171,7 +172,7 @@ func (t *legacySSE) send(ctx context.Context, msg []byte, c *call) error {
 	if err != nil && len(body) == 0 {
 		return t.h.failure(ctx, reqCtx, http.MethodPost, t.endpoint, err, start)
 	}
-	if found, seen := t.s.deliverErrorBody(body, x, resp.StatusCode); found {
+	if found, seen := t.h.deliverErrorBody(body, x, resp.StatusCode); found {
 		if x.init && !seen {
 			return fmt.Errorf("server %q: POST %s: HTTP %d", t.h.cfg.Name, t.endpoint, resp.StatusCode)
 		}
@@ -183,7 +184,7 @@ func (t *legacySSE) send(ctx context.Context, msg []byte, c *call) error {
 // stop aborts the stream and the requests in flight; closing the stream is
 // how a 2024-11-05 session ends.
 func (t *legacySSE) stop() error {
-	t.s.cancel()
+	t.h.cancel()
 	return nil
 }
 
@@ -195,6 +196,3 @@ func (t *legacySSE) drain() {
 	}
 	t.h.tr.CloseIdleConnections()
 }
-
-// detail adds nothing: HTTP errors carry their own context.
-func (t *legacySSE) detail() string { return "" }

@@ -1,14 +1,15 @@
-package session
+package httpwire
 
 import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+
 	"github.com/mcptest/mcptest/internal/safefile"
 )
 
-// tlsConfig builds the client TLS configuration of a URL session.
-func tlsConfig(o TLSOptions) (*tls.Config, error) {
+// TLSConfig builds the client TLS configuration of a URL session.
+func TLSConfig(o TLSOptions) (*tls.Config, error) {
 	conf := &tls.Config{MinVersion: tls.VersionTLS12}
 	if o.MinVersion == "1.3" {
 		conf.MinVersion = tls.VersionTLS13

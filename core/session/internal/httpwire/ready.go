@@ -1,4 +1,4 @@
-package session
+package httpwire
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // Backoff of the readiness poll.
@@ -19,7 +21,7 @@ const (
 // exponential backoff, for at most ReadyTimeout. A path is resolved
 // against the server's URL. Custom headers and credentials go only to the
 // server's own origin: a health check elsewhere must not receive them.
-func (h *httpConn) waitForReady(ctx context.Context) error {
+func (h *conn) waitForReady(ctx context.Context) error {
 	target, err := h.url.Parse(h.cfg.WaitForReady)
 	if err != nil || (target.Scheme != "http" && target.Scheme != "https") {
 		return fmt.Errorf("url server %q: wait_for_ready %q is not an http(s) URL or path", h.cfg.Name, h.cfg.WaitForReady)
@@ -45,19 +47,19 @@ func (h *httpConn) waitForReady(ctx context.Context) error {
 			last = fmt.Sprintf("HTTP %d %s", status, http.StatusText(status))
 		}
 		remaining := time.Until(start.Add(h.cfg.ReadyTimeout))
-		if remaining <= 0 || !sleepCtx(min(delay, remaining), ctx.Done(), nil) {
+		if remaining <= 0 || !wire.SleepCtx(min(delay, remaining), ctx.Done(), nil) {
 			if errors.Is(ctx.Err(), context.Canceled) {
 				return fmt.Errorf("server %q: waiting for %s: %w", h.cfg.Name, target, ctx.Err())
 			}
 			return fmt.Errorf("server %q: %w: %s did not answer 2xx in %s (%d attempts; last: %s)",
-				h.cfg.Name, ErrTimeout, target, time.Since(start).Round(time.Millisecond), attempt, last)
+				h.cfg.Name, wire.ErrTimeout, target, time.Since(start).Round(time.Millisecond), attempt, last)
 		}
 		delay = min(2*delay, readyMaxDelay)
 	}
 }
 
 // probeReady sends one readiness GET and returns its status.
-func (h *httpConn) probeReady(ctx context.Context, target string, sameOrigin bool) (int, error) {
+func (h *conn) probeReady(ctx context.Context, target string, sameOrigin bool) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, h.cfg.HTTP.Timeout)
 	defer cancel()
 	var req *http.Request

@@ -1,4 +1,4 @@
-package session
+package stdiowire
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // defaultWriteTimeout bounds a write to the server's stdin when the caller's
@@ -75,7 +77,7 @@ func (w *stdinWriter) writeFrame(ctx context.Context, b []byte) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		if n > 0 {
 			w.mu.Lock()
-			w.broken = fmt.Errorf("%w: %w (%d of %d bytes written)", ErrTimeout, errStdinBroken, n, len(b))
+			w.broken = fmt.Errorf("%w: %w (%d of %d bytes written)", wire.ErrTimeout, errStdinBroken, n, len(b))
 			w.mu.Unlock()
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -85,7 +87,7 @@ func (w *stdinWriter) writeFrame(ctx context.Context, b []byte) error {
 			return fmt.Errorf("write to server stdin: %w", context.DeadlineExceeded)
 		}
 		return fmt.Errorf("write to server stdin: %w: %w: a %d-byte frame was not read within %s",
-			ErrTimeout, errStdinStalled, len(b), defaultWriteTimeout)
+			wire.ErrTimeout, errStdinStalled, len(b), defaultWriteTimeout)
 	}
 	return fmt.Errorf("write to server stdin: %w", err)
 }

@@ -1,4 +1,4 @@
-package session
+package httpwire
 
 import (
 	"errors"
@@ -76,27 +76,6 @@ func TestSSEReaderLimits(t *testing.T) {
 	}
 	if got := describeStreamEnd(io.ErrUnexpectedEOF); !strings.Contains(got, "broke") {
 		t.Errorf("describeStreamEnd = %q", got)
-	}
-}
-
-func TestRedactor(t *testing.T) {
-	r := newRedactor([]string{"abc", "secret-1", "secret-1-longer", ""}, []string{"x-api-key"})
-	r.add("tok-9999")
-	if got := r.scrub("a secret-1-longer and secret-1 and tok-9999 and abc"); got != "a [REDACTED] and [REDACTED] and [REDACTED] and abc" {
-		t.Errorf("scrub = %q", got)
-	}
-	// A server's own escapes are seen through (internal/redact has the
-	// full set of forms).
-	if got := r.scrub(`{"t":"tok\u002d9999","s":"secret\/1"}`); got != `{"t":"[REDACTED]","s":"secret\/1"}` {
-		t.Errorf("scrub of escaped forms = %q", got)
-	}
-	h := r.header(map[string][]string{"Authorization": {"Bearer x"}, "X-Api-Key": {"k"}, "X-Other": {"has secret-1"}})
-	if h.Get("Authorization") != Redacted || h.Get("X-Api-Key") != Redacted || h.Get("X-Other") != "has "+Redacted {
-		t.Errorf("header = %v", h)
-	}
-	var none *redactor
-	if none.scrub("x") != "x" {
-		t.Error("nil redactor changed text")
 	}
 }
 

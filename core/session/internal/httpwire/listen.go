@@ -1,10 +1,12 @@
-package session
+package httpwire
 
 import (
 	"context"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // maxListenFailures is how many GET stream connections in a row may fail
@@ -51,7 +53,7 @@ func (t *streamable) listen(ready chan struct{}) {
 			if failures++; failures >= maxListenFailures {
 				return
 			}
-			if !sleepCtx(retry, t.h.ctx.Done(), nil) {
+			if !wire.SleepCtx(retry, t.h.ctx.Done(), nil) {
 				return
 			}
 			continue
@@ -63,7 +65,7 @@ func (t *streamable) listen(ready chan struct{}) {
 			return
 		}
 		failures = 0
-		r := newSSEReader(resp.Body, t.s.opts.maxMessageBytes)
+		r := newSSEReader(resp.Body, t.h.cfg.MaxMessageBytes)
 		r.lastID, r.hold = lastID, t.h.hold()
 		for {
 			ev, err := r.next()
@@ -71,7 +73,7 @@ func (t *streamable) listen(ready chan struct{}) {
 				break
 			}
 			if ev.carriesMessage() {
-				t.s.route(ev.data, source{event: ev.event, id: r.lastID})
+				t.h.sink.Route(ev.data, wire.Source{Event: ev.event, ID: r.lastID})
 			}
 		}
 		resp.Body.Close()
@@ -80,7 +82,7 @@ func (t *streamable) listen(ready chan struct{}) {
 		if r.retry > 0 {
 			retry = r.retry
 		}
-		if !sleepCtx(retry, t.h.ctx.Done(), nil) {
+		if !wire.SleepCtx(retry, t.h.ctx.Done(), nil) {
 			return
 		}
 	}

@@ -1,4 +1,4 @@
-package session
+package httpwire
 
 import (
 	"errors"
@@ -13,12 +13,12 @@ import (
 // side would otherwise add up to several times that.
 const DefaultMaxBufferedBytes = 512 << 20
 
-// errBodyBudget is matched by the error of a body read that would have
+// ErrBodyBudget is matched by the error of a body read that would have
 // taken the session's buffered bytes past MaxBufferedBytes.
-var errBodyBudget = errors.New("response body budget exceeded")
+var ErrBodyBudget = errors.New("response body budget exceeded")
 
 // budgetError says which budget a body read ran into. It matches
-// errBodyBudget, and errEventTooLong so that a stream cut short by it is
+// ErrBodyBudget, and errEventTooLong so that a stream cut short by it is
 // not resumed (it would only run into it again).
 type budgetError struct {
 	limit int // the session's budget
@@ -31,9 +31,9 @@ func (e *budgetError) Error() string {
 		"(this one had reached %s; MaxBufferedBytes)", byteSize(e.limit), byteSize(e.held))
 }
 
-// Is matches errBodyBudget and errEventTooLong.
+// Is matches ErrBodyBudget and errEventTooLong.
 func (e *budgetError) Is(target error) bool {
-	return target == errBodyBudget || target == errEventTooLong
+	return target == ErrBodyBudget || target == errEventTooLong
 }
 
 // bodyBudget is the bytes a session's body readers may hold together.
@@ -60,6 +60,15 @@ func (b *bodyBudget) give(n int) {
 	b.mu.Lock()
 	b.used -= n
 	b.mu.Unlock()
+}
+
+// Held returns the bytes the session's body readers hold at the moment;
+// once every read is over, it is 0.
+func (w *Wire) Held() int {
+	b := w.h.budget
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used
 }
 
 // bodyHold is what one body reader has taken from its session's budget.

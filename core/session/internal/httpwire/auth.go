@@ -1,4 +1,4 @@
-package session
+package httpwire
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // credentials produce the Authorization header of each request.
@@ -23,7 +25,7 @@ type credentials interface {
 
 // newCredentials returns the credentials cfg.Auth describes. tokenClient
 // is the HTTP client OAuth token requests go through.
-func newCredentials(cfg HTTPConfig, tokenClient *http.Client, r *redactor) credentials {
+func newCredentials(cfg Config, tokenClient *http.Client, r *wire.Redactor) credentials {
 	a := cfg.Auth
 	switch {
 	case a.OAuth != nil:
@@ -71,7 +73,7 @@ type oauthCredentials struct {
 	server string
 	conf   *OAuthConfig
 	ts     oauth2.TokenSource
-	redact *redactor
+	redact *wire.Redactor
 }
 
 func (o *oauthCredentials) authorization() (string, error) {
@@ -80,9 +82,9 @@ func (o *oauthCredentials) authorization() (string, error) {
 		return "", o.tokenError(err)
 	}
 	// A token is a secret like the others: keep it out of every record.
-	o.redact.add(tok.AccessToken)
+	o.redact.Add(tok.AccessToken)
 	if tok.RefreshToken != "" {
-		o.redact.add(tok.RefreshToken)
+		o.redact.Add(tok.RefreshToken)
 	}
 	return tok.Type() + " " + tok.AccessToken, nil
 }
@@ -111,9 +113,9 @@ func (o *oauthCredentials) tokenError(err error) error {
 		e.Status, e.Header = re.Response.StatusCode, re.Response.Header
 		e.Body = excerpt(re.Body, o.redact)
 	case errors.As(err, &ue):
-		e.Err = errors.New(o.redact.scrub(ue.Err.Error()))
+		e.Err = errors.New(o.redact.Scrub(ue.Err.Error()))
 	default:
-		e.Err = errors.New(o.redact.scrub(strings.TrimPrefix(err.Error(), "oauth2: ")))
+		e.Err = errors.New(o.redact.Scrub(strings.TrimPrefix(err.Error(), "oauth2: ")))
 	}
 	return fmt.Errorf("%w: %w", ErrAuth, e)
 }

@@ -1,4 +1,4 @@
-package session
+package httpwire
 
 import (
 	"bytes"
@@ -12,102 +12,26 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // errHTTPTimeout is the cause of a request context that ran out of
 // HTTPOptions.Timeout, which tells it apart from the caller's deadline.
 var errHTTPTimeout = errors.New("HTTP timeout")
 
-// StartHTTP connects to the URL server described by cfg: it waits for
-// cfg.WaitForReady when set, opens the transport (Streamable HTTP, or the
-// legacy SSE stream and its endpoint), performs the initialize handshake
-// at the pinned protocol revision and returns the ready session. Over
-// Streamable HTTP it then opens the standalone GET stream, so that
-// server-to-client requests and notifications arrive (a server answering
-// 405 has none). At a modern revision (2026-07-28) it sends server/discover
-// instead of initialize and opens no GET stream: every request carries
-// the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers and no session
-// id. ctx bounds only the start, not the session's life.
-//
-// Errors wrap ErrTransport (an *HTTPError: unreachable, TLS failure, HTTP
-// error status, and ErrAuth for 401/403 and token failures), ErrTimeout
-// or ErrBadResponse, and say which server, URL and variable were involved,
-// never a secret.
-func StartHTTP(ctx context.Context, cfg HTTPConfig) (*Session, error) {
-	cfg, err := cfg.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	s := newSession(cfg.options(), cfg.Transport)
-	h, err := newHTTPConn(s.ctx, cfg)
-	if err != nil {
-		s.cancel()
-		return nil, err
-	}
-	s.redact = h.redact
-	if cfg.WaitForReady != "" {
-		if err := h.waitForReady(ctx); err != nil {
-			h.tr.CloseIdleConnections()
-			s.cancel()
-			return nil, err
-		}
-	}
-
-	var start func() // begins reading once mcp-go runs
-	switch cfg.Transport {
-	case TransportSSE:
-		t := &legacySSE{s: s, h: h}
-		s.t, s.sessionID = t, t.id
-		if err := t.connect(ctx); err != nil {
-			_ = s.Close()
-			return nil, err
-		}
-		start = t.startReading
-	default:
-		t := &streamable{s: s, h: h}
-		if s.opts.modern() {
-			// Every request of the stateless era declares its revision.
-			t.version = cfg.ProtocolVersion
-		}
-		s.t, s.sessionID = t, t.id
-		start = func() {}
-	}
-	if err := s.startClient(); err != nil {
-		_ = s.Close()
-		return nil, fmt.Errorf("connect to server %q: mcp client: %w", cfg.Name, err)
-	}
-	start()
-	if err := s.handshake(ctx); err != nil {
-		_ = s.Close()
-		return nil, err
-	}
-	if t, ok := s.t.(*streamable); ok && !s.opts.modern() {
-		// The stateless era has no standalone stream.
-		// Notifications the server sends right after the handshake
-		// (list changes, a roots request) go on the GET stream: wait,
-		// briefly, until it is open.
-		ready := t.startListening()
-		wait := time.NewTimer(min(cfg.HTTP.Timeout, listenReadyWait))
-		select {
-		case <-ready:
-		case <-wait.C:
-		case <-ctx.Done():
-		}
-		wait.Stop()
-	}
-	return s, nil
-}
-
-// httpConn is the HTTP plumbing both URL transports share: the client with
+// conn is the HTTP plumbing both URL transports share: the client with
 // its TLS, timeouts and redirect policy, and the headers of every request.
-type httpConn struct {
-	cfg    HTTPConfig
+type conn struct {
+	cfg    Config
 	url    *url.URL
-	ctx    context.Context // the session's: ends when it closes
+	ctx    context.Context // ends when the session closes or Stop begins
+	cancel context.CancelFunc
 	tr     *http.Transport
 	client *http.Client // no overall timeout: streams outlive it
 	creds  credentials
-	redact *redactor
+	redact *wire.Redactor
+	sink   wire.Sink
 	// budget bounds the body bytes all the session's readers hold at
 	// once (MaxBufferedBytes).
 	budget *bodyBudget
@@ -115,12 +39,13 @@ type httpConn struct {
 
 // hold returns a new, empty claim on the session's body budget, for one
 // body or stream.
-func (h *httpConn) hold() *bodyHold { return &bodyHold{budget: h.budget} }
+func (h *conn) hold() *bodyHold { return &bodyHold{budget: h.budget} }
 
-// newHTTPConn builds the client for cfg, whose defaults are filled in.
-func newHTTPConn(ctx context.Context, cfg HTTPConfig) (*httpConn, error) {
+// newConn builds the client for cfg, whose defaults are filled in. Its
+// context is a child of ctx, the session's.
+func newConn(ctx context.Context, cfg Config, sink wire.Sink) (*conn, error) {
 	u, _ := url.Parse(cfg.URL) // validated by withDefaults
-	tlsConf, err := tlsConfig(cfg.HTTP.TLS)
+	tlsConf, err := TLSConfig(cfg.HTTP.TLS)
 	if err != nil {
 		return nil, fmt.Errorf("url server %q: %w", cfg.Name, err)
 	}
@@ -134,7 +59,8 @@ func newHTTPConn(ctx context.Context, cfg HTTPConfig) (*httpConn, error) {
 	if o := cfg.Auth.OAuth; o != nil {
 		secrets = append(secrets, o.ClientSecret)
 	}
-	h := &httpConn{cfg: cfg, url: u, ctx: ctx, redact: newRedactor(secrets, cfg.secretHeaderNames())}
+	h := &conn{cfg: cfg, url: u, redact: wire.NewRedactor(secrets, cfg.secretHeaderNames()), sink: sink}
+	h.ctx, h.cancel = context.WithCancel(ctx)
 	h.budget = &bodyBudget{limit: cfg.MaxBufferedBytes}
 
 	dialer := &net.Dialer{Timeout: cfg.HTTP.ConnectTimeout, KeepAlive: 30 * time.Second}
@@ -158,7 +84,7 @@ func newHTTPConn(ctx context.Context, cfg HTTPConfig) (*httpConn, error) {
 // checkRedirect follows at most HTTPOptions.MaxRedirects redirects, and
 // keeps credentials and secret headers from leaving the origin the user
 // named.
-func (h *httpConn) checkRedirect(req *http.Request, via []*http.Request) error {
+func (h *conn) checkRedirect(req *http.Request, via []*http.Request) error {
 	limit := *h.cfg.HTTP.MaxRedirects
 	if limit == 0 {
 		return http.ErrUseLastResponse
@@ -178,7 +104,7 @@ func (h *httpConn) checkRedirect(req *http.Request, via []*http.Request) error {
 
 // newRequest builds a request with the custom headers, the User-Agent and
 // the credentials. ctx bounds it.
-func (h *httpConn) newRequest(ctx context.Context, method, target string, body []byte) (*http.Request, error) {
+func (h *conn) newRequest(ctx context.Context, method, target string, body []byte) (*http.Request, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -205,7 +131,7 @@ func (h *httpConn) newRequest(ctx context.Context, method, target string, body [
 
 // exchangeContext bounds one exchange by ctx, the HTTP timeout and the
 // session's life.
-func (h *httpConn) exchangeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+func (h *conn) exchangeContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithTimeoutCause(ctx, h.cfg.HTTP.Timeout, errHTTPTimeout)
 	stop := context.AfterFunc(h.ctx, cancel)
 	return ctx, func() {
@@ -217,15 +143,15 @@ func (h *httpConn) exchangeContext(ctx context.Context) (context.Context, contex
 // failure classifies err, which ended an exchange that caller asked for
 // and reqCtx bounded: the session closed, the caller gave up, the HTTP
 // timeout passed, or the network failed.
-func (h *httpConn) failure(caller, reqCtx context.Context, method, target string, err error, start time.Time) error {
+func (h *conn) failure(caller, reqCtx context.Context, method, target string, err error, start time.Time) error {
 	switch {
 	case h.ctx.Err() != nil:
-		return ErrClosed
+		return wire.ErrClosed
 	case caller.Err() != nil:
-		return ctxError(caller, time.Since(start))
+		return wire.CtxError(caller, time.Since(start))
 	case errors.Is(context.Cause(reqCtx), errHTTPTimeout):
 		return fmt.Errorf("server %q: %s %s: %w: no complete response within the HTTP timeout of %s",
-			h.cfg.Name, method, target, ErrTimeout, h.cfg.HTTP.Timeout)
+			h.cfg.Name, method, target, wire.ErrTimeout, h.cfg.HTTP.Timeout)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -243,14 +169,14 @@ func (h *httpConn) failure(caller, reqCtx context.Context, method, target string
 
 // statusError describes an HTTP error status whose body is not a JSON-RPC
 // error.
-func (h *httpConn) statusError(method, target string, resp *http.Response, body []byte) *HTTPError {
+func (h *conn) statusError(method, target string, resp *http.Response, body []byte) *HTTPError {
 	e := &HTTPError{Server: h.cfg.Name, Method: method, URL: target, Status: resp.StatusCode,
 		Header: resp.Header, Body: excerpt(body, h.redact)}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		e.Hint = h.creds.hint()
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
-		e.Hint = "redirect to " + Sanitize(resp.Header.Get("Location")) + " not followed (http.max_redirects: 0)"
+		e.Hint = "redirect to " + wire.Sanitize(resp.Header.Get("Location")) + " not followed (http.max_redirects: 0)"
 	}
 	return e
 }
@@ -266,16 +192,16 @@ func mediaType(contentType string) string {
 
 // exchangeKind describes the message an HTTP exchange carried.
 type exchangeKind struct {
-	c       *call  // the Session call, or nil
-	request bool   // a request: a response is due
-	init    bool   // the initialize request
-	id      string // the request id as JSON text
+	c       wire.Call // the session's call, or nil
+	request bool      // a request: a response is due
+	init    bool      // the initialize request
+	id      string    // the request id as JSON text
 }
 
 // kindOf describes msg, the body of a POST made for c.
-func kindOf(msg []byte, c *call) *exchangeKind {
+func kindOf(msg []byte, c wire.Call) *exchangeKind {
 	if c != nil {
-		return &exchangeKind{c: c, request: true, id: c.key}
+		return &exchangeKind{c: c, request: true, id: c.ID()}
 	}
 	var m struct {
 		ID     json.RawMessage `json:"id"`
@@ -287,9 +213,9 @@ func kindOf(msg []byte, c *call) *exchangeKind {
 }
 
 // answered reports whether the request of x has had its response.
-func (x *exchangeKind) answered(s *Session, seen bool) bool {
+func (x *exchangeKind) answered(sink wire.Sink, seen bool) bool {
 	if x.c != nil {
-		return !s.isPending(x.c.key)
+		return !sink.Pending(x.c)
 	}
 	return seen
 }
@@ -335,7 +261,7 @@ func responseID(msg []byte) string {
 // failure, which statusError describes with the WWW-Authenticate header
 // and the credentials configured. Nor is a body whose "error" is not an
 // object: that is no JSON-RPC error.
-func (s *Session) deliverErrorBody(body []byte, x *exchangeKind, status int) (found, seen bool) {
+func (h *conn) deliverErrorBody(body []byte, x *exchangeKind, status int) (found, seen bool) {
 	if status == http.StatusUnauthorized || status == http.StatusForbidden {
 		return false, false
 	}
@@ -349,19 +275,16 @@ func (s *Session) deliverErrorBody(body []byte, x *exchangeKind, status int) (fo
 			continue
 		}
 		found = true
-		if len(m.ID) > 0 && string(m.ID) != "null" && (x.c == nil || string(m.ID) == x.c.key) {
+		if len(m.ID) > 0 && string(m.ID) != "null" && (x.c == nil || string(m.ID) == x.c.ID()) {
 			seen = seen || string(m.ID) == x.id
-			s.route(msg, source{owner: x.c})
+			h.sink.Route(msg, wire.Source{Owner: x.c})
 			continue
 		}
-		at := time.Now()
 		switch {
 		case x.c != nil:
-			if !s.answer(x.c, reply{frame: s.frame(Received, at, msg, "", ""), rpcErr: m.Error, at: at}) {
-				x.c.addFrame(s.frame(Received, at, msg, "", ""))
-			}
+			h.sink.AnswerError(x.c, msg, m.Error)
 		case x.init:
-			s.failInit(fmt.Errorf("HTTP %d: %w", status, parseRPCError(m.Error)))
+			h.sink.FailInit(fmt.Errorf("HTTP %d: %w", status, wire.ParseRPCError(m.Error)))
 		}
 	}
 	return found, seen

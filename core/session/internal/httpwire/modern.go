@@ -1,4 +1,4 @@
-package session
+package httpwire
 
 import (
 	"encoding/base64"
@@ -18,7 +18,7 @@ const (
 // modernHeaders adds Mcp-Method and Mcp-Name to req, a POST of body, on a
 // modern-era session; MCP-Protocol-Version comes from protocolHeaders.
 func (t *streamable) modernHeaders(req *http.Request, body []byte) {
-	if !t.s.opts.modern() {
+	if !t.h.cfg.Modern {
 		return
 	}
 	var m struct {
@@ -49,7 +49,7 @@ func (t *streamable) modernHeaders(req *http.Request, body []byte) {
 // already does) rather than by a message: over Streamable HTTP there is
 // no stream a stateless server could relate it to.
 func (t *streamable) modernCancel(body []byte) bool {
-	if !t.s.opts.modern() {
+	if !t.h.cfg.Modern {
 		return false
 	}
 	var m struct {

@@ -1,4 +1,4 @@
-package session
+package httpwire
 
 import (
 	"errors"
@@ -6,7 +6,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/mcptest/mcptest/core/session/internal/wire"
 )
 
 // ErrTransport is matched (errors.Is) by errors for HTTP exchanges that
@@ -32,7 +33,7 @@ const (
 // errors.Is(err, ErrAuth) too when Status is 401 or 403. Its text never
 // holds a configured secret.
 type HTTPError struct {
-	// Server is the session's name (HTTPConfig.Name).
+	// Server is the session's name (Config.Name).
 	Server string
 	// Method and URL are the request's.
 	Method, URL string
@@ -58,7 +59,7 @@ func (e *HTTPError) Error() string {
 	case e.Status != 0:
 		fmt.Fprintf(&b, "HTTP %d %s", e.Status, http.StatusText(e.Status))
 		if wa := e.Header.Get("WWW-Authenticate"); wa != "" && (e.Status == 401 || e.Status == 403) {
-			fmt.Fprintf(&b, " (WWW-Authenticate: %s)", Sanitize(cut(wa, excerptLimit)))
+			fmt.Fprintf(&b, " (WWW-Authenticate: %s)", wire.Sanitize(wire.Cut(wa, excerptLimit)))
 		}
 	case e.Err != nil:
 		b.WriteString(e.Err.Error())
@@ -85,33 +86,22 @@ func (e *HTTPError) Unwrap() error { return e.Err }
 
 // excerpt returns the start of body as one sanitised line of at most
 // excerptLimit bytes, scrubbed of secrets.
-func excerpt(body []byte, r *redactor) string {
+func excerpt(body []byte, r *wire.Redactor) string {
 	// Scrubbed before the cut, so a secret across it leaves no prefix;
 	// only the start, with a margin, is worth scrubbing.
-	more := len(body) > excerptLimit+maskMargin
+	more := len(body) > excerptLimit+wire.MaskMargin
 	if more {
-		body = body[:excerptLimit+maskMargin]
+		body = body[:excerptLimit+wire.MaskMargin]
 	}
-	s := strings.TrimSpace(string(r.scrubBytes(body)))
+	s := strings.TrimSpace(string(r.ScrubBytes(body)))
 	cutAt := more || len(s) > excerptLimit
-	s = cut(s, excerptLimit)
+	s = wire.Cut(s, excerptLimit)
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
-	s = Sanitize(s)
+	s = wire.Sanitize(s)
 	if cutAt {
 		s += "…"
 	}
 	return s
-}
-
-// cut returns at most n bytes of s, not splitting a UTF-8 sequence.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for i := 0; i < utf8.UTFMax && n > 0 && !utf8.RuneStart(s[n]); i++ {
-		n--
-	}
-	return s[:n]
 }
 
 // readLimited reads at most limit bytes of r, and reports whether more was

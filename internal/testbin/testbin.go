@@ -1,0 +1,93 @@
+// Package testbin builds the Go programs that tests run as real processes
+// (the demo and chaos servers, fake servers, plugins), once per test
+// binary and only when a test asks for one.
+//
+// Building is the slow part of those tests, so in -short mode nothing is
+// built: Build skips the calling test with a message saying so. `make
+// test` (no -short) runs them all.
+package testbin
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// build is one program, built at most once.
+type build struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+var (
+	mu     sync.Mutex
+	dir    string
+	builds = map[string]*build{}
+)
+
+// Build returns the path of the program built from the Go package pkg (a
+// full import path, so the caller's working directory does not matter).
+// The first call for pkg builds it; later calls, from any goroutine, wait
+// for that build and share it. In -short mode it skips t instead; a
+// failed build fails t.
+func Build(t testing.TB, pkg string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("needs %s built as a binary; -short builds no binaries (make test runs it)", path.Base(pkg))
+	}
+	p, err := get(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Get is Build for setup code that has no test to skip (TestMain,
+// benchmarks): it returns the error, and it builds in -short mode too,
+// so callers decide whether to call it.
+func Get(pkg string) (string, error) { return get(pkg) }
+
+func get(pkg string) (string, error) {
+	mu.Lock()
+	if dir == "" {
+		d, err := os.MkdirTemp("", "testbin-")
+		if err != nil {
+			mu.Unlock()
+			return "", fmt.Errorf("testbin: %w", err)
+		}
+		dir = d
+	}
+	b := builds[pkg]
+	if b == nil {
+		b = &build{}
+		builds[pkg] = b
+	}
+	out := filepath.Join(dir, fmt.Sprintf("%d-%s", len(builds), path.Base(pkg)))
+	mu.Unlock()
+	b.once.Do(func() {
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build %s: %w\n%s", pkg, err, msg)
+			return
+		}
+		b.path = out
+	})
+	return b.path, b.err
+}
+
+// Cleanup removes every program built so far. Call it from TestMain after
+// m.Run.
+func Cleanup() {
+	mu.Lock()
+	defer mu.Unlock()
+	if dir != "" {
+		os.RemoveAll(dir)
+		dir = ""
+		builds = map[string]*build{}
+	}
+}

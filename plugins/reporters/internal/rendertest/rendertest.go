@@ -1,0 +1,53 @@
+// Package rendertest is the harness the bundled reporters' tests share:
+// it streams a run through a reporter plugin over real gRPC (sdk/plugintest)
+// and returns what the plugin wrote, so each reporter's tests hold only
+// what is particular to its format.
+package rendertest
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
+	"github.com/mcptest/mcptest/sdk/report"
+)
+
+// Primary streams events through the reporter key of p and returns what
+// it wrote to the primary sink. A render error, or anything written to
+// the progress or step-summary sinks, fails t: these reporters write
+// their document to the primary sink only.
+func Primary(t *testing.T, p *sdk.Plugin, key string, events []report.Event) string {
+	t.Helper()
+	c := plugintest.New(t, p, nil)
+	out := plugintest.Render(t, c, sdk.RenderStart{Key: key}, events)
+	if out.Err != nil {
+		t.Fatalf("render: %v", out.Err)
+	}
+	if out.Progress != "" || out.StepSummary != "" {
+		t.Errorf("reporter wrote outside the primary sink: %q %q", out.Progress, out.StepSummary)
+	}
+	return out.Primary
+}
+
+// Finished is the event stream of a run known only by its final report
+// (what `mcptest report` re-renders).
+func Finished(run *report.Run) []report.Event {
+	return []report.Event{{Type: report.EventRunFinished, Run: run}}
+}
+
+// NeedsRunFinished checks that the reporter key of p refuses a stream
+// closed before run_finished, naming the missing event, rather than
+// writing a partial document as if it were whole.
+func NeedsRunFinished(t *testing.T, p *sdk.Plugin, key string) {
+	t.Helper()
+	c := plugintest.New(t, p, nil)
+	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: key}, func(sdk.Sink, []byte) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stream.Close(); err == nil || !strings.Contains(err.Error(), "run_finished") {
+		t.Errorf("Close = %v, want the missing run_finished error", err)
+	}
+}
