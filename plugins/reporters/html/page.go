@@ -103,7 +103,7 @@ var statusNames = []struct {
 	label  string
 }{
 	{report.StatusPassed, "passed"}, {report.StatusFailed, "failed"}, {report.StatusWarned, "warned"},
-	{report.StatusErrored, "errored"}, {report.StatusSkipped, "skipped"},
+	{report.StatusErrored, "errored"}, {report.StatusSkipped, "skipped"}, {report.StatusDeferred, "deferred"},
 }
 
 // statusClass is the CSS class of a status; unknown statuses share one.
@@ -211,6 +211,8 @@ func verdict(run *report.Run) (string, string) {
 		return "no tests", "st-skipped"
 	case s.Warned > 0:
 		return "passed with warnings", "st-warned"
+	case s.Deferred > 0:
+		return fmt.Sprintf("passed, %d deferred (no model key)", s.Deferred), "st-passed"
 	}
 	return "passed", "st-passed"
 }
@@ -241,7 +243,7 @@ func newTestView(index int, t *report.Test, openFailures bool) testView {
 	tagsJSON, _ := json.Marshal(append([]string{}, v.Tags...))
 	v.TagsJSON = string(tagsJSON)
 	v.Search = strings.ToLower(strings.Join([]string{v.Name, v.ID, v.Location, v.Server, v.Tool}, " "))
-	if t.Status != report.StatusSkipped || t.DurationMS > 0 {
+	if (t.Status != report.StatusSkipped && t.Status != report.StatusDeferred) || t.DurationMS > 0 {
 		v.Duration = formatMS(t.DurationMS)
 	}
 	if t.Score != nil {

@@ -127,7 +127,7 @@ func Build(run *report.Run) []Span {
 // judged reports tests that carry a verdict worth its own evaluator span:
 // those scored against a threshold. The report sets Score only for them.
 func judged(t *report.Test) bool {
-	return t.Score != nil && t.Status != report.StatusSkipped
+	return t.Score != nil && t.Status != report.StatusSkipped && t.Status != report.StatusDeferred
 }
 
 // VerdictOf maps a test to the export's verdict word. A warning (a failed
@@ -141,7 +141,8 @@ func VerdictOf(t *report.Test) string {
 		return VerdictPass
 	case report.StatusFailed:
 		return VerdictFail
-	case report.StatusSkipped:
+	case report.StatusSkipped, report.StatusDeferred:
+		// A deferred agent test did not run (no model key): a skip.
 		return VerdictSkip
 	}
 	return VerdictInconclusive
