@@ -29,6 +29,7 @@ type runFlags struct {
 	runID           string
 	noCache         bool
 	cacheDir        string
+	requireModels   bool
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -45,6 +46,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.runID, "run-id", "", "id recorded in the report (default: generated); give all shards of a CI run the same one")
 	fs.BoolVar(&f.noCache, "no-cache", false, "send every request to its server; never answer one from the result cache")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "keep cacheable answers in this folder and reuse them in later runs")
+	fs.BoolVar(&f.requireModels, "require-models", os.Getenv(requireModelsEnv) == "1",
+		"an agent test whose model has no key is an error (exit 2), not deferred; also "+requireModelsEnv+"=1")
 	f.pluginFlags.register(fs)
 	f.suiteFlags.register(fs)
 	f.selectFlags.register(fs)
@@ -99,10 +102,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		opts: run.Options{
 			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,
 			UpdateSnapshots: f.updateSnapshots, RunID: f.runID,
-			NoCache: f.noCache, CacheDir: f.cacheDir,
+			NoCache: f.noCache, CacheDir: f.cacheDir, RequireModels: f.requireModels,
 		},
 	}.execute(ctx, stdout, stderr)
 }
+
+// requireModelsEnv set to 1 is --require-models, for CI jobs that are
+// meant to have model keys.
+const requireModelsEnv = "MCPTEST_REQUIRE_MODELS"
 
 // suiteSecrets gathers the credential values every planned suite read, so
 // they are masked in every report, log and message.

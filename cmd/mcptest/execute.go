@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcptest/mcptest/core/agent"
 	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/budget"
 	"github.com/mcptest/mcptest/core/config"
@@ -79,6 +80,9 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	opts := e.opts
 	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redactor, version
 	opts.Pricer = router
+	if opts.Models == nil {
+		opts.Models = agent.RouterModels{Router: router}
+	}
 	result := run.Execute(ctx, e.plan, opts)
 	if e.finish != nil {
 		e.finish(result)

@@ -14,8 +14,3 @@ var (
 	// infrastructure error); the trace says which.
 	ErrCap = errors.New("agent run stopped by a cap")
 )
-
-// ErrNoModelKey marks a model that cannot be reached because its family's
-// key is not set: the test is deferred (a skip naming the variable), never
-// passed. The adapter over core/models wraps its no-key error with it.
-var ErrNoModelKey = errors.New("no key for the model")

@@ -9,14 +9,15 @@ import (
 	"github.com/mcptest/mcptest/core/agent"
 	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/models"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/session"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
 // AgentModels gives agent tests their models (core/models' router behind
-// an adapter in the CLI). An error wrapping agent.ErrNoModelKey defers the
-// test; any other error errors it.
+// an adapter, agent.RouterModels). An error matching models.ErrNoKey
+// defers the test; any other error errors it.
 type AgentModels interface {
 	Model(ctx context.Context, suite *config.Suite, ref config.ModelRef) (agent.Model, error)
 }
@@ -92,14 +93,14 @@ func (r *runner) agentModel(ctx context.Context, t *plan.Test) (agent.Model, err
 // key is missing (an error with --require-models), errored otherwise.
 func (r *runner) agentModelError(t *plan.Test, res rpt.Test, err error) rpt.Test {
 	msg := r.opts.Redact.String(err.Error())
-	if errors.Is(err, agent.ErrNoModelKey) {
+	if errors.Is(err, models.ErrNoKey) {
 		if r.opts.RequireModels {
 			res.Status = rpt.StatusErrored
 			res.Error = &rpt.Error{Kind: "no_model_key", Message: msg + " (--require-models / MCPTEST_REQUIRE_MODELS=1 make a missing key an error)"}
 			return res
 		}
 		res.Status = rpt.StatusDeferred
-		res.Error = &rpt.Error{Kind: "deferred", Message: "deferred: " + msg}
+		res.Error = &rpt.Error{Kind: "deferred", Message: msg}
 		return res
 	}
 	res.Status = rpt.StatusErrored

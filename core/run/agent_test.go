@@ -3,12 +3,12 @@ package run_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/mcptest/mcptest/core/agent"
 	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/models"
 	"github.com/mcptest/mcptest/core/run"
 	"github.com/mcptest/mcptest/core/score"
 	"github.com/mcptest/mcptest/sdk"
@@ -35,7 +35,7 @@ type keyedModels struct{}
 
 func (keyedModels) Model(_ context.Context, _ *config.Suite, ref config.ModelRef) (agent.Model, error) {
 	if ref.ID == "keyless" {
-		return nil, fmt.Errorf("%w: set KEYLESS_API_KEY", agent.ErrNoModelKey)
+		return nil, &models.NoKeyError{Model: ref.ID, Family: "keyless", Vars: []string{"KEYLESS_API_KEY"}}
 	}
 	return echoModel{id: ref.ID}, nil
 }

@@ -47,6 +47,9 @@ func buildCase(t *report.Test, file, block string) caseXML {
 		if t.Error != nil {
 			msg = nonEmpty(textsafe.CleanLineTrim(t.Error.Message), msg)
 		}
+		if t.Status == report.StatusDeferred && msg != string(report.StatusDeferred) {
+			msg = "deferred: " + msg
+		}
 		c.Skipped = &detailXML{Message: msg}
 	}
 	return c

@@ -39,7 +39,11 @@ func testPoint(n int, t *report.Test) string {
 		// A deferred agent test is a SKIP whose reason names the missing
 		// key ("deferred: ..."), never an ok without a directive.
 		line += " # SKIP"
-		if reason := skipReason(t); reason != "" {
+		reason := skipReason(t)
+		if t.Status == report.StatusDeferred {
+			reason = strings.TrimSuffix("deferred: "+reason, ": ")
+		}
+		if reason != "" {
 			line += " " + escapeText(reason)
 		}
 		return endLine(line)
