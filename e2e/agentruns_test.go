@@ -220,3 +220,88 @@ func TestAgentBudgetNeedsAPrice(t *testing.T) {
 	mustContain(t, "stderr", r.stderr, "suite.yml:", "/agents/0/models/0", `no price is known for model "house-model" of provider "local"`)
 	assertNoOrphans(t)
 }
+
+const reportedSuite = `
+servers:
+  demo:
+    command: ["DEMO"]
+providers:
+  house:
+    type: openai
+    base_url: "http://127.0.0.1:9/v1"
+    api_key_env: HOUSE_API_KEY
+agents:
+  - name: echoes the key
+    model: stub
+    servers: [demo]
+    system_prompt: Use the echo tool.
+    prompt: Say hello
+    expect:
+      - target: tool_calls[0].name
+        matcher: {exact: search}
+`
+
+// houseKey is a provider key the suite reads: it must be masked wherever
+// the model or the server repeats it.
+const houseKey = "hk-live-7Q2x9Zr4Lm8Np3"
+
+// An agent test's run reaches every report: the JSON trace (schema-valid),
+// the pretty trajectory, the HTML conversation and the OpenInference and
+// OTLP agent, model and tool spans, whose attribute keys are the
+// conventions package's. The provider key the model echoed through a
+// tool is masked in all of them.
+func TestAgentRunInEveryReport(t *testing.T) {
+	plugins := stubPlugins(t)
+	env := append(stubScript(t, `[{"tool_calls": [{"name": "echo", "arguments": {"message": "key `+houseKey+`"}}]},
+ {"text": "the tool said key `+houseKey+`"}]`), "HOUSE_API_KEY="+houseKey)
+	dir := t.TempDir()
+	files := map[string]string{}
+	args := []string{"run", "--plugin-dir", plugins}
+	for _, f := range []string{"json", "openinference", "otlp", "html"} {
+		files[f] = filepath.Join(dir, "out."+f)
+		args = append(args, "--reporter", f+"="+files[f])
+	}
+	args = append(args, "--reporter", "pretty", writeSuite(t, reportedSuite))
+	r := mcptestEnv(t, env, args...)
+	if r.code != 1 {
+		t.Fatalf("want exit 1 (the expect fails):\n%s", r)
+	}
+	for name, path := range files {
+		if b := read(t, path); strings.Contains(b, houseKey) || !strings.Contains(b, "REDACTED") {
+			t.Errorf("%s: the key is not masked (masked form present: %v)", name, strings.Contains(b, "REDACTED"))
+		}
+	}
+	if strings.Contains(r.stdout, houseKey) {
+		t.Error("pretty shows the key")
+	}
+
+	validateJSONSchema(t, filepath.Join(root, "schemas", "report.v1.json"), []byte(read(t, files["json"])))
+	a := readRun(t, files["json"]).Tests[0].Agent
+	if a == nil || a.Model != "stub" || a.Family != "stub" || a.System != "Use the echo tool." || len(a.ModelCalls) != 2 ||
+		len(a.ToolCalls) != 1 || a.ToolCalls[0].Server != "demo" || a.StopReason != "completed" {
+		t.Fatalf("json trace: %+v", a)
+	}
+	mustContain(t, "pretty", r.stdout, "trajectory (stub, stopped: completed", "user      Say hello", "tool call ✓ demo/echo(")
+	mustContain(t, "html", read(t, files["html"]), `class="conversation"`, "Use the echo tool.", "demo/echo")
+
+	oi := openInferenceLines(t, files["openinference"])
+	checkConventions(t, openInferenceConventions(t), oi)
+	kinds := map[string]map[string]any{}
+	for _, l := range oi {
+		kinds[l["span_kind"].(string)] = attrs(l)
+	}
+	if a := kinds["AGENT"]; a == nil || a["agent.name"] != "echoes the key [stub]" || a["llm.token_count.total"] == nil {
+		t.Errorf("agent span: %v", a)
+	}
+	if l := kinds["LLM"]; l == nil || l["llm.model_name"] != "stub" || l["llm.input_messages.0.message.role"] != "system" ||
+		l["llm.output_messages.0.message.role"] != "assistant" {
+		t.Errorf("llm span: %v", l)
+	}
+	if tl := kinds["TOOL"]; tl == nil || tl["tool.name"] != "echo" || !strings.Contains(tl["tool.parameters"].(string), "REDACTED") {
+		t.Errorf("tool span: %v", tl)
+	}
+	if spans := otlpSpans(t, files["otlp"]); len(spans) != len(oi) {
+		t.Errorf("%d OTLP spans for %d OpenInference lines", len(spans), len(oi))
+	}
+	assertNoOrphans(t)
+}
