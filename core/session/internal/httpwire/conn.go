@@ -17,7 +17,7 @@ import (
 )
 
 // errHTTPTimeout is the cause of a request context that ran out of
-// HTTPOptions.Timeout, which tells it apart from the caller's deadline.
+// Options.Timeout, which tells it apart from the caller's deadline.
 var errHTTPTimeout = errors.New("HTTP timeout")
 
 // conn is the HTTP plumbing both URL transports share: the client with
@@ -81,7 +81,7 @@ func newConn(ctx context.Context, cfg Config, sink wire.Sink) (*conn, error) {
 	return h, nil
 }
 
-// checkRedirect follows at most HTTPOptions.MaxRedirects redirects, and
+// checkRedirect follows at most Options.MaxRedirects redirects, and
 // keeps credentials and secret headers from leaving the origin the user
 // named.
 func (h *conn) checkRedirect(req *http.Request, via []*http.Request) error {
