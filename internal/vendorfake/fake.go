@@ -193,7 +193,8 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		if rep.Calls[i].Args == "" {
 			rep.Calls[i].Args = "{}"
 		}
-		if rep.Calls[i].ID == "" {
+		// Gemini often sends calls without ids; the others always name them.
+		if rep.Calls[i].ID == "" && f.vendor != Gemini {
 			rep.Calls[i].ID = fmt.Sprintf("call_%d", i+1)
 		}
 	}

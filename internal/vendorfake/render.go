@@ -76,7 +76,11 @@ func (f *Fake) geminiChunk(r Reply, text string, calls []Call, final bool) map[s
 		parts = append(parts, map[string]any{"text": text})
 	}
 	for _, c := range calls {
-		parts = append(parts, map[string]any{"functionCall": map[string]any{"id": c.ID, "name": c.Name, "args": args(c)}})
+		fc := map[string]any{"name": c.Name, "args": args(c)}
+		if c.ID != "" {
+			fc["id"] = c.ID
+		}
+		parts = append(parts, map[string]any{"functionCall": fc})
 	}
 	cand := map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "index": 0}
 	out := map[string]any{"candidates": []any{cand}, "modelVersion": strings.TrimPrefix(r.Model, "models/")}

@@ -143,3 +143,6 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// Mask hides the endpoint's key in s.
+func Mask(ep sdk.Endpoint, s string) string { return redact.New(ep.APIKey).String(s) }
