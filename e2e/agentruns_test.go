@@ -3,71 +3,13 @@ package e2e
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/mcptest/mcptest/internal/vendorfake"
 	"github.com/mcptest/mcptest/sdk/report"
 )
-
-var (
-	stubOnce sync.Once
-	stubDir  string
-	stubErr  error
-)
-
-// stubPlugins returns a plugin folder holding the stub provider, built
-// from source once per test binary (it serves the offline model `stub`).
-func stubPlugins(t *testing.T) string {
-	t.Helper()
-	stubOnce.Do(func() {
-		dir := filepath.Join(filepath.Dir(binDir), "stub-provider")
-		exe := filepath.Join(dir, "build", "mcptest-provider-stub")
-		build := exec.Command("go", "build", "-trimpath", "-o", exe, "./plugins/providers/stub")
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			stubErr = &buildError{out: string(out), err: err}
-			return
-		}
-		stubDir = filepath.Join(dir, "plugins")
-		if err := os.MkdirAll(stubDir, 0o755); err != nil {
-			stubErr = err
-			return
-		}
-		if err := os.Chmod(stubDir, 0o755); err != nil {
-			stubErr = err
-		}
-	})
-	if stubErr != nil {
-		t.Fatalf("build the stub provider: %v", stubErr)
-	}
-	if _, err := os.Stat(filepath.Join(stubDir, "stub")); err != nil {
-		if r := mcptest(t, "plugins", "install", "--dir", stubDir, filepath.Join(filepath.Dir(stubDir), "build", "mcptest-provider-stub")); r.code != 0 {
-			t.Fatalf("install the stub provider:\n%s", r)
-		}
-	}
-	return stubDir
-}
-
-type buildError struct {
-	out string
-	err error
-}
-
-func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
-
-// stubScript writes a script for the stub model and returns the
-// environment that hands it to the plugin.
-func stubScript(t *testing.T, steps string) []string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "script.json")
-	if err := os.WriteFile(path, []byte(`{"script": `+steps+`}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return []string{"MCPTEST_STUB_SCRIPT=" + path}
-}
 
 // conventionKey reports whether key is an OpenInference attribute: a key
 // of the conventions package, or a flattened list entry made of such keys
@@ -91,8 +33,19 @@ func conventionKey(conv map[string]bool, key string) bool {
 	return sawIndex && len(run) > 0 && conv[strings.Join(run, ".")]
 }
 
-const echoScript = `[{"tool_calls": [{"name": "echo", "arguments": {"message": "hello"}}], "usage": {"input_tokens": 40, "output_tokens": 10}},
- {"text": "the echo tool said hello", "usage": {"input_tokens": 60, "output_tokens": 8}}]`
+// fakeKey is the key the OpenAI fake accepts.
+const fakeKey = "sk-e2e-fake-0123456789"
+
+// openAIFake starts an OpenAI wire-format fake answering replies, and
+// returns it with the environment that points the openai provider plugin
+// at it.
+func openAIFake(t *testing.T, replies ...vendorfake.Reply) (*vendorfake.Fake, []string) {
+	t.Helper()
+	f := vendorfake.New(t, vendorfake.OpenAI)
+	f.Key = fakeKey
+	f.Push(replies...)
+	return f, append(append([]string(nil), noModelKeys...), "OPENAI_API_KEY="+fakeKey, "OPENAI_BASE_URL="+f.URL)
+}
 
 const agentSuiteLive = `
 servers:
@@ -100,7 +53,7 @@ servers:
     command: ["DEMO"]
 agents:
   - name: echoes hello
-    model: stub
+    model: gpt-4o
     servers: [demo]
     prompt: PROMPT
     expect:
@@ -110,21 +63,26 @@ agents:
         matcher: {contains: hello}
 `
 
-// An agent suite recorded once replays from its cassette with no
-// provider plugin at all: same verdict, the trace marked replayed. A
-// changed prompt fails with a diff of the request.
+// An agent suite recorded once against a provider replays from its
+// cassette with no key: the same verdict, nothing sent to the provider,
+// the trace marked replayed. A changed prompt fails with a diff of the
+// request.
 func TestAgentRecordAndReplayOffline(t *testing.T) {
-	plugins := stubPlugins(t)
-	env := stubScript(t, echoScript)
+	fake, env := openAIFake(t,
+		vendorfake.Reply{Calls: []vendorfake.Call{{ID: "call_1", Name: "echo", Args: `{"message":"hello"}`}}, InputTokens: 40, OutputTokens: 10},
+		vendorfake.Reply{Text: "the echo tool said hello", InputTokens: 60, OutputTokens: 8})
 	tapes := t.TempDir()
 	live := writeSuite(t, strings.Replace(agentSuiteLive, "PROMPT", "Say hello", 1))
-	r := mcptestEnv(t, env, "record", "--plugin-dir", plugins, "--cassette-dir", tapes, live)
-	if r.code != 0 || !strings.Contains(r.stderr, "model exchanges of 1 agent runs") {
-		t.Fatalf("record:\n%s", r)
+	r := mcptestEnv(t, env, "record", "--cassette-dir", tapes, live)
+	if r.code != 0 || !strings.Contains(r.stderr, "model exchanges of 1 agent runs") || len(fake.Requests()) != 2 {
+		t.Fatalf("record (%d requests reached the fake):\n%s", len(fake.Requests()), r)
 	}
 	cas, err := os.ReadFile(filepath.Join(tapes, "demo.json"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.Contains(string(cas), fakeKey) {
+		t.Error("the provider key reached the cassette")
 	}
 	var doc struct {
 		Exchanges []struct{ Method string }
@@ -135,8 +93,8 @@ func TestAgentRecordAndReplayOffline(t *testing.T) {
 	if err := json.Unmarshal(cas, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Models.Runs["echoes hello [stub]"]) != 2 || len(doc.Exchanges) == 0 {
-		t.Fatalf("cassette: %d model calls recorded, %d server exchanges\n%s", len(doc.Models.Runs["echoes hello [stub]"]), len(doc.Exchanges), cas)
+	if len(doc.Models.Runs["echoes hello [gpt-4o]"]) != 2 || len(doc.Exchanges) == 0 {
+		t.Fatalf("cassette: %d model calls recorded, %d server exchanges\n%s", len(doc.Models.Runs["echoes hello [gpt-4o]"]), len(doc.Exchanges), cas)
 	}
 
 	replaySuite := func(prompt string) string {
@@ -144,10 +102,9 @@ func TestAgentRecordAndReplayOffline(t *testing.T) {
 		s = strings.Replace(s, `command: ["DEMO"]`, `cassette: "`+filepath.Join(tapes, "demo.json")+`"`, 1)
 		return writeSuite(t, s)
 	}
-	// No --plugin-dir and no script: the stub provider is not installed
-	// anywhere this run looks, so only the recording can answer.
+	// No key at all: a live run would be deferred; the replay passes.
 	out := filepath.Join(t.TempDir(), "replay.json")
-	r = mcptest(t, "run", "--reporter", "json="+out, replaySuite("Say hello"))
+	r = mcptestEnv(t, noModelKeys, "run", "--reporter", "json="+out, replaySuite("Say hello"))
 	if r.code != 0 {
 		t.Fatalf("replay:\n%s", r)
 	}
@@ -155,8 +112,11 @@ func TestAgentRecordAndReplayOffline(t *testing.T) {
 	if a := run.Tests[0].Agent; run.Tests[0].Status != report.StatusPassed || a == nil || !a.Replayed || a.FinalResponse != "the echo tool said hello" {
 		t.Fatalf("replayed test: %s %+v", run.Tests[0].Status, run.Tests[0].Agent)
 	}
+	if n := len(fake.Requests()); n != 2 {
+		t.Errorf("the replay reached the provider: %d requests", n)
+	}
 
-	r = mcptest(t, "run", "--reporter", "json="+out, replaySuite("Say goodbye"))
+	r = mcptestEnv(t, noModelKeys, "run", "--reporter", "json="+out, replaySuite("Say goodbye"))
 	if r.code != 1 {
 		t.Fatalf("replay of a changed prompt: want exit 1\n%s", r)
 	}
@@ -173,47 +133,51 @@ servers:
   demo:
     command: ["DEMO"]
 budget:
-  per_test_usd_cents: 50
+  per_test_usd_cents: 1
 agents:
   - name: spends
-    model: stub
+    model: gpt-4o
     servers: [demo]
     prompt: Say hello
+    max_tokens: 512
 `
 
 // A call that could cross the per-test cap is not sent: the test fails
-// with the cap and the figures. The stub is free, so its script reports
-// what each call cost (40 cents): the first two calls fit, the third
-// would start at 80 cents spent.
+// with the cap and the figures. At the openai plugin's gpt-4o price
+// (10 dollars a million completion tokens) a call of max_tokens 512 may
+// cost about 0.52 cents: the first fits in 1 cent and costs 0.53 (500
+// completion tokens), the second could reach 1.05 and never reaches the
+// provider.
 func TestAgentBudgetStopsBeforeTheCall(t *testing.T) {
-	plugins := stubPlugins(t)
-	env := stubScript(t, `[
- {"tool_calls": [{"name": "echo", "arguments": {"message": "one"}}], "usage": {"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.4}},
- {"tool_calls": [{"name": "echo", "arguments": {"message": "two"}}], "usage": {"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.4}},
- {"text": "never sent", "usage": {"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.4}}]`)
+	fake, env := openAIFake(t,
+		vendorfake.Reply{Calls: []vendorfake.Call{{ID: "call_1", Name: "echo", Args: `{"message":"one"}`}}, InputTokens: 100, OutputTokens: 500},
+		vendorfake.Reply{Text: "never sent"})
 	out := filepath.Join(t.TempDir(), "run.json")
-	r := mcptestEnv(t, env, "run", "--plugin-dir", plugins, "--reporter", "json="+out, "--reporter", "pretty", writeSuite(t, budgetSuite))
+	r := mcptestEnv(t, env, "run", "--no-color", "--reporter", "json="+out, "--reporter", "pretty", writeSuite(t, budgetSuite))
 	if r.code != 1 {
 		t.Fatalf("want exit 1:\n%s", r)
 	}
+	if n := len(fake.Requests()); n != 1 {
+		t.Errorf("%d requests reached the provider, want 1", n)
+	}
 	tr := readRun(t, out).Tests[0]
 	if tr.Status != report.StatusFailed || tr.Error == nil || tr.Error.Kind != "budget" ||
-		!strings.Contains(tr.Error.Message, "per_test_usd_cents 50 cents would be crossed: 80 cents spent") {
+		!strings.Contains(tr.Error.Message, "per_test_usd_cents 1 cents would be crossed: 0.525 cents spent") {
 		t.Fatalf("test: %s %+v", tr.Status, tr.Error)
 	}
-	if a := tr.Agent; a == nil || len(a.ModelCalls) != 2 || a.CostUSDCents == nil || *a.CostUSDCents != 80 {
+	if a := tr.Agent; a == nil || len(a.ModelCalls) != 1 || a.CostUSDCents == nil || *a.CostUSDCents < 0.52 || *a.CostUSDCents > 0.53 {
 		t.Fatalf("trace: %+v", tr.Agent)
 	}
-	mustContain(t, "pretty", r.stdout, "trajectory (stub", "tool call ✓ demo/echo", "budget:")
+	mustContain(t, "pretty", r.stdout, "trajectory (gpt-4o", "tool call ✓ demo/echo", "budget:")
 	assertNoOrphans(t)
 }
 
 // A budget on a model without a known price cannot be enforced: the run
 // is refused before any server or plugin starts, naming the model.
 func TestAgentBudgetNeedsAPrice(t *testing.T) {
-	suite := strings.Replace(budgetSuite, "model: stub", "model: {provider: local, id: house-model}", 1) +
+	suite := strings.Replace(budgetSuite, "model: gpt-4o", "model: {provider: local, id: house-model}", 1) +
 		"providers:\n  local: {type: openai, base_url: \"http://127.0.0.1:9/v1\"}\n"
-	r := mcptest(t, "run", writeSuite(t, suite))
+	r := mcptestEnv(t, noModelKeys, "run", writeSuite(t, suite))
 	if r.code != 2 {
 		t.Fatalf("want exit 2:\n%s", r)
 	}
@@ -251,12 +215,11 @@ const houseKey = "hk-live-7Q2x9Zr4Lm8Np3"
 // conventions package's. The provider key the model echoed through a
 // tool is masked in all of them.
 func TestAgentRunInEveryReport(t *testing.T) {
-	plugins := stubPlugins(t)
 	env := append(stubScript(t, `[{"tool_calls": [{"name": "echo", "arguments": {"message": "key `+houseKey+`"}}]},
  {"text": "the tool said key `+houseKey+`"}]`), "HOUSE_API_KEY="+houseKey)
 	dir := t.TempDir()
 	files := map[string]string{}
-	args := []string{"run", "--plugin-dir", plugins}
+	args := []string{"run"}
 	for _, f := range []string{"json", "openinference", "otlp", "html"} {
 		files[f] = filepath.Join(dir, "out."+f)
 		args = append(args, "--reporter", f+"="+files[f])
