@@ -16,16 +16,25 @@ import (
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
-// Bounds of a reported trace. A run at the caps (100 messages, model calls
-// and tool calls, each text at 8 KiB) reports a few MB at most; the
-// figures keep the start and the end of a run, where failures show.
+// Bounds of a reported trace. They keep the start and the end of a run,
+// where failures show, and hold a whole trace to about 2 MiB: 1 MiB of
+// text at full length, then at most 256 bytes for each of the (at most a
+// few thousand) values left.
 const (
 	// MaxFieldBytes caps each text and JSON value (message text, tool
 	// arguments and results, errors).
 	MaxFieldBytes = 8 << 10
-	// MaxItems caps each list (messages, model calls, tool calls, a
-	// simulator's transcript): its first and last halves are kept.
+	// MaxTraceBytes is the text a trace keeps at full length; once it is
+	// spent, each further value is cut to MinFieldBytes.
+	MaxTraceBytes = 1 << 20
+	// MinFieldBytes is the cut of values after MaxTraceBytes.
+	MinFieldBytes = 256
+	// MaxItems caps each list (messages, model calls, tool calls): its
+	// first and last halves are kept.
 	MaxItems = 100
+	// MaxRequestMessages caps a simulator call's transcript: its latest
+	// messages are kept.
+	MaxRequestMessages = 16
 )
 
 // Options is what the report says beyond the trace.
@@ -70,9 +79,13 @@ func Build(tr *agent.Trace, opts Options) *report.Agent {
 			Tokens: report.AgentTokens{Prompt: mc.Usage.InputTokens, Completion: mc.Usage.OutputTokens, Total: mc.Usage.Total()}}
 		if mc.Request != nil {
 			rc.Input = 0
-			in, _ := keep(len(mc.Request.Messages))
-			for _, j := range in {
-				rc.Request = append(rc.Request, b.message(mc.Request.Messages[j]))
+			msgs := mc.Request.Messages
+			if len(msgs) > MaxRequestMessages {
+				b.dropped += len(msgs) - MaxRequestMessages
+				msgs = msgs[len(msgs)-MaxRequestMessages:]
+			}
+			for _, m := range msgs {
+				rc.Request = append(rc.Request, b.message(m))
 			}
 		}
 		a.ModelCalls = append(a.ModelCalls, rc)
@@ -81,8 +94,8 @@ func Build(tr *agent.Trace, opts Options) *report.Agent {
 	for _, i := range tools {
 		a.ToolCalls = append(a.ToolCalls, b.toolCall(tr, i))
 	}
-	if dropped+droppedCalls+droppedTools+b.cut > 0 {
-		a.Omitted = &report.AgentOmitted{Messages: dropped, ModelCalls: droppedCalls, ToolCalls: droppedTools, CutFields: b.cut}
+	if dropped+b.dropped+droppedCalls+droppedTools+b.cut > 0 {
+		a.Omitted = &report.AgentOmitted{Messages: dropped + b.dropped, ModelCalls: droppedCalls, ToolCalls: droppedTools, CutFields: b.cut}
 	}
 	return a
 }
@@ -140,23 +153,38 @@ func shift(input, n, dropped int) int {
 	return half
 }
 
-// builder converts values, counting what it cuts.
+// builder converts values, counting what it cuts and the text it keeps.
 type builder struct {
 	mask func(string) string
 	cut  int
+	// dropped counts simulator transcript messages left out.
+	dropped int
+	// kept is the text kept so far, against MaxTraceBytes.
+	kept int
 }
 
-// text masks s and cuts it to MaxFieldBytes.
+// limit is the most a value may keep now.
+func (b *builder) limit() int {
+	if b.kept >= MaxTraceBytes {
+		return MinFieldBytes
+	}
+	return MaxFieldBytes
+}
+
+// text masks s and cuts it to the current limit.
 func (b *builder) text(s string) string {
 	s = b.mask(s)
-	if len(s) <= MaxFieldBytes {
+	n := b.limit()
+	if len(s) <= n {
+		b.kept += len(s)
 		return s
 	}
 	b.cut++
-	cut := MaxFieldBytes
+	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
+	b.kept += cut
 	return s[:cut] + fmt.Sprintf("… [%d bytes cut]", len(s)-cut)
 }
 
@@ -168,7 +196,8 @@ func (b *builder) json(raw json.RawMessage) json.RawMessage {
 		return nil
 	}
 	s := b.mask(string(raw))
-	if len(s) <= MaxFieldBytes && json.Valid([]byte(s)) {
+	if len(s) <= b.limit() && json.Valid([]byte(s)) {
+		b.kept += len(s)
 		return json.RawMessage(s)
 	}
 	out, _ := json.Marshal(b.text(s))

@@ -132,3 +132,25 @@ func TestLongRunsKeepTheirStartAndEnd(t *testing.T) {
 		t.Errorf("last call's input %d of %d kept messages", last.Input, len(a.Messages))
 	}
 }
+
+// A run of many large values keeps 1 MiB of them at full length and cuts
+// the rest short, so the trace stays near 2 MiB whatever the run did.
+func TestWholeTraceIsBounded(t *testing.T) {
+	var calls []sdk.ToolCall
+	for i := 0; i < 150; i++ {
+		calls = append(calls, call("big", `{}`))
+	}
+	a := Build(run(t, calls...), Options{})
+	b, _ := json.Marshal(a)
+	if len(b) > 2<<20 {
+		t.Errorf("the trace is %d bytes", len(b))
+	}
+	last := a.ToolCalls[len(a.ToolCalls)-1].Result
+	var s string
+	if json.Unmarshal(last, &s) != nil || len(s) > MinFieldBytes+40 {
+		t.Errorf("a value after the trace's budget keeps %d bytes", len(last))
+	}
+	if first := a.ToolCalls[0].Result; len(first) < MaxFieldBytes {
+		t.Errorf("the first value keeps only %d bytes", len(first))
+	}
+}
