@@ -147,3 +147,24 @@ func TestAgentRecordThenReplay(t *testing.T) {
 		t.Fatalf("unrecorded run: %s %+v", tr.Status, tr.Error)
 	}
 }
+
+// The per-suite cap spans the rows of a models matrix: once one call has
+// spent 0.6 of the suite's 1 cent, no row may send a call that could cost
+// 0.6 more, whichever row runs first.
+func TestAgentSuiteBudgetSpansTheMatrix(t *testing.T) {
+	suite := strings.Replace(strings.Replace(budgetSuite, "per_test_usd_cents", "per_suite_usd_cents", 1), "model: m1", "models: [m1, m2]", 1)
+	p, h := setup(t, suite)
+	models := &costlyModels{}
+	pricer := budget.PricerFunc(func(config.ModelRef) (sdk.ModelPrice, bool) {
+		return sdk.ModelPrice{OutputPerMTok: 5.86}, true
+	})
+	res := run.Execute(context.Background(), p, run.Options{Host: h, Models: models, Pricer: pricer})
+	if n := models.calls.Load(); n != 1 {
+		t.Errorf("%d calls reached the models, want 1", n)
+	}
+	for _, tr := range res.Tests {
+		if tr.Status != report.StatusFailed || tr.Error == nil || tr.Error.Kind != "budget" || !strings.Contains(tr.Error.Message, "per_suite_usd_cents 1 cents") {
+			t.Errorf("%s = %s %+v", tr.Name, tr.Status, tr.Error)
+		}
+	}
+}
