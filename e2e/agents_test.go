@@ -262,3 +262,21 @@ func TestAgentFaultsAndCaps(t *testing.T) {
 		}
 	})
 }
+
+// TestAgentDanglingInjectIsALoadError: a fault name no fault has stops the
+// run before anything starts (exit 2), naming the place and the likely
+// name.
+func TestAgentDanglingInjectIsALoadError(t *testing.T) {
+	suite := writeSuite(t, `servers:
+  demo:
+    command: ["DEMO"]
+faults:
+  - {name: stuck, target: {tool: echo}, kind: hang}
+agents:
+  - {name: a, model: stub, servers: [demo], prompt: p, inject: [stuk]}
+`)
+	r := mcptestEnv(t, noModelKeys, "run", suite)
+	if r.code != 2 || !strings.Contains(r.stderr, `/agents/0/inject/0: unknown fault "stuk" (did you mean "stuck"?)`) {
+		t.Fatalf("want exit 2 naming the fault:\n%s", r)
+	}
+}

@@ -79,6 +79,7 @@ func TestDocsExamples(t *testing.T) {
 			if err := os.WriteFile(path, []byte(suite), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			copyRowFiles(t, filepath.Dir(path))
 			// Agent examples run when every model is the offline stub.
 			stubOnly := strings.Contains(b.text, "agents:") && strings.Count(b.text, "model:") == strings.Count(b.text, "model: stub")
 			runnable := strings.Contains(b.text, "servers:") && (strings.Contains(b.text, "tools:") || stubOnly) &&
@@ -96,6 +97,25 @@ func TestDocsExamples(t *testing.T) {
 	}
 	if n < 12 {
 		t.Fatalf("only %d examples checked; did the docs move?", n)
+	}
+}
+
+// copyRowFiles puts the rows files of examples/data-rows beside a docs
+// example, so examples that read rows from a file (data: {file: ...})
+// load as they would beside that suite.
+func copyRowFiles(t *testing.T, dir string) {
+	t.Helper()
+	for _, ext := range []string{"*.csv", "*.jsonl"} {
+		files, _ := filepath.Glob(filepath.Join(root, "examples", "data-rows", ext))
+		for _, f := range files {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
 

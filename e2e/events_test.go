@@ -3,6 +3,8 @@ package e2e
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"testing"
@@ -71,6 +73,58 @@ func awaitEvent(t *testing.T, events <-chan streamEvent, typ, name string, limit
 			}
 		case <-timeout:
 			t.Fatalf("no %s of test %q within %s", typ, name, limit)
+		}
+	}
+}
+
+// freePort returns a loopback TCP port that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startListening starts cmd, a server told to listen on 127.0.0.1:port,
+// and waits until the port accepts connections; what names it in
+// failures, which show its output. kill stops it at cleanup.
+//
+// Readiness is polled by connecting: the servers' log lines are not a
+// contract a test should depend on, and nothing else announces that the
+// port is open. The server's exit is an event and ends the wait at once.
+func startListening(t *testing.T, cmd *exec.Cmd, port int, what string, limit time.Duration, kill func(*exec.Cmd)) {
+	t.Helper()
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		kill(cmd)
+		<-exited
+	})
+	deadline := time.Now().Add(limit)
+	for {
+		select {
+		case <-exited:
+			t.Fatalf("%s exited before listening:\n%s", what, out.String())
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond); err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not listen on %d within %s:\n%s", what, port, limit, out.String())
+		}
+		select {
+		case <-exited:
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }

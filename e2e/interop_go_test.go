@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"bytes"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,46 +105,14 @@ func TestInteropGoSDKEverythingStreamableHTTP(t *testing.T) {
 // cleanup.
 func startGoHTTPServer(t *testing.T, env []string, pkg, flag string) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := freePort(t)
 	cmd := exec.Command("go", "run", pkg, flag, fmt.Sprintf("127.0.0.1:%d", port))
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
-	})
-	// Readiness is polled by connecting: the example servers print nothing
-	// this test could rely on when the port opens. Exit is an event
-	// (exited) and ends the wait.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		select {
-		case <-exited:
-			t.Fatalf("%s exited before listening:\n%s", pkg, out.String())
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond); err == nil {
-			c.Close()
-			return port
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not listen on %d within 60s:\n%s", pkg, port, out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	// go run starts the server as a child: kill the whole group.
+	startListening(t, cmd, port, pkg, 60*time.Second, func(cmd *exec.Cmd) { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	return port
 }
 
 // needClientMocks fails the test when suite, which uses the `client:`

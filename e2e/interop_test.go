@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,44 +166,11 @@ func TestInteropEverythingStreamableHTTP(t *testing.T) {
 // waits until the port accepts connections, and stops it at cleanup.
 func startHTTPServer(t *testing.T, entry, mode string) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := freePort(t)
 	cmd := exec.Command("node", entry, mode)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
-	// Readiness is polled by connecting: the server's log lines are not a
-	// contract this test should depend on, and nothing else announces that
-	// the port is open. Exit is an event (exited) and ends the wait.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		select {
-		case <-exited:
-			t.Fatalf("server-everything %s exited before listening:\n%s", mode, out.String())
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond); err == nil {
-			c.Close()
-			return port
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server-everything %s did not listen on %d within 20s:\n%s", mode, port, out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	startListening(t, cmd, port, "server-everything "+mode, 20*time.Second, func(cmd *exec.Cmd) { _ = cmd.Process.Kill() })
+	return port
 }
 
 // TestInteropEverythingFailsHonestly guards against vacuous passes: a

@@ -17,6 +17,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(args) > 0 && args[0] == "merge" {
 		return reportMerge(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "trend" {
+		return reportTrend(args[1:], stdout, stderr)
+	}
 	var pf pluginFlags
 	var formats []string
 	var output string
@@ -25,6 +28,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcptest report [flags] RUN.json            re-render a saved run, running nothing")
 		fmt.Fprintln(stderr, "       mcptest report merge [--allow-partial] -o ALL.json A.json B.json...   join shard reports")
+		fmt.Fprintln(stderr, "       mcptest report trend [--history DIR] [-o trend.html] RUN.json...   pass rate, duration, p95 and flaky tests over runs")
 		fs.PrintDefaults()
 	}
 	fs.StringArrayVarP(&formats, "format", "f", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
@@ -30,6 +31,12 @@ type runFlags struct {
 	noCache         bool
 	cacheDir        string
 	requireModels   bool
+	failFast        bool
+	maxFailures     int
+	list            bool
+	listJSON        bool
+	lastFailed      bool
+	history         string
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -48,11 +55,26 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "keep cacheable answers in this folder and reuse them in later runs")
 	fs.BoolVar(&f.requireModels, "require-models", os.Getenv(requireModelsEnv) == "1",
 		"an agent test whose model has no key is an error (exit 2), not deferred; also "+requireModelsEnv+"=1")
+	fs.BoolVarP(&f.failFast, "fail-fast", "x", false, "stop starting tests after the first failed or errored test; the rest are reported skipped")
+	fs.IntVar(&f.maxFailures, "max-failures", 0, "stop starting tests after N failed or errored tests (0: never)")
+	fs.BoolVar(&f.list, "list", false, "print the selected tests (after --tag, --include, --shard, --last-failed...) and exit without starting anything")
+	fs.BoolVar(&f.listJSON, "json", false, "with --list: one JSON object a line (id, name, kind, file, line, tags, server)")
+	fs.StringVar(&f.history, "history", "", "also save the run's JSON report in this folder, for mcptest report trend --history DIR")
+	fs.BoolVar(&f.lastFailed, "last-failed", false, "run only the tests that failed or errored last time (recorded in ./.mcptest/last-failed.json); all tests when none is recorded")
 	f.pluginFlags.register(fs)
 	f.suiteFlags.register(fs)
 	f.selectFlags.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	maxFailures, err := f.failureLimit()
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
+		return 2
+	}
+	if f.listJSON && !f.list {
+		fmt.Fprintln(stderr, "mcptest run: --json works with --list; for a JSON report write --reporter json")
+		return 2
 	}
 	if len(f.files(fs.Args())) == 0 {
 		fmt.Fprintln(stderr, "mcptest run: no suite given; usage: mcptest run [flags] SUITE.yml... (or --config SUITE.yml)")
@@ -87,22 +109,42 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if shardTotal > 0 {
 		p.Shard(shardIndex, shardTotal)
 	}
+	if f.lastFailed && !applyLastFailed(p, stderr) {
+		return 2
+	}
+	if f.list {
+		if err := p.WriteList(stdout, f.listJSON); err != nil {
+			fmt.Fprintf(stderr, "mcptest run: %v\n", err)
+			return 2
+		}
+		return 0
+	}
 	outputs, err := resolveOutputs(reg, "--reporter", f.reporters, f.output)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
 		return 2
 	}
+	if f.history != "" {
+		o, err := historyOutput(reg, f.history, f.runID)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcptest run: --history: %v\n", err)
+			return 2
+		}
+		outputs = append(outputs, o)
+	}
 
-	var finish func(*rpt.Run)
-	if shardTotal > 0 {
-		finish = func(r *rpt.Run) { r.Shard = &rpt.Shard{Index: shardIndex, Total: shardTotal} }
+	finish := func(r *rpt.Run) {
+		if shardTotal > 0 {
+			r.Shard = &rpt.Shard{Index: shardIndex, Total: shardTotal}
+		}
+		recordLastFailed(r, stderr)
 	}
 	return execution{
 		cmd: "run", plan: p, registry: reg, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor, finish: finish,
 		opts: run.Options{
 			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,
 			UpdateSnapshots: f.updateSnapshots, RunID: f.runID,
-			NoCache: f.noCache, CacheDir: f.cacheDir, RequireModels: f.requireModels,
+			NoCache: f.noCache, CacheDir: f.cacheDir, MaxFailures: maxFailures, RequireModels: f.requireModels,
 		},
 	}.execute(ctx, stdout, stderr)
 }
@@ -110,6 +152,33 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // requireModelsEnv set to 1 is --require-models, for CI jobs that are
 // meant to have model keys.
 const requireModelsEnv = "MCPTEST_REQUIRE_MODELS"
+
+// historyOutput is the JSON report a run saves into its --history folder;
+// it goes through the json reporter like any report, secrets masked.
+func historyOutput(reg *plugin.Registry, dir, runID string) (report.Output, error) {
+	path, err := report.HistoryFile(dir, time.Now(), runID)
+	if err != nil {
+		return report.Output{}, err
+	}
+	found, err := reg.Resolve(sdk.KindReporter, "json")
+	if err != nil {
+		return report.Output{}, err
+	}
+	return report.Output{Format: "json", Plugin: found, Path: path}, nil
+}
+
+// failureLimit turns -x and --max-failures into run.Options.MaxFailures.
+func (f *runFlags) failureLimit() (int, error) {
+	switch {
+	case f.maxFailures < 0:
+		return 0, fmt.Errorf("--max-failures %d: give a positive number of failures (0 means no limit)", f.maxFailures)
+	case f.failFast && f.maxFailures > 1:
+		return 0, fmt.Errorf("--fail-fast stops at the first failure and --max-failures %d at the %d-th; give one", f.maxFailures, f.maxFailures)
+	case f.failFast:
+		return 1, nil
+	}
+	return f.maxFailures, nil
+}
 
 // suiteSecrets gathers the credential values every planned suite read, so
 // they are masked in every report, log and message.

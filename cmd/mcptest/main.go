@@ -54,7 +54,7 @@ func commands() []command {
 		{"run", "run suites against their servers", cmdRun},
 		{"record", "run suites live and write a cassette per server", cmdRecord},
 		{"validate", "check suites without starting any server", cmdValidate},
-		{"report", "re-render a saved run, or merge shard reports", cmdReport},
+		{"report", "re-render a saved run, merge shard reports, or chart saved runs (report trend)", cmdReport},
 		{"compliance", "run the protocol compliance checks against a server", cmdCompliance},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},

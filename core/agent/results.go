@@ -98,7 +98,7 @@ func resultText(raw json.RawMessage, isError bool, failure string) string {
 		case "text":
 			parts = append(parts, c.Text)
 		case "image", "audio":
-			parts = append(parts, fmt.Sprintf("[%s %s, %d bytes]", c.Type, c.MimeType, base64.StdEncoding.DecodedLen(len(c.Data))))
+			parts = append(parts, fmt.Sprintf("[%s %s, %d bytes]", c.Type, c.MimeType, decodedLen(c.Data)))
 		case "resource":
 			var r struct {
 				URI  string `json:"uri"`
@@ -141,6 +141,13 @@ func carried(parts []string, structured json.RawMessage) bool {
 		}
 	}
 	return false
+}
+
+// decodedLen is the size of base64 data once decoded, without decoding it
+// (the padding says how short the last group is).
+func decodedLen(data string) int {
+	n := base64.StdEncoding.DecodedLen(len(data))
+	return n - (len(data) - len(strings.TrimRight(data, "=")))
 }
 
 func bounded(s string) string {

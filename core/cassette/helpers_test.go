@@ -4,37 +4,26 @@ package cassette
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/internal/servertest"
+	"github.com/mcptest/mcptest/internal/testbin"
 )
 
-// demoBin is the demo server, built once by TestMain: the recordings are
-// made from a real server.
-var demoBin string
+// demoBin returns the demo server (the recordings are made from a real
+// server), built once for the package's tests; in -short mode it skips t
+// instead (testbin).
+func demoBin(t testing.TB) string {
+	t.Helper()
+	return testbin.Build(t, "github.com/mcptest/mcptest/examples/servers/demo")
+}
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "cassette-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	demoBin = filepath.Join(dir, "demo")
-	build := exec.Command("go", "build", "-o", demoBin, "github.com/mcptest/mcptest/examples/servers/demo")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "build the demo server: %v\n", err)
-		os.RemoveAll(dir)
-		os.Exit(2)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	testbin.Cleanup()
 	os.Exit(code)
 }
 
@@ -42,7 +31,7 @@ func TestMain(m *testing.M) {
 // ends.
 func startDemo(t *testing.T, mutate ...func(*session.StdioConfig)) *session.Session {
 	t.Helper()
-	cfg := session.StdioConfig{Name: "demo", Command: []string{demoBin}, InitTimeout: 10 * time.Second}
+	cfg := session.StdioConfig{Name: "demo", Command: []string{demoBin(t)}, InitTimeout: 10 * time.Second}
 	for _, f := range mutate {
 		f(&cfg)
 	}
@@ -64,7 +53,7 @@ func startDemo(t *testing.T, mutate ...func(*session.StdioConfig)) *session.Sess
 // free loopback port and returns its URL; it is killed when the test ends.
 func startDemoURL(t *testing.T, mode string) (u string, kill func()) {
 	t.Helper()
-	return servertest.StartURL(t, demoBin, nil, mode, "127.0.0.1:0")
+	return servertest.StartURL(t, demoBin(t), nil, mode, "127.0.0.1:0")
 }
 
 // startURLSession starts a URL session and closes it when the test ends.

@@ -6,10 +6,7 @@ import (
 )
 
 // httpBrokenCases are the HTTP-only checks' misbehaviours.
-var httpBrokenCases = []struct {
-	check, flags string
-	want         Status
-}{
+var httpBrokenCases = []fakeCase{
 	{"H01", "h01-text-plain", Fail},
 	{"H02", "h02-200", Fail},
 	{"H03", "h03-404", Fail},
@@ -19,66 +16,10 @@ var httpBrokenCases = []struct {
 	{"S05", "s05-no-header-check", Fail},
 }
 
-func TestFakeHTTPCorrect(t *testing.T) {
-	url := startServer(t, fakeBin(t), nil, "--http", "127.0.0.1:0")
-	rs := runChecks(t, Target{URL: url}, Options{})
-	for id, r := range rs {
-		if r.Status != Pass && r.Status != NotApplicable {
-			t.Errorf("%s: %s", id, r.Status)
-		}
-	}
-	for _, c := range httpBrokenCases {
-		if c.check[0] == 'H' && rs[c.check].Status != Pass {
-			t.Errorf("%s should pass against the correct fake", c.check)
-		}
-	}
-	if t.Failed() {
-		t.Logf("\n%s", summary(rs))
-	}
-}
-
-func TestFakeHTTPModernCorrect(t *testing.T) {
-	url := startServer(t, fakeBin(t), nil, "--http", "127.0.0.1:0")
-	rs := runChecks(t, Target{URL: url}, Options{Revision: "2026-07-28"})
-	for id, r := range rs {
-		if r.Status != Pass && r.Status != NotApplicable {
-			t.Errorf("%s: %s", id, r.Status)
-		}
-	}
-	for _, id := range []string{"S01", "S03", "S04", "S05", "J04", "H01", "H06"} {
-		if rs[id].Status != Pass {
-			t.Errorf("%s should pass, got %s", id, rs[id].Status)
-		}
-	}
-	if t.Failed() {
-		t.Logf("\n%s", summary(rs))
-	}
-}
-
-func TestFakeHTTPBroken(t *testing.T) {
-	for _, c := range httpBrokenCases {
-		t.Run(c.check+"/"+c.flags, func(t *testing.T) {
-			t.Parallel()
-			url := startServer(t, fakeBin(t), []string{"MCPTEST_FAKE=" + c.flags}, "--http", "127.0.0.1:0")
-			opts := Options{Only: []string{c.check}}
-			if c.check[0] == 'S' {
-				opts.Revision = "2026-07-28"
-			}
-			rs := runChecks(t, Target{URL: url}, opts)
-			if r := rs[c.check]; r.Status != c.want {
-				t.Fatalf("got %s, want %s\n%s", r.Status, c.want, summary(rs))
-			}
-		})
-	}
-}
-
 // lenientHTTPCases are behaviours the spec allows (or only advises
 // against), which the checks once failed: each must now get the status
 // given.
-var lenientHTTPCases = []struct {
-	check, flags string
-	want         Status
-}{
+var lenientHTTPCases = []fakeCase{
 	// "it MUST return an HTTP error status code (e.g., 400 Bad Request)";
 	// a JSON-RPC body is optional.
 	{"J05", "j05-http-400", Pass},
@@ -88,32 +29,12 @@ var lenientHTTPCases = []struct {
 
 // sseCases run the fake answering on resumable SSE streams ("sse"), and
 // break one part of H07 or H08 at a time.
-var sseCases = []struct {
-	check, flags string
-	want         Status
-}{
+var sseCases = []fakeCase{
 	{"H07", "sse", Pass},
 	{"H08", "sse", Pass},
 	{"H07", "sse,h07-no-priming", Warn},
 	{"H08", "sse,h08-dup-ids", Fail},
 	{"H08", "sse,h08-cross-replay", Fail},
-}
-
-func TestFakeHTTPLenientAndSSE(t *testing.T) {
-	cases := append(append([]struct {
-		check, flags string
-		want         Status
-	}{}, lenientHTTPCases...), sseCases...)
-	for _, c := range cases {
-		t.Run(c.check+"/"+c.flags, func(t *testing.T) {
-			t.Parallel()
-			url := startServer(t, fakeBin(t), []string{"MCPTEST_FAKE=" + c.flags}, "--http", "127.0.0.1:0")
-			rs := runChecks(t, Target{URL: url}, Options{Only: []string{c.check}})
-			if r := rs[c.check]; r.Status != c.want {
-				t.Fatalf("got %s, want %s\n%s", r.Status, c.want, summary(rs))
-			}
-		})
-	}
 }
 
 // A server that answers with JSON has no SSE streams: H07 and H08 do not

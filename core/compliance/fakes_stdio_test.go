@@ -4,32 +4,9 @@ import (
 	"testing"
 )
 
-// TestFakeCorrect runs every check against the fake with no misbehaviour:
-// each must pass or not apply, which shows the checks do not fail a
-// correct server.
-func TestFakeCorrect(t *testing.T) {
-	rs := runChecks(t, Target{Command: []string{fakeBin(t)}}, Options{})
-	for id, r := range rs {
-		if r.Status != Pass && r.Status != NotApplicable {
-			t.Errorf("%s: %s", id, r.Status)
-		}
-	}
-	for _, id := range []string{"J08", "U01", "U02", "U03", "T04", "T07", "R03"} {
-		if rs[id].Status != Pass {
-			t.Errorf("%s should apply to the fake and pass, got %s: %s", id, rs[id].Status, rs[id].Message)
-		}
-	}
-	if t.Failed() {
-		t.Logf("\n%s", summary(rs))
-	}
-}
-
 // brokenCases pairs each check with a misbehaviour of the fake that
 // breaks its requirement, and the status the check must then report.
-var brokenCases = []struct {
-	check, flags string
-	want         Status
-}{
+var brokenCases = []fakeCase{
 	{"J01", "string-ids", Fail},
 	{"J02", "bad-envelope", Fail},
 	{"J03", "answer-notifications", Fail},
@@ -73,24 +50,6 @@ var brokenCases = []struct {
 	{"U04", "answer-cancel", Warn},
 }
 
-// TestFakeBroken shows every stdio-capable check failing against a server
-// that breaks its requirement.
-func TestFakeBroken(t *testing.T) {
-	for _, c := range brokenCases {
-		t.Run(c.check+"/"+c.flags, func(t *testing.T) {
-			t.Parallel()
-			rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE=" + c.flags}}, Options{Only: []string{c.check}})
-			r := rs[c.check]
-			if r.Status != c.want {
-				t.Fatalf("got %s, want %s\n%s", r.Status, c.want, summary(rs))
-			}
-			if len(r.Frames) == 0 {
-				t.Errorf("no evidence frames recorded")
-			}
-		})
-	}
-}
-
 // TestEveryCheckCanFail makes sure no check is left without a case that
 // makes it fail: a check that cannot fail is a defect.
 func TestEveryCheckCanFail(t *testing.T) {
@@ -119,30 +78,8 @@ func TestEveryCheckCanFail(t *testing.T) {
 	}
 }
 
-// TestFakeModernCorrect runs the checks on the 2026-07-28 era against the
-// correct fake, over stdio.
-func TestFakeModernCorrect(t *testing.T) {
-	rs := runChecks(t, Target{Command: []string{fakeBin(t)}}, Options{Revision: "2026-07-28"})
-	for id, r := range rs {
-		if r.Status != Pass && r.Status != NotApplicable {
-			t.Errorf("%s: %s", id, r.Status)
-		}
-	}
-	for _, id := range []string{"S01", "S02", "S03", "S04", "S06", "S08", "S11", "R01", "T01"} {
-		if rs[id].Status != Pass {
-			t.Errorf("%s should apply to the fake and pass, got %s: %s", id, rs[id].Status, rs[id].Message)
-		}
-	}
-	if t.Failed() {
-		t.Logf("\n%s", summary(rs))
-	}
-}
-
 // modernBrokenCases break the stateless-era requirements.
-var modernBrokenCases = []struct {
-	check, flags string
-	want         Status
-}{
+var modernBrokenCases = []fakeCase{
 	{"S01", "s01-no-versions", Fail},
 	{"S02", "s02-no-result-type", Fail},
 	{"S03", "s03-no-meta-check", Fail},
@@ -151,17 +88,4 @@ var modernBrokenCases = []struct {
 	{"S08", "s08-bad-scope", Fail},
 	{"S11", "s11-old-code", Fail},
 	{"R01", "s11-old-code", Fail},
-}
-
-func TestFakeModernBroken(t *testing.T) {
-	for _, c := range modernBrokenCases {
-		t.Run(c.check+"/"+c.flags, func(t *testing.T) {
-			t.Parallel()
-			rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE=" + c.flags}},
-				Options{Revision: "2026-07-28", Only: []string{c.check}})
-			if r := rs[c.check]; r.Status != c.want {
-				t.Fatalf("got %s, want %s\n%s", r.Status, c.want, summary(rs))
-			}
-		})
-	}
 }

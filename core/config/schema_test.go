@@ -71,7 +71,9 @@ func TestSchemaAcceptsValidSuites(t *testing.T) {
 	sch := compileSchema(t)
 	valid, _ := filepath.Glob(filepath.Join("testdata", "valid", "*.yml"))
 	examples, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*.yml"))
-	if len(valid) == 0 {
+	rows, _ := filepath.Glob(filepath.Join("..", "..", "examples", "data-rows", "*.yml"))
+	examples = append(examples, rows...)
+	if len(valid) == 0 || len(rows) == 0 {
 		t.Fatal("no valid testdata suites")
 	}
 	for _, path := range append(valid, examples...) {
@@ -134,6 +136,7 @@ var schemaObjects = []struct {
 	{"$defs/toolTest", toolKeys},
 	{"$defs/resourceTest", resourceKeys},
 	{"$defs/promptTest", promptKeys},
+	{"$defs/dataRows/oneOf/1", dataKeys},
 	{"$defs/defaultTest", defaultTestKeys},
 	{"$defs/transform", transformKeys},
 	{"$defs/derivedMetric", derivedMetricKeys},

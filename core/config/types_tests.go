@@ -41,6 +41,9 @@ type TestOptions struct {
 	// threshold, derivedMetrics, transform, inject_error and data, so later
 	// stages can point at the field; nil when there are none.
 	KeyPos map[string]Pos
+	// Row is set on a test expanded from a row of its data (tool,
+	// resource and prompt tests); nil otherwise.
+	Row *DataRow
 }
 
 // ToolTest is one entry of the tools block: call one tool on one server and
@@ -61,8 +64,6 @@ type ToolTest struct {
 	// InjectError names a fixture of Suite.Fixtures to synthesize instead
 	// of calling the server; "" when unset.
 	InjectError string
-	// Data holds the parametric rows (each a JSON object); nil when unset.
-	Data []json.RawMessage
 	// Captures are the values the test keeps from its response for later
 	// tests' ${capture:NAME} references, in declaration order; nil when
 	// unset.

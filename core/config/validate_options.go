@@ -213,6 +213,10 @@ func (l *loader) defaultTest(e yamlpos.Entry, ptr string) *defaultTest {
 		return nil
 	}
 	dt := &defaultTest{Pos: l.pos(e.KeyNode, ptr)}
+	// defaultTest is merged after each test's rows were substituted, so a
+	// row reference there would reach the server as text.
+	l.strayDataRefs(yamlpos.Deref(e.Value), ptr, "defaultTest is merged into tests after their rows are substituted",
+		"write the reference in each test that has data rows", 0)
 	for _, fe := range f.Entries {
 		fp := yamlpos.Child(ptr, fe.Key)
 		if fe.Key == "transform" {

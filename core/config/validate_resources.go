@@ -15,6 +15,7 @@ var resourceKeys = yamlpos.NewObjectSpec("a resource test",
 		yamlpos.RequiredKey("server"),
 		yamlpos.RequiredKey("uri"),
 		yamlpos.Key("subscribe"),
+		yamlpos.Key("data"),
 	}, optionKeys...)...,
 ).WithMisplaced(map[string]string{
 	"url":       `a resource is named by its uri: write uri: "file:///..."`,
@@ -32,6 +33,7 @@ var promptKeys = yamlpos.NewObjectSpec("a prompt test",
 		yamlpos.RequiredKey("server"),
 		yamlpos.RequiredKey("prompt"),
 		yamlpos.Key("args"),
+		yamlpos.Key("data"),
 	}, optionKeys...)...,
 ).WithMisplaced(map[string]string{
 	"transform": "transform applies to tool tests only",
@@ -45,62 +47,80 @@ var promptKeys = yamlpos.NewObjectSpec("a prompt test",
 func (l *loader) resources(s *Suite, n *yaml.Node, ptr string) {
 	// eachItem, not seq: a large file's tests are read one group at a time.
 	l.eachItem(n, ptr, "the resources block (an array of resource tests)", func(i int, item *yaml.Node) {
-		ip := yamlpos.Index(ptr, i)
-		f, ok := l.Object(item, ip, resourceKeys)
-		if !ok {
-			return
-		}
-		t := &ResourceTest{Index: i, Pos: l.pos(item, ip)}
-		for _, e := range f.Entries {
-			ep := yamlpos.Child(ip, e.Key)
-			switch e.Key {
-			case "name":
-				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
-			case "server":
-				t.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
-			case "uri":
-				t.URI, _ = l.NonEmptyStr(e.Value, ep, "the resource uri")
-			case "subscribe":
-				t.Subscribe = l.subscribe(e, ep)
-			default:
-				l.option(&t.TestOptions, e, ep)
+		for _, ri := range l.expandRows(item, yamlpos.Index(ptr, i)) {
+			if t := l.resource(i, ri.node, yamlpos.Index(ptr, i)); t != nil {
+				applyRow(&t.Name, &t.TestOptions, ri.row)
+				s.Resources = append(s.Resources, t)
 			}
 		}
-		if t.Subscribe == nil {
-			l.optionalKeyTargets(t.Expect, "updates", "a resource test with a subscribe block")
-		}
-		l.optionalKeyTargets(t.Expect, "progress", "a tool test with progress: true")
-		s.Resources = append(s.Resources, t)
 	})
+}
+
+// resource reads one resource test.
+func (l *loader) resource(i int, item *yaml.Node, ip string) *ResourceTest {
+	f, ok := l.Object(item, ip, resourceKeys)
+	if !ok {
+		return nil
+	}
+	t := &ResourceTest{Index: i, Pos: l.pos(item, ip)}
+	for _, e := range f.Entries {
+		ep := yamlpos.Child(ip, e.Key)
+		switch e.Key {
+		case "name":
+			t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
+		case "server":
+			t.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
+		case "uri":
+			t.URI, _ = l.NonEmptyStr(e.Value, ep, "the resource uri")
+		case "subscribe":
+			t.Subscribe = l.subscribe(e, ep)
+		default:
+			l.option(&t.TestOptions, e, ep)
+		}
+	}
+	if t.Subscribe == nil {
+		l.optionalKeyTargets(t.Expect, "updates", "a resource test with a subscribe block")
+	}
+	l.optionalKeyTargets(t.Expect, "progress", "a tool test with progress: true")
+	return t
 }
 
 // prompts reads the prompts block into s.
 func (l *loader) prompts(s *Suite, n *yaml.Node, ptr string) {
 	// eachItem, not seq: a large file's tests are read one group at a time.
 	l.eachItem(n, ptr, "the prompts block (an array of prompt tests)", func(i int, item *yaml.Node) {
-		ip := yamlpos.Index(ptr, i)
-		f, ok := l.Object(item, ip, promptKeys)
-		if !ok {
-			return
-		}
-		t := &PromptTest{Index: i, Args: json.RawMessage("{}"), Pos: l.pos(item, ip)}
-		for _, e := range f.Entries {
-			ep := yamlpos.Child(ip, e.Key)
-			switch e.Key {
-			case "name":
-				t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
-			case "server":
-				t.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
-			case "prompt":
-				t.Prompt, _ = l.NonEmptyStr(e.Value, ep, "the prompt name")
-			case "args":
-				if args := l.args(e.Value, ep, "args (an object of prompt arguments)"); args != nil {
-					t.Args = args
-				}
-			default:
-				l.option(&t.TestOptions, e, ep)
+		for _, ri := range l.expandRows(item, yamlpos.Index(ptr, i)) {
+			if t := l.prompt(i, ri.node, yamlpos.Index(ptr, i)); t != nil {
+				applyRow(&t.Name, &t.TestOptions, ri.row)
+				s.Prompts = append(s.Prompts, t)
 			}
 		}
-		s.Prompts = append(s.Prompts, t)
 	})
+}
+
+// prompt reads one prompt test.
+func (l *loader) prompt(i int, item *yaml.Node, ip string) *PromptTest {
+	f, ok := l.Object(item, ip, promptKeys)
+	if !ok {
+		return nil
+	}
+	t := &PromptTest{Index: i, Args: json.RawMessage("{}"), Pos: l.pos(item, ip)}
+	for _, e := range f.Entries {
+		ep := yamlpos.Child(ip, e.Key)
+		switch e.Key {
+		case "name":
+			t.Name, _ = l.NonEmptyStr(e.Value, ep, "the test name")
+		case "server":
+			t.Server = l.ref(e.Value, ep, "a server name", serverRef, l.refs.servers)
+		case "prompt":
+			t.Prompt, _ = l.NonEmptyStr(e.Value, ep, "the prompt name")
+		case "args":
+			if args := l.args(e.Value, ep, "args (an object of prompt arguments)"); args != nil {
+				t.Args = args
+			}
+		default:
+			l.option(&t.TestOptions, e, ep)
+		}
+	}
+	return t
 }

@@ -38,8 +38,11 @@ func (l *loader) tools(s *Suite, n *yaml.Node, ptr string) {
 	// eachItem, not seq: a large file's tests are read one at a time.
 	tools := []*ToolTest{}
 	if l.eachItem(n, ptr, "the tools block (an array of tool tests)", func(i int, item *yaml.Node) {
-		if t := l.tool(i, item, yamlpos.Index(ptr, i)); t != nil {
-			tools = append(tools, t)
+		for _, ri := range l.expandRows(item, yamlpos.Index(ptr, i)) {
+			if t := l.tool(i, ri.node, yamlpos.Index(ptr, i)); t != nil {
+				applyRow(&t.Name, &t.TestOptions, ri.row)
+				tools = append(tools, t)
+			}
 		}
 	}) {
 		s.Tools = tools
@@ -68,9 +71,6 @@ func (l *loader) tool(i int, n *yaml.Node, ptr string) *ToolTest {
 			}
 		case "inject_error":
 			t.InjectError = l.ref(e.Value, ep, "inject_error (a fixture name)", fixtureRef, l.refs.fixtures)
-			l.setKeyPos(&t.TestOptions, e, ep)
-		case "data":
-			t.Data = l.dataRows(e.Value, ep)
 			l.setKeyPos(&t.TestOptions, e, ep)
 		case "transform":
 			t.Transform = l.transform(e, ep)
@@ -116,19 +116,4 @@ func (l *loader) args(n *yaml.Node, ptr, what string) json.RawMessage {
 		return nil
 	}
 	return l.ToJSON(n, ptr)
-}
-
-// dataRows reads the parametric rows of a tool test: an array of objects.
-func (l *loader) dataRows(n *yaml.Node, ptr string) []json.RawMessage {
-	items, ok := l.nonEmptySeq(n, ptr, "data (an array of rows)")
-	if !ok {
-		return nil
-	}
-	out := make([]json.RawMessage, 0, len(items))
-	for i, item := range items {
-		if row := l.args(item, yamlpos.Index(ptr, i), "a data row (an object)"); row != nil {
-			out = append(out, row)
-		}
-	}
-	return out
 }

@@ -159,6 +159,7 @@ func BuildWith(suites []*config.Suite, reg *plugin.Registry, opts Options) (*Pla
 		b.suite(s)
 	}
 	p := b.plan
+	b.errs = dedupe(b.errs)
 	sortErrors(b.errs)
 	sortErrors(b.gaps.errs)
 	p.Gaps = b.gaps.errs
@@ -215,16 +216,16 @@ func (b *builder) suite(s *config.Suite) {
 		b.plan.Tests = append(b.plan.Tests, t)
 	}
 	for _, tt := range s.Tools {
-		add(&Test{ID: testID(s.File, "tools", tt.Name, names), Kind: KindTool, Tool: tt, Name: tt.Name,
+		add(&Test{ID: rowTestID(s.File, "tools", tt.Name, tt.Row, names), Kind: KindTool, Tool: tt, Name: tt.Name,
 			Options: &tt.TestOptions, Pos: tt.Pos, Server: s.Servers[tt.Server]},
-			map[string]bool{"inject_error": tt.InjectError != "", "data": tt.Data != nil})
+			map[string]bool{"inject_error": tt.InjectError != ""})
 	}
 	for _, rt := range s.Resources {
-		add(&Test{ID: testID(s.File, "resources", rt.Name, names), Kind: KindResource, Resource: rt, Name: rt.Name,
+		add(&Test{ID: rowTestID(s.File, "resources", rt.Name, rt.Row, names), Kind: KindResource, Resource: rt, Name: rt.Name,
 			Options: &rt.TestOptions, Pos: rt.Pos, Server: s.Servers[rt.Server]}, nil)
 	}
 	for _, pt := range s.Prompts {
-		add(&Test{ID: testID(s.File, "prompts", pt.Name, names), Kind: KindPrompt, Prompt: pt, Name: pt.Name,
+		add(&Test{ID: rowTestID(s.File, "prompts", pt.Name, pt.Row, names), Kind: KindPrompt, Prompt: pt, Name: pt.Name,
 			Options: &pt.TestOptions, Pos: pt.Pos, Server: s.Servers[pt.Server]}, nil)
 	}
 	for _, c := range s.Compositions {
@@ -345,6 +346,22 @@ func resolveError(reg *plugin.Registry, m config.Matcher, err error) *config.Err
 	return e
 }
 
+// dedupe drops repeated errors: the tests expanded from one test's data
+// rows share its positions, so a mistake in it would otherwise be told
+// once per row.
+func dedupe(errs config.Errors) config.Errors {
+	seen := map[string]bool{}
+	out := errs[:0]
+	for _, e := range errs {
+		k := e.Error()
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // sortErrors sorts errors by file, line and column.
 func sortErrors(errs config.Errors) {
 	sort.SliceStable(errs, func(i, j int) bool {
@@ -359,6 +376,16 @@ func sortErrors(errs config.Errors) {
 }
 
 func testID(file, block, name string, seen map[string]int) string {
+	return rowTestID(file, block, name, nil, seen)
+}
+
+// rowTestID is testID for a test that may come from a data row: such a
+// test's id holds the name as written (before the row's values went in)
+// and the row's suffix, so editing a row's values keeps its id.
+func rowTestID(file, block, name string, row *config.DataRow, seen map[string]int) string {
+	if row != nil {
+		name = row.Template + " [" + row.Suffix + "]"
+	}
 	key := block + "\x00" + name
 	seen[key]++
 	id := file + "::" + block + "::" + name

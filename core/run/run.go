@@ -90,6 +90,10 @@ type Options struct {
 	// WireAll keeps the wire frames of every test in the report (--wire
 	// all); by default only tests that did not pass keep them.
 	WireAll bool
+	// MaxFailures, when positive, stops the run from starting new tests
+	// once that many tests have failed or errored (--fail-fast is 1,
+	// --max-failures N); the tests left out are skipped with the reason.
+	MaxFailures int
 }
 
 // runner is the state of one run.
@@ -114,6 +118,8 @@ type runner struct {
 	calls chan struct{}
 	// comp holds the compliance engine's runs (compliance.go).
 	comp complianceRuns
+	// stop counts failures for Options.MaxFailures (failfast.go).
+	stop failFast
 
 	mu         sync.Mutex
 	pluginErrs map[string]*plugin.PluginError
@@ -139,6 +145,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		pluginErrs: map[string]*plugin.PluginError{},
 		calls:      make(chan struct{}, opts.Concurrency),
 	}
+	r.stop.max = opts.MaxFailures
 	r.hooks = &hooks.Runner{Redact: opts.Redact, Timeout: opts.HookTimeout}
 	r.match = plugin.NewCoalescer(opts.Host)
 	defer r.match.Close()
@@ -170,6 +177,15 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	// suites declare hooks, each suite's tests between its beforeAll and
 	// afterAll, one at a time when it has per-test hooks.
 	for _, b := range r.batches() {
+		if r.stop.stopped() {
+			// No hook runs for a batch none of whose tests will start.
+			for _, i := range b.Tests {
+				run.Tests[i] = r.stop.notRun(p.Tests[i])
+				r.caps.Finish(p.Tests[i], &run.Tests[i])
+				r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &run.Tests[i]})
+			}
+			continue
+		}
 		r.beforeAll(ctx, &b, run)
 		r.runBatch(ctx, &b, run)
 		r.afterAll(ctx, &b, run)
@@ -204,6 +220,14 @@ func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 					r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &run.Tests[i]})
 					continue
 				}
+				if r.stop.stopped() {
+					run.Tests[i] = r.stop.notRun(t)
+					// Released, so a consumer already waiting on it is
+					// skipped rather than left waiting.
+					r.caps.Finish(t, &run.Tests[i])
+					r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &run.Tests[i]})
+					continue
+				}
 				start := testHeader(t)
 				r.emit(ctx, rpt.Event{Type: rpt.EventTestStarted, Test: &start})
 				res := r.eachTest(ctx, b, t)
@@ -211,6 +235,7 @@ func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 					res = cutShort(res)
 				}
 				r.caps.Finish(t, &res)
+				r.stop.note(&res)
 				run.Tests[i] = res
 				r.emit(ctx, rpt.Event{Type: rpt.EventTestFinished, Test: &res})
 			}

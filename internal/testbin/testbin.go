@@ -8,6 +8,7 @@
 package testbin
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,14 +16,21 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
-// build is one program, built at most once.
+// build is one program, built at most once into out.
 type build struct {
 	once sync.Once
+	out  string
 	path string
 	err  error
 }
+
+// buildLimit bounds one `go build`: a cold build of a server takes seconds,
+// a loaded machine a few times that; a hung toolchain must not hang the
+// test binary.
+const buildLimit = 5 * time.Minute
 
 var (
 	mu     sync.Mutex
@@ -64,18 +72,21 @@ func get(pkg string) (string, error) {
 	}
 	b := builds[pkg]
 	if b == nil {
-		b = &build{}
+		// Numbered, so that two packages with the same last element
+		// (cmd/server, other/server) do not overwrite each other.
+		b = &build{out: filepath.Join(dir, fmt.Sprintf("%d-%s", len(builds), path.Base(pkg)))}
 		builds[pkg] = b
 	}
-	out := filepath.Join(dir, fmt.Sprintf("%d-%s", len(builds), path.Base(pkg)))
 	mu.Unlock()
 	b.once.Do(func() {
-		cmd := exec.Command("go", "build", "-o", out, pkg)
+		ctx, cancel := context.WithTimeout(context.Background(), buildLimit)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", b.out, pkg)
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("go build %s: %w\n%s", pkg, err, msg)
 			return
 		}
-		b.path = out
+		b.path = b.out
 	})
 	return b.path, b.err
 }

@@ -39,6 +39,7 @@ type page struct {
 	Statuses              []statusView
 	Tags                  []tagView
 	Tests                 []testView
+	Charts                *chartsView // charts.go
 }
 
 // latencyView is one suite's p95 latency budget against its tests.
@@ -139,6 +140,7 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 		p.Suites = append(p.Suites, textsafe.Clean(s))
 	}
 	p.Models = modelsView(run)
+	p.Charts = newCharts(run)
 	for _, s := range run.Servers {
 		p.Servers = append(p.Servers, report.Server{Name: textsafe.Clean(s.Name), Suite: textsafe.Clean(s.Suite), Transport: textsafe.Clean(s.Transport),
 			TargetVersion: textsafe.Clean(s.TargetVersion), ProtocolVersion: textsafe.Clean(s.ProtocolVersion),

@@ -28,18 +28,20 @@ const indent1 = "    "
 // when the run finishes.
 func render(_ context.Context, s *sdk.RenderSession) error {
 	r := &renderer{p: painter{color: s.Terminal.Color}, w: s.Primary, seen: map[string]bool{}}
-	prog := newProgress(s.Progress, s.ProgressTerminal.IsTTY)
+	prog := newProgress(s.Progress, s.ProgressTerminal)
 	for ev := range s.Events() {
 		switch ev.Type {
 		case report.EventRunStarted:
-			prog.started(ev.Total)
+			prog.started(ev.Total, ev.Time)
+		case report.EventTestStarted:
+			prog.tick(ev.Time)
 		case report.EventTestFinished:
 			if ev.Test != nil {
 				prog.clear()
 				if err := r.test(ev.Test); err != nil {
 					return err
 				}
-				prog.finished(ev.Test)
+				prog.finished(ev.Test, ev.Time)
 			}
 		case report.EventRunFinished:
 			prog.clear()
@@ -58,11 +60,19 @@ type renderer struct {
 	// seen records the tests already printed, so a run_finished report
 	// that holds tests never announced one by one still shows them.
 	seen map[string]bool
+	// notStarted counts the tests -x/--max-failures kept from starting,
+	// told in one line at the end rather than one line each; stopReason
+	// is why.
+	notStarted int
+	stopReason string
 }
 
 // test prints one finished test.
 func (r *renderer) test(t *report.Test) error {
 	r.seen[testKey(t)] = true
+	if r.stoppedEarly(t) {
+		return nil
+	}
 	var b strings.Builder
 	r.writeTest(&b, t)
 	return r.write(b.String())
@@ -73,6 +83,18 @@ func (r *renderer) write(s string) error {
 		return fmt.Errorf("write report: %w", err)
 	}
 	return nil
+}
+
+// stoppedEarly counts a test that fail-fast kept from starting; such
+// tests are summed up in one line (a long suite stopped at its first
+// failure would otherwise print a line for every test it skipped).
+func (r *renderer) stoppedEarly(t *report.Test) bool {
+	if t.Status != report.StatusSkipped || t.Error == nil || t.Error.Kind != report.ErrorKindFailFast {
+		return false
+	}
+	r.notStarted++
+	r.stopReason = t.Error.Message
+	return true
 }
 
 func testKey(t *report.Test) string { return t.ID + "\x00" + t.Name }
@@ -173,8 +195,14 @@ func (r *renderer) finish(run *report.Run) error {
 		t := &run.Tests[i]
 		if !r.seen[testKey(t)] {
 			r.seen[testKey(t)] = true
-			r.writeTest(&b, t)
+			if !r.stoppedEarly(t) {
+				r.writeTest(&b, t)
+			}
 		}
+	}
+	if r.notStarted > 0 {
+		b.WriteString("\n" + r.p.paint(yellow, fmt.Sprintf("%d test(s) not started: %s", r.notStarted,
+			strings.TrimPrefix(r.stopReason, "not started: "))) + "\n")
 	}
 	if len(run.Errors) > 0 {
 		b.WriteString("\n" + r.p.paint(yellow, "run errors:") + "\n")
