@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/mcptest/mcptest/core/agent"
@@ -47,7 +48,8 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	services := &models.HostService{}
 	host := plugin.NewHost(e.plugins.launcher(stderr), plugin.HostOptions{CallTimeout: e.plugins.timeout, Services: services})
 	defer host.Close()
-	router := models.New(models.Options{Backend: models.PluginBackend(e.registry, host), Providers: planProviders(e.plan), Redactor: redactor})
+	router := models.New(models.Options{Backend: models.PluginBackend(e.registry, host), Providers: planProviders(e.plan),
+		Getenv: planGetenv(e.plan), Redactor: redactor})
 	services.Caller = router
 	// A budget whose models have no price could not be enforced: refuse
 	// the run before anything starts (prices come from the manifests).
@@ -153,4 +155,17 @@ func budgetErrors(p *plan.Plan, pricer budget.Pricer) config.Errors {
 		errs = append(errs, budget.Check(s, pricer)...)
 	}
 	return errs
+}
+
+// planGetenv reads model keys and base URLs as the suites read variables:
+// the process environment, then each suite's dotenv files.
+func planGetenv(p *plan.Plan) func(string) string {
+	return func(name string) string {
+		for _, s := range p.Suites {
+			if v, ok := s.LookupEnv(name); ok {
+				return v
+			}
+		}
+		return os.Getenv(name)
+	}
 }
