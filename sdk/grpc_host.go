@@ -3,7 +3,11 @@ package sdk
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
 )
@@ -21,7 +25,7 @@ func (s *hostGRPCServer) Complete(ctx context.Context, req *pluginv1.CompleteReq
 	}
 	resp, err := s.host.Complete(ctx, req.GetKey(), cr)
 	if err != nil {
-		return nil, err
+		return nil, hostErrorToStatus(err)
 	}
 	return completeResponseToProto(resp)
 }
@@ -29,7 +33,7 @@ func (s *hostGRPCServer) Complete(ctx context.Context, req *pluginv1.CompleteReq
 func (s *hostGRPCServer) Embed(ctx context.Context, req *pluginv1.EmbedRequest) (*pluginv1.EmbedResponse, error) {
 	resp, err := s.host.Embed(ctx, req.GetKey(), EmbedRequest{Model: req.GetModel(), Inputs: req.GetInputs()})
 	if err != nil {
-		return nil, err
+		return nil, hostErrorToStatus(err)
 	}
 	return embedResponseToProto(resp), nil
 }
@@ -46,7 +50,7 @@ func (h *hostGRPCClient) Complete(ctx context.Context, provider string, req Chat
 	}
 	resp, err := h.c.Complete(ctx, &pluginv1.CompleteRequest{Key: provider, RequestJson: b})
 	if err != nil {
-		return ChatResponse{}, fmt.Errorf("host complete: %w", err)
+		return ChatResponse{}, hostErrorFromStatus("host complete", err)
 	}
 	return completeResponseFromProto(resp)
 }
@@ -54,7 +58,7 @@ func (h *hostGRPCClient) Complete(ctx context.Context, provider string, req Chat
 func (h *hostGRPCClient) Embed(ctx context.Context, provider string, req EmbedRequest) (EmbedResponse, error) {
 	resp, err := h.c.Embed(ctx, embedRequestToProto(provider, req))
 	if err != nil {
-		return EmbedResponse{}, fmt.Errorf("host embed: %w", err)
+		return EmbedResponse{}, hostErrorFromStatus("host embed", err)
 	}
 	return embedResponseFromProto(resp), nil
 }
@@ -68,4 +72,21 @@ func (b brokenHost) Complete(context.Context, string, ChatRequest) (ChatResponse
 
 func (b brokenHost) Embed(context.Context, string, EmbedRequest) (EmbedResponse, error) {
 	return EmbedResponse{}, fmt.Errorf("dial mcptest host: %w", b.err)
+}
+
+// hostErrorToStatus carries ErrNoModelKey across the wire as
+// FailedPrecondition, so the plugin can tell "no key" from a failure.
+func hostErrorToStatus(err error) error {
+	if errors.Is(err, ErrNoModelKey) {
+		return status.Error(codes.FailedPrecondition, err.Error())
+	}
+	return err
+}
+
+// hostErrorFromStatus restores ErrNoModelKey on the plugin side.
+func hostErrorFromStatus(what string, err error) error {
+	if s, ok := status.FromError(err); ok && s.Code() == codes.FailedPrecondition {
+		return fmt.Errorf("%s: %w: %s", what, ErrNoModelKey, s.Message())
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }

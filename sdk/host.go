@@ -18,6 +18,12 @@ type Host interface {
 // ErrNoHost is returned by Host methods when the host offers no Host service.
 var ErrNoHost = errors.New("mcptest host offers no model calls to this plugin")
 
+// ErrNoModelKey is matched (errors.Is) by the error of a Host call whose
+// model has no key in mcptest's environment; the message names the
+// variable to set. A plugin should report such an item as deferred rather
+// than failed: nothing was judged.
+var ErrNoModelKey = errors.New("no key for the model")
+
 // noHost is the Host of a plugin whose host serves none.
 type noHost struct{}
 

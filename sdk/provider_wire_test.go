@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -92,5 +93,38 @@ func TestLookupPricePrefersExactThenLongestPrefix(t *testing.T) {
 	}
 	if _, ok := sdk.LookupPrice(table, "claude-x"); ok {
 		t.Error("an unknown model has a price")
+	}
+}
+
+// keylessHost refuses every model call for want of a key.
+type keylessHost struct{}
+
+func (keylessHost) Complete(context.Context, string, sdk.ChatRequest) (sdk.ChatResponse, error) {
+	return sdk.ChatResponse{}, fmt.Errorf("model %q has no key: set X_KEY: %w", "m", sdk.ErrNoModelKey)
+}
+
+func (keylessHost) Embed(context.Context, string, sdk.EmbedRequest) (sdk.EmbedResponse, error) {
+	return sdk.EmbedResponse{}, fmt.Errorf("no key: %w", sdk.ErrNoModelKey)
+}
+
+// A plugin asking the host for a model without a key can tell that apart
+// from a failure (errors.Is ErrNoModelKey) and read the variable's name.
+func TestHostNoKeyReachesThePlugin(t *testing.T) {
+	judge := sdk.MatcherFunc(func(ctx context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		_, err := in.Host.Complete(ctx, "", sdk.ChatRequest{Model: "m"})
+		_, eerr := in.Host.Embed(ctx, "", sdk.EmbedRequest{Model: "m"})
+		return sdk.Fail(sdk.Failure{Note: fmt.Sprintf("%v|%v|%v", errors.Is(err, sdk.ErrNoModelKey), errors.Is(eerr, sdk.ErrNoModelKey), err)}), nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "judge", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"judge": judge}}, keylessHost{})
+	res, err := conn.Matcher.Match(context.Background(), []sdk.MatchItem{{ID: 1, Key: "judge", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`1`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Note string `json:"note"`
+	}
+	_ = json.Unmarshal(res[0].Failure, &f)
+	if !strings.HasPrefix(f.Note, "true|true|") || !strings.Contains(f.Note, "set X_KEY") {
+		t.Fatalf("failure = %s", res[0].Failure)
 	}
 }

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/mcptest/mcptest/core/agent"
 	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/budget"
+	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/models"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -45,8 +48,15 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	services := &models.HostService{}
 	host := plugin.NewHost(e.plugins.launcher(stderr), plugin.HostOptions{CallTimeout: e.plugins.timeout, Services: services})
 	defer host.Close()
-	router := models.New(models.Options{Backend: models.PluginBackend(e.registry, host), Providers: planProviders(e.plan), Redactor: redactor})
+	router := models.New(models.Options{Backend: models.PluginBackend(e.registry, host), Providers: planProviders(e.plan),
+		Getenv: planGetenv(e.plan), Redactor: redactor})
 	services.Caller = router
+	// A budget whose models have no price could not be enforced: refuse
+	// the run before anything starts (prices come from the manifests).
+	if errs := budgetErrors(e.plan, router); len(errs) > 0 {
+		fmt.Fprintf(stderr, "%v\n", errs)
+		return score.ExitError
+	}
 	needed := append([]*plugin.Found(nil), e.plan.Matchers...)
 	for _, o := range e.outputs {
 		needed = append(needed, o.Plugin)
@@ -71,6 +81,7 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	finishOnInterrupt(ctx, 2*e.plugins.timeout+30*time.Second)
 	opts := e.opts
 	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redactor, version
+	opts.Pricer = router
 	if opts.Models == nil {
 		opts.Models = agent.RouterModels{Router: router}
 	}
@@ -134,4 +145,27 @@ func planProviders(p *plan.Plan) map[string]models.Provider {
 		}
 	}
 	return out
+}
+
+// budgetErrors checks every suite's budget block against the models' prices
+// (core/budget.Check).
+func budgetErrors(p *plan.Plan, pricer budget.Pricer) config.Errors {
+	var errs config.Errors
+	for _, s := range p.Suites {
+		errs = append(errs, budget.Check(s, pricer)...)
+	}
+	return errs
+}
+
+// planGetenv reads model keys and base URLs as the suites read variables:
+// the process environment, then each suite's dotenv files.
+func planGetenv(p *plan.Plan) func(string) string {
+	return func(name string) string {
+		for _, s := range p.Suites {
+			if v, ok := s.LookupEnv(name); ok {
+				return v
+			}
+		}
+		return os.Getenv(name)
+	}
 }

@@ -220,7 +220,7 @@ func TestInputsDigestIsStable(t *testing.T) {
 func TestSessionToolsObserveEveryRequest(t *testing.T) {
 	tools := demoTools(t, "demo")
 	var seen []string
-	tools.Observe = func(server, method string, params json.RawMessage, out *session.Outcome, err error) {
+	tools.Observe = func(server string, _ *session.Session, method string, params json.RawMessage, out *session.Outcome, err error) {
 		if err != nil || out == nil {
 			t.Errorf("%s %s: %v", server, method, err)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
 )
 
@@ -23,15 +22,15 @@ type SessionTools struct {
 	Order []string
 	// Sessions holds each server's session.
 	Sessions map[string]*session.Session
-	// Observe, when set, is told of every request sent (tools/list pages
-	// and tools/call) with its params as sent and the answer, so that
-	// `mcptest record` writes an agent run's MCP traffic into cassettes.
-	Observe func(server, method string, params json.RawMessage, out *session.Outcome, err error)
+	// Observe, when set, is told of every request sent, with its params
+	// and the answer (mcptest record writes them into cassettes).
+	Observe func(server string, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, err error)
 }
 
+// observe tells Observe of a request.
 func (s *SessionTools) observe(server, method string, params json.RawMessage, out *session.Outcome, err error) {
 	if s.Observe != nil {
-		s.Observe(server, method, params, out, err)
+		s.Observe(server, s.Sessions[server], method, params, out, err)
 	}
 }
 
@@ -99,9 +98,16 @@ func (s *SessionTools) Call(ctx context.Context, server, tool string, args json.
 	if sess == nil {
 		return CallResult{}, fmt.Errorf("server %q has no session", server)
 	}
-	q := servers.Request{Method: servers.MethodToolsCall, Name: tool, Args: args}
-	out, err := q.Send(ctx, sess)
-	s.observe(server, q.Method, q.Params(), out, err)
+	out, err := sess.CallTool(ctx, tool, args)
+	if s.Observe != nil {
+		// The params CallTool sent: arguments are never null.
+		a := args
+		if len(a) == 0 {
+			a = json.RawMessage("{}")
+		}
+		params, _ := json.Marshal(map[string]json.RawMessage{"name": mustJSON(tool), "arguments": a})
+		s.observe(server, "tools/call", params, out, err)
+	}
 	if err != nil {
 		return CallResult{}, err
 	}
@@ -109,4 +115,10 @@ func (s *SessionTools) Call(ctx context.Context, server, tool string, args json.
 		return CallResult{}, fmt.Errorf("JSON-RPC error: %s", out.RPCError.Error())
 	}
 	return CallResult{Result: out.Result, IsError: out.IsError()}, nil
+}
+
+// mustJSON encodes a string as JSON.
+func mustJSON(v string) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mcptest/mcptest/sdk"
 )
 
 // Sentinel errors callers test with errors.Is.
@@ -39,8 +41,9 @@ func (e *NoKeyError) Error() string {
 	return fmt.Sprintf("%s has no key: set %s", who, strings.Join(e.Vars, " or "))
 }
 
-// Is matches ErrNoKey.
-func (e *NoKeyError) Is(target error) bool { return target == ErrNoKey }
+// Is matches ErrNoKey, and sdk.ErrNoModelKey so the Host service tells a
+// plugin that asked.
+func (e *NoKeyError) Is(target error) bool { return target == ErrNoKey || target == sdk.ErrNoModelKey }
 
 // maskedError is an error whose message went through the redactor. It
 // keeps the sentinels of its cause (errors.Is) without handing out the

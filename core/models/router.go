@@ -70,7 +70,11 @@ func New(opts Options) *Router {
 func ProvidersOf(s *config.Suite) map[string]Provider {
 	out := make(map[string]Provider, len(s.Providers))
 	for name, p := range s.Providers {
-		out[name] = Provider{Name: name, Type: p.Type, BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, Organization: p.Organization}
+		prov := Provider{Name: name, Type: p.Type, BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, Organization: p.Organization}
+		for _, pr := range p.Prices {
+			prov.Prices = append(prov.Prices, sdk.ModelPrice{Model: pr.Model, InputPerMTok: pr.InputPerMTok, OutputPerMTok: pr.OutputPerMTok})
+		}
+		out[name] = prov
 	}
 	return out
 }

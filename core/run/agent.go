@@ -28,20 +28,12 @@ type AgentModels interface {
 func (r *runner) runAgent(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
 	a := t.Agent
-	model, err := r.agentModel(ctx, t)
+	ar, err := r.agentModelFor(ctx, t)
 	if err != nil {
 		return r.agentModelError(t, res, err)
 	}
-	tools := &agent.SessionTools{Sessions: map[string]*session.Session{}}
-	byName := map[string]*config.Server{}
-	if r.opts.OnCall != nil {
-		// mcptest record: the agent's MCP traffic goes into the cassettes.
-		tools.Observe = func(server, method string, params json.RawMessage, out *session.Outcome, err error) {
-			r.opts.OnCall(t.Suite, byName[server], tools.Sessions[server], method, params, out, err)
-		}
-	}
+	tools := &agent.SessionTools{Sessions: map[string]*session.Session{}, Observe: r.agentObserver(t)}
 	for _, srv := range a.Servers {
-		byName[srv.Name] = srv
 		sess, err := r.servers.Get(ctx, t.Suite, srv, t.ProtocolVersion)
 		if err != nil {
 			res.Status = rpt.StatusErrored
@@ -53,8 +45,10 @@ func (r *runner) runAgent(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		tools.Sessions[srv.Name] = sess
 	}
 	spec := agent.SpecOf(t.Suite, a.Spec, a.Model)
-	trace, err := agent.Run(ctx, spec, model, tools)
-	if err != nil && !errors.Is(err, agent.ErrCap) {
+	trace, err := agent.Run(ctx, spec, ar.model, tools)
+	res.Agent = r.agentReport(trace, ar, spec)
+	stopped := errors.Is(err, agent.ErrCap) || agentStopFailure(err) != ""
+	if err != nil && !stopped {
 		res.Status = rpt.StatusErrored
 		res.Error = &rpt.Error{Kind: agentErrorKind(err), Message: r.opts.Redact.String(err.Error())}
 		return res
@@ -71,11 +65,15 @@ func (r *runner) runAgent(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res.Assertions = r.judge.Test(ctx, t, doc)
 	res.Assertions = append(res.Assertions, recoveryAssertions(trace, a.Spec.Recovery, len(res.Assertions))...)
 	assert.Verdict(t, &res, nil)
-	if errors.Is(err, agent.ErrCap) && res.Status != rpt.StatusErrored {
+	if stopped && res.Status != rpt.StatusErrored {
 		// A cap is a quality failure: the model did not finish within what
-		// the test allows.
+		// the test allows. So are a spend budget that refused a call and a
+		// replay whose request differs from the recording.
 		res.Status = rpt.StatusFailed
 		res.Error = &rpt.Error{Kind: trace.Conversation.StopReason, Message: r.opts.Redact.String(trace.Conversation.StopDetail)}
+		if kind := agentStopFailure(err); kind != "" {
+			res.Error = &rpt.Error{Kind: kind, Message: r.opts.Redact.String(err.Error())}
+		}
 	}
 	if res.Status != rpt.StatusPassed {
 		res.Response = r.truncate(doc)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/budget"
 	"github.com/mcptest/mcptest/core/capture"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/hooks"
@@ -77,6 +78,12 @@ type Options struct {
 	OnCall CallObserver
 	// Models gives agent tests their models; nil errors every agent test.
 	Models AgentModels
+	// Pricer prices agent model calls for the suites' budget blocks
+	// (core/models' router); nil meters them at no cost.
+	Pricer budget.Pricer
+	// ModelRecorder, when set, records agent tests' model exchanges into
+	// the cassettes (mcptest record).
+	ModelRecorder ModelRecorder
 	// RequireModels makes an agent test whose model has no key an error
 	// instead of deferred (--require-models, MCPTEST_REQUIRE_MODELS=1).
 	RequireModels bool
@@ -116,6 +123,8 @@ type runner struct {
 
 	mu         sync.Mutex
 	pluginErrs map[string]*plugin.PluginError
+	// agentx holds agent tests' spend meters and replays (agent_models.go).
+	agentx agentExtras
 }
 
 // Execute runs the plan and returns the complete report. It always

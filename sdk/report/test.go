@@ -76,6 +76,8 @@ type Test struct {
 	Nodes []Node `json:"nodes,omitempty"`
 	// Check describes a compliance check, for tests that are one.
 	Check *Check `json:"check,omitempty"`
+	// Agent is the trace of an agent test's run; nil for other tests.
+	Agent *Agent `json:"agent,omitempty"`
 }
 
 // Check identifies a compliance check and what the specification demands.

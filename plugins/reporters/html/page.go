@@ -76,6 +76,7 @@ type testView struct {
 	Error, Response, Stderr       string
 	Assertions                    []assertionView
 	Frames                        []frameView
+	Agent                         *agentView // conversation.go
 }
 
 // checkView describes a compliance check.
@@ -267,6 +268,9 @@ func newTestView(index int, t *report.Test, openFailures bool) testView {
 	}
 	for i := range t.Assertions {
 		v.Assertions = append(v.Assertions, newAssertionView(&t.Assertions[i]))
+	}
+	if t.Agent != nil {
+		v.Agent = newAgentView(t.Agent)
 	}
 	for _, f := range t.Frames {
 		fv := frameView{Direction: textsafe.Clean(f.Direction), Class: "other", Arrow: "•", At: formatMS(f.AtMS), Body: frameBody(f.Data, f.Truncated), Truncated: f.Truncated}

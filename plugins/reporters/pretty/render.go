@@ -137,6 +137,9 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 		r.writeField(b, indent1, label, msg, len(label))
 	}
 	if t.Status == report.StatusFailed || t.Status == report.StatusWarned || t.Status == report.StatusErrored {
+		if t.Agent != nil {
+			r.writeTrajectory(b, indent1, t.Agent)
+		}
 		r.writeStderr(b, indent1, t.Stderr)
 		r.writeFrames(b, indent1, t.Frames)
 	}

@@ -95,8 +95,8 @@ type Span struct {
 func (s *Span) IsRoot() bool { return s.ParentSpanID == "" }
 
 // Build projects run onto its span tree, in output order: the run span
-// first, then each test span followed by its verdict span, in report
-// order.
+// first, then each test span followed by its agent spans (an agent test's
+// loop, model calls and tool calls) and its verdict span, in report order.
 func Build(run *report.Run) []Span {
 	key := runKey(run)
 	trace := traceID(key)
@@ -111,6 +111,9 @@ func Build(run *report.Run) []Span {
 		ts := testSpan(t, trace, id, root)
 		clock.placeTest(&ts, t)
 		spans = append(spans, ts)
+		if t.Agent != nil {
+			spans = append(spans, agentSpans(t, key, &ts)...)
+		}
 		if judged(t) {
 			vs := verdictSpan(t, trace, verdictSpanID(key, id), id)
 			vs.StartUnixNano, vs.EndUnixNano = ts.EndUnixNano, ts.EndUnixNano
