@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 // ErrProviderRefused is matched by the error of a model call that the
@@ -41,7 +42,7 @@ func (e *providerError) Is(target error) bool {
 // timeout; a plugin that crashes or hangs is handled as for any other call.
 func (h *Host) Complete(ctx context.Context, f *Found, key string, ep sdk.Endpoint, req sdk.ChatRequest) (sdk.ChatResponse, error) {
 	var out sdk.ChatResponse
-	err := h.providerCall(ctx, f, fmt.Sprintf("model call to %s", req.Model), func(ctx context.Context, c *sdk.ProviderClient) (err error) {
+	err := h.providerCall(ctx, f, fmt.Sprintf("model call to %s", req.Model), func(ctx context.Context, c *hostrpc.ProviderClient) (err error) {
 		out, err = c.CompleteAt(ctx, key, ep, req)
 		return err
 	})
@@ -51,7 +52,7 @@ func (h *Host) Complete(ctx context.Context, f *Found, key string, ep sdk.Endpoi
 // Embed computes embeddings on provider key of plugin f against ep.
 func (h *Host) Embed(ctx context.Context, f *Found, key string, ep sdk.Endpoint, req sdk.EmbedRequest) (sdk.EmbedResponse, error) {
 	var out sdk.EmbedResponse
-	err := h.providerCall(ctx, f, fmt.Sprintf("embedding call to %s", req.Model), func(ctx context.Context, c *sdk.ProviderClient) (err error) {
+	err := h.providerCall(ctx, f, fmt.Sprintf("embedding call to %s", req.Model), func(ctx context.Context, c *hostrpc.ProviderClient) (err error) {
 		out, err = c.EmbedAt(ctx, key, ep, req)
 		return err
 	})
@@ -60,7 +61,7 @@ func (h *Host) Embed(ctx context.Context, f *Found, key string, ep sdk.Endpoint,
 
 // providerCall runs one call into f's provider service and classifies its
 // failure.
-func (h *Host) providerCall(ctx context.Context, f *Found, during string, call func(context.Context, *sdk.ProviderClient) error) error {
+func (h *Host) providerCall(ctx context.Context, f *Found, during string, call func(context.Context, *hostrpc.ProviderClient) error) error {
 	inc, err := h.get(ctx, f)
 	if err != nil {
 		return err
@@ -87,7 +88,7 @@ func (h *Host) providerCall(ctx context.Context, f *Found, during string, call f
 	}
 	st, isStatus := status.FromError(errors.Unwrap(err))
 	timedOut := errors.Is(callCtx.Err(), context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded
-	if isStatus && !timedOut && !inc.inst.Exited() && !inc.stopped.Load() && !errors.Is(err, sdk.ErrPluginExited) {
+	if isStatus && !timedOut && !inc.inst.Exited() && !inc.stopped.Load() && !errors.Is(err, hostrpc.ErrPluginExited) {
 		pe := &providerError{msg: fmt.Sprintf("%s (%s): %s", during, f.Label(), st.Message())}
 		if st.Code() == codes.Unimplemented {
 			pe.sentinel = ErrUnsupported
