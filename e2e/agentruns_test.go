@@ -182,6 +182,20 @@ func TestAgentBudgetNeedsAPrice(t *testing.T) {
 		t.Fatalf("want exit 2:\n%s", r)
 	}
 	mustContain(t, "stderr", r.stderr, "suite.yml:", "/agents/0/models/0", `no price is known for model "house-model" of provider "local"`)
+
+	// Priced by its providers entry, the same model runs within the cap.
+	fake := vendorfake.New(t, vendorfake.OpenAI)
+	fake.Push(vendorfake.Reply{Text: "hello", InputTokens: 100, OutputTokens: 20})
+	suite = strings.Replace(budgetSuite, "model: gpt-4o", "model: {provider: local, id: house-model}", 1) +
+		"providers:\n  local:\n    type: openai\n    base_url: \"" + fake.URL + "\"\n    prices:\n      house-model: {input_per_mtok: 1, output_per_mtok: 2}\n"
+	out := filepath.Join(t.TempDir(), "run.json")
+	if r := mcptestEnv(t, noModelKeys, "run", "--reporter", "json="+out, writeSuite(t, suite)); r.code != 0 {
+		t.Fatalf("priced by the entry: want exit 0:\n%s", r)
+	}
+	// 100 prompt tokens at 1 dollar a million and 20 at 2: 0.014 cents.
+	if a := readRun(t, out).Tests[0].Agent; a == nil || a.CostUSDCents == nil || *a.CostUSDCents < 0.0139 || *a.CostUSDCents > 0.0141 {
+		t.Errorf("trace: %+v", a)
+	}
 	assertNoOrphans(t)
 }
 

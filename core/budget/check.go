@@ -29,7 +29,7 @@ func Check(s *config.Suite, p Pricer) config.Errors {
 			errs = append(errs, &config.Error{File: a.Pos.File, Line: a.Pos.Line, Col: a.Pos.Col,
 				Pointer: fmt.Sprintf("%s/models/%d", ptr, j),
 				Msg:     fmt.Sprintf("budget: no price is known for model %s, so the budget block's caps cannot be enforced on agent test %q", describe(ref), a.Name),
-				Hint:    "use a model whose provider plugin ships a price for it, or remove the budget block"})
+				Hint:    "use a model whose provider plugin ships a price for it, give its providers entry prices, or remove the budget block"})
 		}
 	}
 	return errs
