@@ -56,6 +56,8 @@ func commands() []command {
 		{"validate", "check suites without starting any server", cmdValidate},
 		{"report", "re-render a saved run, merge shard reports, or chart saved runs (report trend)", cmdReport},
 		{"compliance", "run the protocol compliance checks against a server", cmdCompliance},
+		{"audit", "call every tool of a server once and classify how it copes", cmdAudit},
+		{"fuzz", "send every tool invalid and edge inputs and report each crash class", cmdFuzz},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
 		{"version", "print mcptest's version", cmdVersion},
