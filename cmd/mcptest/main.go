@@ -58,6 +58,8 @@ func commands() []command {
 		{"compliance", "run the protocol compliance checks against a server", cmdCompliance},
 		{"audit", "call every tool of a server once and classify how it copes", cmdAudit},
 		{"fuzz", "send every tool invalid and edge inputs and report each crash class", cmdFuzz},
+		{"snapshot-catalog", "save a server's tools, resources and prompts as a catalog snapshot", cmdSnapshotCatalog},
+		{"diff", "compare two catalogs and classify every change as breaking or not", cmdDiff},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
 		{"version", "print mcptest's version", cmdVersion},
