@@ -21,7 +21,8 @@ import (
 // is the verdict. docs/interop.md describes the scenarios.
 
 // conformanceScenarios are the client scenarios of 0.1.16 that do not
-// need OAuth, with the number of checks each reports when it passes.
+// need OAuth, with the number of checks each reports when it passes; the
+// auth/* ones are in conformance_auth_test.go.
 var conformanceScenarios = []struct {
 	name   string
 	checks int

@@ -61,6 +61,7 @@ func commands() []command {
 		{"snapshot-catalog", "save a server's tools, resources and prompts as a catalog snapshot", cmdSnapshotCatalog},
 		{"diff", "compare two catalogs and classify every change as breaking or not", cmdDiff},
 		{"drift", "capture a server's catalog and canary answers, and check it later for drift", cmdDrift},
+		{"auth", "log in to an OAuth-protected server (login, status, logout)", cmdAuth},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
 		{"version", "print mcptest's version", cmdVersion},

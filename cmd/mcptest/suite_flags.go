@@ -20,6 +20,7 @@ type suiteFlags struct {
 	serverCommand   string
 	serverBearerEnv string
 	serverConfig    string
+	oauth           bool
 	http            httpFlags
 	targetVersion   string
 }
@@ -31,6 +32,7 @@ func (f *suiteFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.serverCommand, "server-command", "", "start the server with this command line instead (split like a shell): [NAME=]CMD")
 	fs.StringVar(&f.serverBearerEnv, "server-auth-bearer-env", "", "send the bearer token held by this environment variable: [NAME=]VAR")
 	fs.StringVar(&f.serverConfig, "server-config", "", "replace the server with the one in this YAML file: [NAME=]PATH")
+	fs.BoolVar(&f.oauth, "oauth", false, "let URL servers without an auth block authorize with OAuth when they answer 401 (discovery, registration, authorization code)")
 	f.http.register(fs)
 	fs.StringVar(&f.targetVersion, "target-version", "", "speak this MCP protocol revision (one of the suite's target_versions when it lists them)")
 }
@@ -53,6 +55,7 @@ func (f *suiteFlags) options() config.Options {
 			Command:   f.serverCommand,
 			BearerEnv: f.serverBearerEnv,
 			Config:    f.serverConfig,
+			OAuth:     f.oauth,
 		},
 	}
 }

@@ -100,6 +100,17 @@ var invalidCases = []struct {
 	{file: "auth_both.yml", line: 6, fragment: "the auth block takes only one of \"bearer_token_env\" or \"oauth\""},
 	{file: "auth_empty.yml", line: 4, fragment: "the auth block needs one of \"bearer_token_env\" or \"oauth\""},
 	{file: "oauth_missing_token_url.yml", line: 6, fragment: "missing required key \"token_url\" in the oauth block"},
+	{file: "oauth_bad_flow.yml", want: []string{
+		`6:15: /servers/api/auth/oauth/flow: unknown flow "implicit" (one of: client_credentials, authorization_code, identity_assertion)`,
+		`7:24: /servers/api/auth/oauth/redirect_port: expected redirect_port (an integer from 0 to 65535), found an integer (70000)`,
+	}},
+	{file: "oauth_identity_incomplete.yml", line: 6, fragment: `missing required key "idp_token_url" in the oauth block`},
+	{file: "oauth_two_keys.yml", want: []string{
+		`9:9: /servers/api/auth/oauth/private_key_file: the oauth block takes only one of "private_key_env" or "private_key_file"`,
+	}},
+	{file: "oauth_jwt_without_key.yml", loaderOnly: true, want: []string{
+		`8:9: /servers/api/auth/oauth/token_endpoint_auth: token_endpoint_auth private_key_jwt needs the client's key (set private_key_env or private_key_file)`,
+	}},
 	{file: "header_authorization.yml", line: 5, fragment: "the Authorization header cannot be set in headers"},
 	{file: "header_proxy_authorization.yml", line: 5, fragment: "the proxy-authorization header cannot be set in headers"},
 	{file: "header_space.yml", line: 5, fragment: "invalid header name \"X Tenant\""},

@@ -31,12 +31,12 @@
 //
 // # Size
 //
-// The package is about 7,100 lines without tests, over the ~3,000 the
+// The package is about 7,700 lines without tests, over the ~3,000 the
 // project aims for, and stays one package on purpose. Most of it is the
 // format itself: one reader per object of the v1 format (validate_*.go,
 // about 3,900 lines) and the typed Suite they fill (types_*.go and
 // suite.go, about 1,100), which is the package's public API. The rest is
-// the pipeline listed above (about 1,900).
+// the pipeline listed above, with data rows (about 2,500).
 //
 // The readers cannot leave without the loader's internals going with
 // them: each is a method on the loader and shares its error collector,
@@ -49,5 +49,7 @@
 // decoding, syntax errors) and internal/vars (variable syntax,
 // precedence, dotenv files, secrets). The agent, eval and rubric readers
 // (validate_agents.go, validate_evals.go, validate_rubric.go, about 800
-// lines) are the next candidates, once they have a loader of their own.
+// lines) are the next candidates, once they have a loader of their own,
+// and so is the parsing of data-row files (CSV, JSON Lines, YAML into
+// nodes: the pure functions of datarows.go), once that code settles.
 package config

@@ -33,6 +33,10 @@ type ServerOverrides struct {
 	// Config is a YAML file holding a server object, or a servers: map, that
 	// replaces the server(s) of the same name (--server-config).
 	Config string
+	// OAuth lets every URL server without an auth block authorize with
+	// OAuth when it answers 401: auth.oauth {flow: authorization_code,
+	// discover: true} (--oauth).
+	OAuth bool
 }
 
 // IsZero reports whether no override is set.
@@ -85,6 +89,15 @@ func (b *build) applyOverrides(s *Suite, sc *scope) {
 			srv.Kind, srv.Command, srv.URL, srv.Auth, srv.Headers = StdioServer, argv, "", nil, nil
 			srv.HTTP, srv.WaitForReady, srv.Cassette = HTTPOptions{}, "", ""
 			s.Overrides = append(s.Overrides, fmt.Sprintf("%s: command=%s (--server-command)", srv.Name, o.Command))
+		}
+	}
+	if o.OAuth {
+		for _, name := range s.ServerOrder {
+			if srv := s.Servers[name]; srv.Kind == URLServer && srv.Auth == nil {
+				c := *srv
+				c.Auth = &Auth{OAuth: &OAuth{Flow: "authorization_code", Discover: true}, Pos: srv.Pos}
+				s.Servers[name] = &c
+			}
 		}
 	}
 	if o.BearerEnv != "" {

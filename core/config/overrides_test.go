@@ -91,3 +91,34 @@ func TestServerOverrides(t *testing.T) {
 		}
 	}
 }
+
+// TestOAuthOverride: --oauth gives every URL server without an auth block
+// the authorization code flow with discovery, and leaves the others (a
+// bearer token, a stdio server) as they are.
+func TestOAuthOverride(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"s.yml": `servers:
+  open: {url: "https://open.example.com/mcp"}
+  token: {url: "https://token.example.com/mcp", auth: {bearer_token_env: TOK}}
+  local: {command: [./srv]}
+`})
+	opts := envOptions(map[string]string{"TOK": "token-value"})
+	opts.Servers = ServerOverrides{OAuth: true}
+	s, err := LoadWith(filepath.Join(dir, "s.yml"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := s.Servers["open"].Auth; o == nil || o.OAuth == nil || o.OAuth.Flow != "authorization_code" || !o.OAuth.Discovers() {
+		t.Errorf("open: %+v", o)
+	}
+	if a := s.Servers["token"].Auth; a.OAuth != nil || a.BearerTokenEnv != "TOK" {
+		t.Errorf("token: %+v", a)
+	}
+	if s.Servers["local"].Auth != nil {
+		t.Errorf("local: %+v", s.Servers["local"].Auth)
+	}
+	// Without the flag, nothing changes.
+	opts.Servers = ServerOverrides{}
+	if s, _ := LoadWith(filepath.Join(dir, "s.yml"), opts); s.Servers["open"].Auth != nil {
+		t.Errorf("open without --oauth: %+v", s.Servers["open"].Auth)
+	}
+}

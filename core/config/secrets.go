@@ -33,9 +33,14 @@ func collectSecrets(s *Suite) ([]string, []*Error) {
 		srv := s.Servers[name]
 		if a := srv.Auth; a != nil {
 			add(a.BearerTokenEnv, a.Pos, "bearer_token_env")
-			if a.OAuth != nil {
-				add(a.OAuth.ClientIDEnv, a.Pos, "oauth/client_id_env")
-				add(a.OAuth.ClientIDEnv+"_SECRET", a.Pos, "oauth/client_id_env")
+			if o := a.OAuth; o != nil {
+				if o.ClientIDEnv != "" {
+					add(o.ClientIDEnv, a.Pos, "oauth/client_id_env")
+					add(o.ClientIDEnv+"_SECRET", a.Pos, "oauth/client_id_env")
+				}
+				add(o.PrivateKeyEnv, a.Pos, "oauth/private_key_env")
+				add(o.IDTokenEnv, a.Pos, "oauth/id_token_env")
+				add(o.IDPClientIDEnv, a.Pos, "oauth/idp_client_id_env")
 			}
 		}
 		for _, h := range srv.Headers {

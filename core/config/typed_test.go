@@ -132,3 +132,27 @@ func TestTypedHooksCompositionsExpect(t *testing.T) {
 		t.Errorf("composition matcher = %+v", last)
 	}
 }
+
+// TestOAuthFlows reads the auth.oauth shapes beside the classic one: the
+// authorization code flow without a client (registration or a metadata
+// document), client credentials with discovery and a signing key, and
+// the identity assertion grant.
+func TestOAuthFlows(t *testing.T) {
+	s := loadValid(t, "oauth_flows.yml")
+	app := s.Servers["public_app"].Auth.OAuth
+	if app.Flow != "authorization_code" || app.ClientIDEnv != "" || app.ClientMetadataURL != "https://app.example.com/client.json" ||
+		app.RedirectPort != 8765 || !app.Discovers() || app.Classic() {
+		t.Errorf("public_app %+v", app)
+	}
+	m := s.Servers["machine"].Auth.OAuth
+	if !m.Discover || m.TokenEndpointAuth != "private_key_jwt" || m.PrivateKeyFile != "keys/machine.pem" || !m.Discovers() || m.Classic() {
+		t.Errorf("machine %+v", m)
+	}
+	e := s.Servers["enterprise"].Auth.OAuth
+	if e.Flow != "identity_assertion" || e.IDTokenEnv != "IDP_ID_TOKEN" || e.IDPTokenURL != "https://idp.example.com/token" {
+		t.Errorf("enterprise %+v", e)
+	}
+	if classic := loadValid(t, "servers_url.yml").Servers["oauth_api"].Auth.OAuth; !classic.Classic() || classic.Discovers() {
+		t.Errorf("the classic block reads as %+v", classic)
+	}
+}

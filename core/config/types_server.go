@@ -111,17 +111,52 @@ type Auth struct {
 	Pos Pos
 }
 
-// OAuth is an OAuth 2.0 client-credentials configuration.
+// OAuth is an OAuth 2.0 client configuration (docs/authorization.md).
 type OAuth struct {
+	// Flow is the grant: "client_credentials" (the default when empty),
+	// "authorization_code" or "identity_assertion".
+	Flow string
+	// Discover makes mcptest find the authorization server from the MCP
+	// server's metadata when it answers 401, instead of the configured
+	// URLs. It is implied by the authorization_code and identity_assertion
+	// flows when no token_url is given.
+	Discover bool
 	// ClientIDEnv names the environment variable holding the client id; the
-	// secret is read from the same name with "_SECRET" appended.
+	// secret is read from the same name with "_SECRET" appended. Optional
+	// for authorization_code, where the client may register dynamically.
 	ClientIDEnv string
+	// ClientMetadataURL is the client's Client ID Metadata Document URL.
+	ClientMetadataURL string
+	// TokenEndpointAuth forces the token endpoint authentication method:
+	// client_secret_basic, client_secret_post, none or private_key_jwt.
+	TokenEndpointAuth string
+	// PrivateKeyEnv and PrivateKeyFile hold the PEM key of private_key_jwt;
+	// at most one is set.
+	PrivateKeyEnv, PrivateKeyFile string
+	// RedirectPort is the port of the loopback redirect URI; 0 picks one.
+	RedirectPort int
+	// IDTokenEnv, IDPTokenURL and IDPClientIDEnv configure the
+	// identity_assertion flow (cross-app access).
+	IDTokenEnv, IDPTokenURL, IDPClientIDEnv string
 	// AuthorizationURL is the authorization endpoint (RFC 6749 §3.1).
 	AuthorizationURL string
 	// TokenURL is the token endpoint (RFC 6749 §3.2).
 	TokenURL string
 	// Scopes are the scopes to request; nil for the server's default.
 	Scopes []string
+}
+
+// Discovers reports whether the client finds its endpoints from the
+// server's metadata rather than the configured URLs.
+func (o *OAuth) Discovers() bool {
+	return o.Discover || (o.Flow != "" && o.Flow != "client_credentials" && o.TokenURL == "")
+}
+
+// Classic reports whether o is the client-credentials configuration with
+// fixed URLs that suites wrote before discovery existed.
+func (o *OAuth) Classic() bool {
+	return (o.Flow == "" || o.Flow == "client_credentials") && !o.Discover &&
+		o.TokenEndpointAuth == "" && o.PrivateKeyEnv == "" && o.PrivateKeyFile == ""
 }
 
 // Header is one custom header of a URL server: a literal value or a value

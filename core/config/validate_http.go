@@ -20,9 +20,19 @@ var authKeys = yamlpos.NewObjectSpec("the auth block",
 
 // oauthKeys are the keys of auth.oauth.
 var oauthKeys = yamlpos.NewObjectSpec("the oauth block",
-	yamlpos.RequiredKey("client_id_env"),
-	yamlpos.RequiredKey("authorization_url"),
-	yamlpos.RequiredKey("token_url"),
+	yamlpos.Key("flow"),
+	yamlpos.Key("discover"),
+	yamlpos.Key("client_id_env"),
+	yamlpos.Key("client_metadata_url"),
+	yamlpos.Key("token_endpoint_auth"),
+	yamlpos.Key("private_key_env"),
+	yamlpos.Key("private_key_file"),
+	yamlpos.Key("redirect_port"),
+	yamlpos.Key("id_token_env"),
+	yamlpos.Key("idp_token_url"),
+	yamlpos.Key("idp_client_id_env"),
+	yamlpos.Key("authorization_url"),
+	yamlpos.Key("token_url"),
 	yamlpos.Key("scopes"),
 )
 
@@ -108,7 +118,10 @@ func (l *loader) auth(e yamlpos.Entry, ptr string) *Auth {
 	return a
 }
 
-// oauth reads auth.oauth.
+// oauth reads auth.oauth. Which keys are required depends on the flow:
+// the classic client-credentials block (no discovery) needs the client
+// and both URLs, as it always did; discovery makes the URLs optional;
+// authorization_code may register its client dynamically.
 func (l *loader) oauth(n *yaml.Node, ptr string) *OAuth {
 	f, ok := l.Object(n, ptr, oauthKeys)
 	if !ok {
@@ -120,8 +133,28 @@ func (l *loader) oauth(n *yaml.Node, ptr string) *OAuth {
 		fp := yamlpos.Child(ptr, fe.Key)
 		ok := true
 		switch fe.Key {
+		case "flow":
+			o.Flow, ok = l.Enum(fe.Value, fp, "flow", "client_credentials", "authorization_code", "identity_assertion")
+		case "discover":
+			o.Discover, ok = l.Boolean(fe.Value, fp, "discover")
 		case "client_id_env":
 			o.ClientIDEnv, ok = l.NonEmptyStr(fe.Value, fp, "client_id_env (an environment variable name)")
+		case "client_metadata_url":
+			o.ClientMetadataURL, ok = l.httpURL(fe.Value, fp, "client_metadata_url")
+		case "token_endpoint_auth":
+			o.TokenEndpointAuth, ok = l.Enum(fe.Value, fp, "token_endpoint_auth", "client_secret_basic", "client_secret_post", "none", "private_key_jwt")
+		case "private_key_env":
+			o.PrivateKeyEnv, ok = l.NonEmptyStr(fe.Value, fp, "private_key_env (an environment variable name)")
+		case "private_key_file":
+			o.PrivateKeyFile, ok = l.NonEmptyStr(fe.Value, fp, "private_key_file (a path)")
+		case "redirect_port":
+			o.RedirectPort, ok = l.IntRange(fe.Value, fp, "redirect_port", 0, 65535)
+		case "id_token_env":
+			o.IDTokenEnv, ok = l.NonEmptyStr(fe.Value, fp, "id_token_env (an environment variable name)")
+		case "idp_token_url":
+			o.IDPTokenURL, ok = l.httpURL(fe.Value, fp, "idp_token_url")
+		case "idp_client_id_env":
+			o.IDPClientIDEnv, ok = l.NonEmptyStr(fe.Value, fp, "idp_client_id_env (an environment variable name)")
 		case "authorization_url":
 			o.AuthorizationURL, ok = l.httpURL(fe.Value, fp, "authorization_url")
 		case "token_url":
@@ -131,10 +164,51 @@ func (l *loader) oauth(n *yaml.Node, ptr string) *OAuth {
 		}
 		good = good && ok
 	}
-	if !good || o.ClientIDEnv == "" || o.AuthorizationURL == "" || o.TokenURL == "" {
+	if !good {
+		return nil
+	}
+	var required []string
+	switch {
+	case o.Flow == "identity_assertion":
+		required = []string{"client_id_env", "id_token_env", "idp_token_url"}
+	case o.Flow == "authorization_code":
+	case !o.Discover: // the classic client-credentials block
+		required = []string{"client_id_env", "authorization_url", "token_url"}
+	default:
+		required = []string{"client_id_env"}
+	}
+	for _, k := range required {
+		if !f.Has(k) {
+			l.C.Add(n, ptr, fmt.Sprintf("missing required key %q in the oauth block", k), oauthRequiredHint(o))
+			good = false
+		}
+	}
+	if f.Has("private_key_env") && f.Has("private_key_file") {
+		l.C.Add(f.KeyNode("private_key_file"), yamlpos.Child(ptr, "private_key_file"),
+			"the oauth block takes only one of \"private_key_env\" or \"private_key_file\"", "")
+		good = false
+	}
+	if o.TokenEndpointAuth == "private_key_jwt" && o.PrivateKeyEnv == "" && o.PrivateKeyFile == "" {
+		l.C.Add(f.KeyNode("token_endpoint_auth"), yamlpos.Child(ptr, "token_endpoint_auth"),
+			"token_endpoint_auth private_key_jwt needs the client's key", "set private_key_env or private_key_file")
+		good = false
+	}
+	if !good {
 		return nil
 	}
 	return o
+}
+
+// oauthRequiredHint explains which shape of the oauth block asks for the
+// missing key.
+func oauthRequiredHint(o *OAuth) string {
+	switch {
+	case o.Flow == "identity_assertion":
+		return "the identity_assertion flow needs the client (client_id_env), the ID token (id_token_env) and the identity provider's token endpoint (idp_token_url)"
+	case !o.Discover:
+		return "or set discover: true (or flow: authorization_code) to find the endpoints from the server's metadata"
+	}
+	return ""
 }
 
 // headers reads a URL server's headers: names to literal strings or

@@ -140,6 +140,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		Transform: r.hooks.TransformValue, UpdateSnapshots: opts.UpdateSnapshots,
 	}
 	r.caps = capture.NewStore(p, opts.Redact)
+	r.servers.SetRedactor(opts.Redact)
 	r.tools = servers.NewToolHints()
 	r.cache = servers.NewCache(p, opts.NoCache, opts.CacheDir, opts.ProtocolVersion, r.tools)
 

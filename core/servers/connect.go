@@ -75,7 +75,13 @@ func (s *Pool) HTTPConfig(suite *config.Suite, srv *config.Server, version strin
 			}
 			cfg.Auth = session.Auth{BearerToken: tok, BearerTokenEnv: a.BearerTokenEnv}
 		}
-		if o := a.OAuth; o != nil {
+		if o := a.OAuth; o != nil && !o.Classic() {
+			az, err := s.authorizer(suite, srv, o)
+			if err != nil {
+				return cfg, err
+			}
+			cfg.Auth.Authorizer = az
+		} else if o != nil {
 			id, err := lookupEnv("oauth.client_id_env", o.ClientIDEnv)
 			if err != nil {
 				return cfg, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -15,6 +16,9 @@ import (
 type Pool struct {
 	protocolVersion string
 	clientVersion   string
+	// redact is the run's redactor, which learns the OAuth secrets
+	// obtained at run time (SetRedactor); nil for none.
+	redact *redact.Redactor
 
 	mu sync.Mutex
 	m  map[string]*serverEntry

@@ -41,6 +41,10 @@ type (
 	// §4.4): ClientID, ClientSecret (read from ClientIDEnv and
 	// ClientIDEnv_SECRET), TokenURL and Scopes.
 	OAuthConfig = httpwire.OAuthConfig
+	// Authorizer supplies the credentials of a URL session and answers
+	// the server's 401 and 403 challenges; core/oauth implements it. Set
+	// it in Auth.Authorizer.
+	Authorizer = httpwire.Authorizer
 	// Header is one custom header sent with every request; a value read
 	// from an environment variable (Env) is a secret, redacted from every
 	// record and message.

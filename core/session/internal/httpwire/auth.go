@@ -17,7 +17,7 @@ import (
 // credentials produce the Authorization header of each request.
 type credentials interface {
 	// authorization returns the header value, or "" to send none.
-	authorization() (string, error)
+	authorization(ctx context.Context) (string, error)
 	// hint explains a 401 or 403 in terms of the configuration, naming
 	// variables, never values.
 	hint() string
@@ -28,6 +28,8 @@ type credentials interface {
 func newCredentials(cfg Config, tokenClient *http.Client, r *wire.Redactor) credentials {
 	a := cfg.Auth
 	switch {
+	case a.Authorizer != nil:
+		return authorizerCredentials{az: a.Authorizer, redact: r}
 	case a.OAuth != nil:
 		cc := &clientcredentials.Config{
 			ClientID:     a.OAuth.ClientID,
@@ -49,16 +51,16 @@ func newCredentials(cfg Config, tokenClient *http.Client, r *wire.Redactor) cred
 // noCredentials sends no Authorization header.
 type noCredentials struct{}
 
-func (noCredentials) authorization() (string, error) { return "", nil }
+func (noCredentials) authorization(context.Context) (string, error) { return "", nil }
 
 func (noCredentials) hint() string {
-	return "the server wants credentials and none are configured (auth.bearer_token_env or auth.oauth)"
+	return "the server wants credentials and none are configured (auth.bearer_token_env or auth.oauth, or --oauth to discover its authorization server)"
 }
 
 // bearer sends a static bearer token.
 type bearer struct{ token, env string }
 
-func (b bearer) authorization() (string, error) { return "Bearer " + b.token, nil }
+func (b bearer) authorization(context.Context) (string, error) { return "Bearer " + b.token, nil }
 
 func (b bearer) hint() string {
 	if b.env == "" {
@@ -76,7 +78,7 @@ type oauthCredentials struct {
 	redact *wire.Redactor
 }
 
-func (o *oauthCredentials) authorization() (string, error) {
+func (o *oauthCredentials) authorization(context.Context) (string, error) {
 	tok, err := o.ts.Token()
 	if err != nil {
 		return "", o.tokenError(err)

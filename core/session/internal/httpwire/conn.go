@@ -78,6 +78,9 @@ func newConn(ctx context.Context, cfg Config, sink wire.Sink) (*conn, error) {
 	h.client = &http.Client{Transport: h.tr, CheckRedirect: h.checkRedirect}
 	tokenClient := &http.Client{Transport: h.tr, CheckRedirect: h.checkRedirect, Timeout: cfg.HTTP.Timeout}
 	h.creds = newCredentials(cfg, tokenClient, h.redact)
+	if az := cfg.Auth.Authorizer; az != nil {
+		h.client.Transport = &challengeTransport{base: h.tr, az: az, client: tokenClient, redact: h.redact}
+	}
 	return h, nil
 }
 
@@ -119,7 +122,7 @@ func (h *conn) newRequest(ctx context.Context, method, target string, body []byt
 	if !h.cfg.HTTP.NoUserAgent && req.Header.Get("User-Agent") == "" {
 		req.Header.Set("User-Agent", "mcptest/"+h.cfg.ClientVersion)
 	}
-	auth, err := h.creds.authorization()
+	auth, err := h.creds.authorization(ctx)
 	if err != nil {
 		return nil, err
 	}

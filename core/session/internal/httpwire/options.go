@@ -47,6 +47,9 @@ type Auth struct {
 	// OAuth, when set, fetches tokens with the OAuth 2.0 client
 	// credentials grant.
 	OAuth *OAuthConfig
+	// Authorizer, when set, supplies the credentials and answers the
+	// server's 401 and 403 challenges (core/oauth).
+	Authorizer Authorizer
 }
 
 // OAuthConfig is an OAuth 2.0 client credentials grant (RFC 6749 §4.4).
@@ -117,7 +120,7 @@ var reservedHeaders = []string{
 // validate checks that at most one method is configured and that it is
 // complete. Messages name variables, never values.
 func (a Auth) validate() error {
-	if a.OAuth != nil && (a.BearerToken != "" || a.BearerTokenEnv != "") {
+	if (a.OAuth != nil || a.Authorizer != nil) && (a.BearerToken != "" || a.BearerTokenEnv != "") || a.OAuth != nil && a.Authorizer != nil {
 		return errors.New("auth: set a bearer token or OAuth, not both")
 	}
 	if a.BearerTokenEnv != "" && a.BearerToken == "" {
