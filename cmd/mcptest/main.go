@@ -60,6 +60,8 @@ func commands() []command {
 		{"fuzz", "send every tool invalid and edge inputs and report each crash class", cmdFuzz},
 		{"snapshot-catalog", "save a server's tools, resources and prompts as a catalog snapshot", cmdSnapshotCatalog},
 		{"diff", "compare two catalogs and classify every change as breaking or not", cmdDiff},
+		{"discover", "probe a server URL (discovery document, transports, revisions, auth) and print a servers: block", cmdDiscover},
+		{"doctor", "check what suites need (commands, Node, URLs, TLS, variables, plugins) and print each fix", cmdDoctor},
 		{"drift", "capture a server's catalog and canary answers, and check it later for drift", cmdDrift},
 		{"auth", "log in to an OAuth-protected server (login, status, logout)", cmdAuth},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
