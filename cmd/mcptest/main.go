@@ -62,6 +62,7 @@ func commands() []command {
 		{"diff", "compare two catalogs and classify every change as breaking or not", cmdDiff},
 		{"discover", "probe a server URL (discovery document, transports, revisions, auth) and print a servers: block", cmdDiscover},
 		{"doctor", "check what suites need (commands, Node, URLs, TLS, variables, plugins) and print each fix", cmdDoctor},
+		{"mcp-server", "serve mcptest itself as an MCP server over stdio, for coding agents (--enable-writes for tools that run servers)", cmdMCPServer},
 		{"drift", "capture a server's catalog and canary answers, and check it later for drift", cmdDrift},
 		{"auth", "log in to an OAuth-protected server (login, status, logout)", cmdAuth},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
