@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/internal/servertest"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -106,5 +107,40 @@ func TestDriftUsage(t *testing.T) {
 	}
 	if r := mcptest(t, "drift", "capture", spec, "-o", filepath.Join(t.TempDir(), "s.json")); r.code != 2 || !strings.Contains(r.stderr, "bad.yml") || !strings.Contains(r.stderr, "tol") {
 		t.Errorf("bad spec:\n%s", r)
+	}
+}
+
+// TestDriftMasksSecrets watches a URL server with a bearer token read from
+// the environment; the demo's request_headers canary echoes the token, yet
+// neither the state file nor the check's report holds it.
+func TestDriftMasksSecrets(t *testing.T) {
+	const token = "drift-secret-token-8c1f3a"
+	url, _ := servertest.StartURL(t, demoServer(), nil, "--http", "127.0.0.1:0")
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.yml")
+	text := "server: " + url + "\nbearer_token_env: DRIFT_E2E_TOKEN\ncanaries:\n  - name: headers\n    tool: request_headers\n    ignore: [/content/0/text]\n  - name: echo\n    tool: echo\n    arguments: {message: hi}\n"
+	if err := os.WriteFile(spec, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"DRIFT_E2E_TOKEN=" + token}
+	base, js := filepath.Join(dir, "base.json"), filepath.Join(dir, "check.json")
+	if r := mcptestEnv(t, env, "drift", "capture", spec, "-o", base); r.code != 0 {
+		t.Fatalf("capture:\n%s", r)
+	}
+	r := mcptestEnv(t, env, "drift", "check", "--baseline", base, "--spec", spec, "--reporter", "json="+js)
+	if r.code != 0 {
+		t.Fatalf("check:\n%s", r)
+	}
+	for _, f := range []string{base, js} {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(raw), token) || strings.Contains(string(raw), token[6:]) {
+			t.Errorf("%s holds the token", f)
+		}
+	}
+	if strings.Contains(r.stdout+r.stderr, token) {
+		t.Error("the output holds the token")
 	}
 }

@@ -65,7 +65,7 @@ func cmdSnapshotCatalog(ctx context.Context, args []string, stdout, stderr io.Wr
 		}
 		return 0
 	}
-	if err := c.WriteFile(out); err != nil {
+	if err := c.WriteFile(out, red.Bytes); err != nil {
 		fmt.Fprintf(stderr, "mcptest snapshot-catalog: %v\n", err)
 		return 2
 	}

@@ -86,7 +86,7 @@ func cmdDriftCapture(ctx context.Context, args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcptest drift capture: %s\n", red.String(err.Error()))
 		return exitFor(ctx, 2)
 	}
-	if err := st.WriteFile(out); err != nil {
+	if err := st.WriteFile(out, red.Bytes); err != nil {
 		fmt.Fprintf(stderr, "mcptest drift capture: %v\n", err)
 		return 2
 	}

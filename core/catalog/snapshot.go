@@ -160,11 +160,15 @@ func (c *Catalog) Encode() ([]byte, error) {
 }
 
 // WriteFile writes the snapshot beside path and renames it into place, so
-// an earlier snapshot survives a failed write.
-func (c *Catalog) WriteFile(path string) error {
+// an earlier snapshot survives a failed write; scrub (may be nil) masks
+// secrets in the bytes first.
+func (c *Catalog) WriteFile(path string, scrub func([]byte) []byte) error {
 	b, err := c.Encode()
 	if err != nil {
 		return err
+	}
+	if scrub != nil {
+		b = scrub(b)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".catalog-*")
 	if err != nil {

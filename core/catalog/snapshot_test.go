@@ -33,7 +33,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "snap.json")
-	if err := c.WriteFile(path); err != nil {
+	if err := c.WriteFile(path, nil); err != nil {
 		t.Fatal(err)
 	}
 	back, err := Load(path)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcptest/mcptest/core/catalog"
 )
 
 // TestMaskVolatile masks _meta, timestamps, UUIDs and ignored pointers,
@@ -59,5 +61,24 @@ func TestLoadSpecErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "spec.yml") {
 			t.Errorf("case %d: err = %v; want %q", i, err, tc.want)
 		}
+	}
+}
+
+// TestCheckAfterSave compares a saved (HTML-escaped by encoding/json)
+// answer with a fresh one by value: the masks hold < and >.
+func TestCheckAfterSave(t *testing.T) {
+	fresh, err := Mask(json.RawMessage(`{"content":[{"type":"text","text":"x"}]}`), []string{"/content/0/text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := json.Marshal(fresh) // escapes < and > as \u003c, \u003e
+	if !strings.Contains(string(saved), `\u003c`) {
+		t.Fatalf("the premise changed: %s", saved)
+	}
+	base := &State{Catalog: &catalog.Catalog{}, Canaries: []CanaryResult{{Canary: Canary{Name: "c", Tool: "t"}, Outcome: OutcomeResult, Answer: saved}}}
+	cur := &State{Catalog: &catalog.Catalog{}, Canaries: []CanaryResult{{Canary: Canary{Name: "c", Tool: "t"}, Outcome: OutcomeResult, Answer: fresh}}}
+	tests := Check(base, cur, Options{})
+	if len(tests) != 1 || tests[0].Status != "passed" {
+		t.Errorf("tests = %+v", tests)
 	}
 }

@@ -97,11 +97,15 @@ func Capture(ctx context.Context, s *session.Session, spec *Spec, label string, 
 func (s *State) Source() string { return s.source }
 
 // WriteFile writes the state as indented JSON beside path and renames it
-// into place.
-func (s *State) WriteFile(path string) error {
+// into place; scrub (may be nil) masks secrets in the bytes first, since a
+// canary's answer may echo a credential.
+func (s *State) WriteFile(path string, scrub func([]byte) []byte) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)
+	}
+	if scrub != nil {
+		b = scrub(b)
 	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
