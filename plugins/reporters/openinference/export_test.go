@@ -14,7 +14,6 @@ import (
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/spans"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/spans/spanstest"
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
@@ -25,7 +24,7 @@ import (
 func export(t *testing.T, events []report.Event) string {
 	t.Helper()
 	c := plugintest.New(t, newPlugin(), nil)
-	got := plugintest.Render(t, c, sdk.RenderStart{Key: "openinference"}, events)
+	got := plugintest.Render(t, c, plugintest.RenderStart{Key: "openinference"}, events)
 	if got.Err != nil {
 		t.Fatalf("render: %v", got.Err)
 	}
@@ -239,7 +238,7 @@ func TestEveryLineValidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "edge cases": edgeRun(), "warning": spanstest.WarningRun(), "partial": partialRun()} {
+	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "edge cases": edgeRun(), "warning": spanstest.WarningRun(), "partial": partialRun(), "agent": spanstest.AgentRun()} {
 		for i, l := range lines(t, export(t, finishedOnly(run))) {
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(l))
 			if err != nil {
@@ -269,6 +268,26 @@ func TestEveryLineValidates(t *testing.T) {
 		}
 		if sch.Validate(inst) == nil {
 			t.Errorf("the schema accepts a broken span:\n%s", bad)
+		}
+	}
+	// Nor broken agent spans: a model call of the wrong kind, a tool span
+	// without its tool, an attribute outside the conventions.
+	agent := lines(t, export(t, finishedOnly(spanstest.AgentRun())))
+	llm, tool := string(agent[3]), string(agent[4])
+	for _, bad := range []string{
+		strings.Replace(llm, `"span_kind":"LLM"`, `"span_kind":"TOOL"`, 1),
+		strings.Replace(tool, `"tool.name":`, `"tool.nom":`, 1),
+		strings.Replace(llm, `"llm.input_messages.0.message.role"`, `"llm.input_messages.0.message.rol"`, 1),
+	} {
+		if bad == llm || bad == tool {
+			t.Fatalf("the replacement did not apply to %s", bad)
+		}
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sch.Validate(inst) == nil {
+			t.Errorf("the schema accepts a broken agent span:\n%s", bad)
 		}
 	}
 }
@@ -330,7 +349,7 @@ func TestEdgeCases(t *testing.T) {
 
 func TestWithoutRunFinished(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	got := plugintest.Render(t, c, sdk.RenderStart{Key: "openinference"}, reporttest.Events()[:3])
+	got := plugintest.Render(t, c, plugintest.RenderStart{Key: "openinference"}, reporttest.Events()[:3])
 	if got.Err == nil || !strings.Contains(got.Err.Error(), "run_finished") || got.Primary != "" {
 		t.Errorf("err = %v, output %q; want the missing run_finished error and no output", got.Err, got.Primary)
 	}
