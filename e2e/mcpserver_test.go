@@ -9,13 +9,16 @@ import (
 	"testing"
 )
 
-// TestMCPServerCompliance: mcptest's own compliance run passes against
-// mcptest mcp-server, with and without the write tools.
+// TestMCPServerCompliance: mcptest's own compliance run and lint pass
+// against mcptest mcp-server, with and without the write tools.
 func TestMCPServerCompliance(t *testing.T) {
 	self := filepath.Join(binDir, "mcptest")
 	for _, server := range []string{self + " mcp-server", self + " mcp-server --enable-writes"} {
 		if r := mcptest(t, "compliance", "run", "--server", server); r.code != 0 {
 			t.Errorf("compliance run against %s:\n%s", server, r)
+		}
+		if r := mcptest(t, "lint", "--server", server); r.code != 0 {
+			t.Errorf("lint against %s:\n%s", server, r)
 		}
 	}
 }
@@ -122,6 +125,13 @@ tools:
         matcher: {contains: "FAIL ` + demo + `::tools::echo is wrong"}
       - target: result.content[0].text
         matcher: {contains: "repro: mcptest run"}
+  - name: scaffold a suite for the demo
+    server: self
+    tool: scaffold_suite
+    args: {server: "` + demoServer() + `", path: "` + filepath.Join(dir, "generated.yml") + `"}
+    expect:
+      - target: result.isError
+        matcher: {exact: false}
   - name: a missing suite is a tool error
     server: self
     tool: validate_suite
@@ -135,5 +145,9 @@ tools:
 	}
 	if r := mcptest(t, "run", suite, "--reporter", "agent"); r.code != 0 {
 		t.Fatalf("mcptest driving mcptest mcp-server:\n%s", r)
+	}
+	// The scaffolded suite runs green.
+	if r := mcptest(t, "run", filepath.Join(dir, "generated.yml")); r.code != 0 {
+		t.Errorf("the scaffolded suite:\n%s", r)
 	}
 }

@@ -106,7 +106,7 @@ func newMCPServer(self string, enableWrites bool) *server.MCPServer {
 			return []string{"snapshot-catalog", "--server", sv}, err
 		}))
 	s.AddTool(mcp.NewTool("scaffold_suite", append(starts,
-		mcp.WithDescription("Calls every tool of a server once with arguments built from its schema and writes a starter suite that passes against it."),
+		mcp.WithDescription("Writes a suite from a live server (mcptest generate): one test per tool, arguments from its schema, expectations from its answers."),
 		mcp.WithString("server", mcp.Required(), mcp.Description("a command line or an http(s):// URL")),
 		mcp.WithString("path", mcp.Required(), mcp.Description("where to write the suite")))...),
 		runSelf(self, func(r mcp.CallToolRequest) ([]string, error) {
@@ -115,7 +115,7 @@ func newMCPServer(self string, enableWrites bool) *server.MCPServer {
 				return nil, err
 			}
 			p, err := r.RequireString("path")
-			return []string{"audit", "--server", sv, "--write-suite", p, "--reporter", "agent"}, err
+			return []string{"generate", "--server", sv, "-o", p}, err
 		}))
 	s.AddTool(mcp.NewTool("run_suite", append(starts,
 		mcp.WithDescription("Runs a suite, or one test of it by exact id, and returns the agent report (VERDICT line, failures with repro commands)."),
