@@ -56,7 +56,7 @@ func TestMCPServerCatalog(t *testing.T) {
 	if got := strings.Join(names(""), ","); got != "list_tests,read_report,validate_suite" {
 		t.Errorf("read-only tools: %s", got)
 	}
-	if got := strings.Join(names(" --enable-writes"), ","); got != "list_catalog,list_tests,read_report,run_suite,scaffold_suite,validate_suite" {
+	if got := strings.Join(names(" --enable-writes"), ","); got != "list_catalog,list_tests,propose_assertions,read_report,run_suite,scaffold_suite,validate_suite" {
 		t.Errorf("all tools: %s", got)
 	}
 }
@@ -132,6 +132,15 @@ tools:
     expect:
       - target: result.isError
         matcher: {exact: false}
+  - name: propose assertions for add
+    server: self
+    tool: propose_assertions
+    args: {server: "` + demoServer() + `", tool: add, arguments: {a: 1, b: 2}}
+    expect:
+      - target: result.content[0].text
+        matcher: {contains: "target: result.structuredContent.sum"}
+      - target: result.content[0].text
+        matcher: {contains: "exact: \"3\""}
   - name: a missing suite is a tool error
     server: self
     tool: validate_suite

@@ -117,6 +117,12 @@ func newMCPServer(self string, enableWrites bool) *server.MCPServer {
 			p, err := r.RequireString("path")
 			return []string{"generate", "--server", sv, "-o", p}, err
 		}))
+	s.AddTool(mcp.NewTool("propose_assertions", append(starts,
+		mcp.WithDescription("Calls one tool of a server and proposes an expect: block that passes against the answer it gave (isError, text blocks, structuredContent scalars)."),
+		mcp.WithString("server", mcp.Required(), mcp.Description("a command line or an http(s):// URL")),
+		mcp.WithString("tool", mcp.Required(), mcp.Description("the tool to call")),
+		mcp.WithObject("arguments", mcp.Description("the call's arguments")))...),
+		proposeAssertions)
 	s.AddTool(mcp.NewTool("run_suite", append(starts,
 		mcp.WithDescription("Runs a suite, or one test of it by exact id, and returns the agent report (VERDICT line, failures with repro commands)."),
 		mcp.WithString("path", mcp.Required(), mcp.Description("the suite file")),
