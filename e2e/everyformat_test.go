@@ -79,6 +79,7 @@ var everyFormatCheck = map[string]func(t *testing.T, r *formatRun){
 	"otlp":          checkAllOTLP,
 	"badge":         checkAllBadge,
 	"pretty":        checkAllPretty,
+	"agent":         checkAllAgent,
 }
 
 // bundledReporters reads the manifests of the bundle folder next to the

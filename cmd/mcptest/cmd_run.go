@@ -36,6 +36,7 @@ type runFlags struct {
 	list            bool
 	listJSON        bool
 	lastFailed      bool
+	ids             []string
 	history         string
 }
 
@@ -61,6 +62,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.listJSON, "json", false, "with --list: one JSON object a line (id, name, kind, file, line, tags, server)")
 	fs.StringVar(&f.history, "history", "", "also save the run's JSON report in this folder, for mcptest report trend --history DIR")
 	fs.BoolVar(&f.lastFailed, "last-failed", false, "run only the tests that failed or errored last time (recorded in ./.mcptest/last-failed.json); all tests when none is recorded")
+	fs.StringArrayVar(&f.ids, "id", nil, "run only the test with this exact id, as --list and reports show it (repeatable)")
 	f.pluginFlags.register(fs)
 	f.suiteFlags.register(fs)
 	f.selectFlags.register(fs)
@@ -110,6 +112,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		p.Shard(shardIndex, shardTotal)
 	}
 	if f.lastFailed && !applyLastFailed(p, stderr) {
+		return 2
+	}
+	if !applyIDs(p, f.ids, stderr) {
 		return 2
 	}
 	if f.list {

@@ -43,7 +43,12 @@ func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP on `ADDR` (host:port) instead of stdio")
 	sseAddr := flag.String("sse", "", "serve legacy HTTP+SSE on `ADDR` (host:port) instead of stdio")
 	flag.BoolVar(&escapeJSON, "escape-json", false, `over HTTP, write "/" as "\/" and non-ASCII characters as \uXXXX in every JSON string, as some servers do`)
+	flag.StringVar(&variant, "variant", "", "serve a changed demo for drift tests: `schema` (echo requires a new argument times) or behaviour (add answers one too many)")
 	flag.Parse()
+	if variant != "" && variant != variantSchema && variant != variantBehaviour {
+		fmt.Fprintf(os.Stderr, "demo: --variant %q: use schema or behaviour\n", variant)
+		os.Exit(2)
+	}
 
 	s := newServer()
 	var err error

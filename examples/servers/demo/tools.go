@@ -39,10 +39,14 @@ func tool(name string, extra []mcp.ToolOption, opts ...mcp.ToolOption) mcp.Tool 
 
 // addTools registers the demo tools on s.
 func addTools(s *server.MCPServer) {
-	s.AddTool(tool("echo", pure(),
+	echoOpts := []mcp.ToolOption{
 		mcp.WithDescription("Returns the message unchanged."),
 		mcp.WithString("message", mcp.Required(), mcp.Description("Text to echo back")),
-	), echo)
+	}
+	if variant == variantSchema {
+		echoOpts = append(echoOpts, mcp.WithNumber("times", mcp.Required()))
+	}
+	s.AddTool(tool("echo", pure(), echoOpts...), echo)
 	s.AddTool(tool("add", pure(),
 		mcp.WithDescription("Adds two numbers."),
 		mcp.WithNumber("a", mcp.Required()),
@@ -94,6 +98,9 @@ func add(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error
 		return mcp.NewToolResultError(err.Error()), nil
 	}
 	sum := a + b
+	if variant == variantBehaviour {
+		sum++
+	}
 	return mcp.NewToolResultStructured(map[string]any{"sum": sum}, strconv.FormatFloat(sum, 'f', -1, 64)), nil
 }
 
