@@ -56,6 +56,7 @@ func commands() []command {
 		{"validate", "check suites without starting any server", cmdValidate},
 		{"report", "re-render a saved run, merge shard reports, or chart saved runs (report trend)", cmdReport},
 		{"compliance", "run the protocol compliance checks against a server", cmdCompliance},
+		{"mock", "serve an MCP server from a YAML manifest (canned tools, resources, prompts)", cmdMock},
 		{"auth", "log in to an OAuth-protected server (login, status, logout)", cmdAuth},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
