@@ -36,7 +36,9 @@ type complianceFlags struct {
 	strict        bool
 	failOnStale   bool
 	headers       []string
+	headerEnvs    []string
 	bearerEnv     string
+	serverBearer  string
 	env           []string
 	noColor       bool
 	runID         string
@@ -98,8 +100,10 @@ func complianceRun(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.BoolVar(&f.noToolCalls, "no-tool-calls", false, "never call the server's tools (T04, T05, T07 and U03 become not applicable)")
 	fs.BoolVar(&f.strict, "strict", false, "SHOULD warnings fail the run too (exit 1)")
 	fs.BoolVar(&f.failOnStale, "fail-on-stale", false, "baseline entries whose check now passes fail the run (exit 1)")
-	fs.StringArrayVar(&f.headers, "header", nil, "HTTP header sent with every request, as 'Name: value' (repeatable; values are redacted from reports)")
-	fs.StringVar(&f.bearerEnv, "bearer-env", "", "send 'Authorization: Bearer <token>' with the token read from this environment variable")
+	fs.StringArrayVar(&f.headers, "header", nil, "HTTP header sent with every request, as NAME=VALUE or 'Name: value' (repeatable; values are redacted from reports)")
+	fs.StringArrayVar(&f.headerEnvs, "header-env", nil, "send this header with the value of an environment variable: NAME=VAR (repeatable)")
+	fs.StringVar(&f.serverBearer, "server-auth-bearer-env", "", "send 'Authorization: Bearer <token>' with the token read from this environment variable")
+	fs.StringVar(&f.bearerEnv, "bearer-env", "", "the same as --server-auth-bearer-env (kept as an alias)")
 	fs.StringArrayVar(&f.env, "env", nil, "environment variable for a stdio server, as KEY=VALUE (repeatable)")
 	fs.BoolVar(&f.noColor, "no-color", false, "never colour the output")
 	fs.StringVar(&f.runID, "run-id", "", "id recorded in the report (default: generated)")
@@ -264,21 +268,40 @@ func (f *complianceFlags) target() (compliance.Target, []string, error) {
 		t.URL = spec
 		t.Header = http.Header{}
 		for _, h := range f.headers {
-			name, value, ok := strings.Cut(h, ":")
-			if !ok || strings.TrimSpace(name) == "" {
-				return t, nil, fmt.Errorf("--header %q: write it as 'Name: value'", h)
+			name, value, err := complianceHeader(h)
+			if err != nil {
+				return t, nil, err
 			}
-			t.Header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
-			secrets = append(secrets, strings.TrimSpace(value))
+			t.Header.Add(name, value)
+			secrets = append(secrets, value)
 		}
+		for _, spec := range f.headerEnvs {
+			name, env, err := splitHeader("--header-env", spec)
+			if err != nil {
+				return t, nil, err
+			}
+			v, err := secretEnv("--header-env "+name, env)
+			if err != nil {
+				return t, nil, err
+			}
+			t.Header.Add(name, v)
+			secrets = append(secrets, v)
+		}
+		bearer := f.serverBearer
 		if f.bearerEnv != "" {
-			token := os.Getenv(f.bearerEnv)
+			if bearer != "" && bearer != f.bearerEnv {
+				return t, nil, fmt.Errorf("--bearer-env %s and --server-auth-bearer-env %s name different variables; give one", f.bearerEnv, bearer)
+			}
+			bearer = f.bearerEnv
+		}
+		if bearer != "" {
+			token := os.Getenv(bearer)
 			if token == "" {
-				return t, nil, fmt.Errorf("--bearer-env: the environment variable %s is empty or unset", f.bearerEnv)
+				return t, nil, fmt.Errorf("--server-auth-bearer-env: the environment variable %s is empty or unset", bearer)
 			}
 			if len(token) < redact.MinLen {
-				return t, nil, fmt.Errorf("--bearer-env: the secret in $%s is %d byte(s) long; secrets must be at least %d bytes, or they could not be masked in reports",
-					f.bearerEnv, len(token), redact.MinLen)
+				return t, nil, fmt.Errorf("--server-auth-bearer-env: the secret in $%s is %d byte(s) long; secrets must be at least %d bytes, or they could not be masked in reports",
+					bearer, len(token), redact.MinLen)
 			}
 			t.Header.Set("Authorization", "Bearer "+token)
 			secrets = append(secrets, token)
@@ -288,8 +311,8 @@ func (f *complianceFlags) target() (compliance.Target, []string, error) {
 		}
 		return t, secrets, nil
 	}
-	if len(f.headers) > 0 || f.bearerEnv != "" {
-		return t, nil, fmt.Errorf("--header and --bearer-env apply to HTTP servers; %q is a command", spec)
+	if len(f.headers) > 0 || len(f.headerEnvs) > 0 || f.bearerEnv != "" || f.serverBearer != "" {
+		return t, nil, fmt.Errorf("--header, --header-env and --server-auth-bearer-env apply to HTTP servers; %q is a command", spec)
 	}
 	argv, err := shlex.Split(spec)
 	if err != nil {
@@ -305,4 +328,21 @@ func (f *complianceFlags) target() (compliance.Target, []string, error) {
 	}
 	t.Command, t.Env = argv, f.env
 	return t, nil, nil
+}
+
+// complianceHeader reads a --header of compliance run in either form:
+// NAME=VALUE, as every other command takes it, or the older 'Name: value'
+// (kept as an alias). The form whose separator comes first wins, so a
+// value may hold the other separator.
+func complianceHeader(h string) (string, string, error) {
+	colon, eq := strings.Index(h, ":"), strings.Index(h, "=")
+	if colon >= 0 && (eq < 0 || colon < eq) {
+		name, value, _ := strings.Cut(h, ":")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if name == "" {
+			return "", "", fmt.Errorf("--header %q: write it as NAME=VALUE or 'Name: value'", h)
+		}
+		return name, value, nil
+	}
+	return splitHeader("--header", h)
 }
