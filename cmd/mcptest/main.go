@@ -63,6 +63,7 @@ func commands() []command {
 		{"generate", "write a suite from a live server, one passing test per tool", cmdGenerate},
 		{"init", "scaffold a project: a suite, .env.example and sharded CI pipelines", cmdInit},
 		{"mock", "serve an MCP server from a YAML manifest (canned tools, resources, prompts)", cmdMock},
+		{"import", "convert mcp-assert suites into one mcptest suite (import mcp-assert DIR... -o FILE)", cmdImport},
 		{"auth", "log in to an OAuth-protected server (login, status, logout)", cmdAuth},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
