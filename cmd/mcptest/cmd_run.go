@@ -36,6 +36,7 @@ type runFlags struct {
 	listJSON        bool
 	lastFailed      bool
 	history         string
+	trialFlags
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -58,11 +59,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.listJSON, "json", false, "with --list: one JSON object a line (id, name, kind, file, line, tags, server)")
 	fs.StringVar(&f.history, "history", "", "also save the run's JSON report in this folder, for mcptest report trend --history DIR")
 	fs.BoolVar(&f.lastFailed, "last-failed", false, "run only the tests that failed or errored last time (recorded in ./.mcptest/last-failed.json); all tests when none is recorded")
+	f.trialFlags.register(fs)
 	f.pluginFlags.register(fs)
 	f.suiteFlags.register(fs)
 	f.selectFlags.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	if !f.trialFlags.check(stderr) {
+		return 2
 	}
 	maxFailures, err := f.failureLimit()
 	if err != nil {
@@ -109,6 +114,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if f.lastFailed && !applyLastFailed(p, stderr) {
 		return 2
 	}
+	f.trialFlags.apply(p)
 	if f.list {
 		if err := p.WriteList(stdout, f.listJSON); err != nil {
 			fmt.Fprintf(stderr, "mcptest run: %v\n", err)
@@ -134,10 +140,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if shardTotal > 0 {
 			r.Shard = &rpt.Shard{Index: shardIndex, Total: shardTotal}
 		}
+		f.trialFlags.finish(r)
 		recordLastFailed(r, stderr)
 	}
 	return execution{
 		cmd: "run", plan: p, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor, finish: finish,
+		gate: func(r *rpt.Run) int { return f.trialFlags.gate(r, stderr) },
 		opts: run.Options{
 			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,
 			UpdateSnapshots: f.updateSnapshots, RunID: f.runID,
