@@ -51,11 +51,11 @@ tools:
 type trialsReport struct {
 	ExitCode int `json:"exit_code"`
 	Tests    []struct {
-		ID       string          `json:"id"`
-		TrialOf  string          `json:"trial_of"`
-		Trial    int             `json:"trial"`
-		Status   string          `json:"status"`
-		CacheHit bool            `json:"cache_hit"`
+		ID       string `json:"id"`
+		TrialOf  string `json:"trial_of"`
+		Trial    int    `json:"trial"`
+		Status   string `json:"status"`
+		CacheHit bool   `json:"cache_hit"`
 		Frames   []struct {
 			Direction string          `json:"direction"`
 			Data      json.RawMessage `json:"data"`
