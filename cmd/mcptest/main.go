@@ -64,6 +64,7 @@ func commands() []command {
 		{"init", "scaffold a project: a suite, .env.example and sharded CI pipelines", cmdInit},
 		{"mock", "serve an MCP server from a YAML manifest (canned tools, resources, prompts)", cmdMock},
 		{"import", "convert mcp-assert suites into one mcptest suite (import mcp-assert DIR... -o FILE)", cmdImport},
+		{"watch", "re-run suites when they, their imports or their servers change", cmdWatch},
 		{"auth", "log in to an OAuth-protected server (login, status, logout)", cmdAuth},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
