@@ -65,6 +65,7 @@ func commands() []command {
 		{"mock", "serve an MCP server from a YAML manifest (canned tools, resources, prompts)", cmdMock},
 		{"import", "convert mcp-assert suites into one mcptest suite (import mcp-assert DIR... -o FILE)", cmdImport},
 		{"watch", "re-run suites when they, their imports or their servers change", cmdWatch},
+		{"intercept", "record the messages between an MCP client and a server (stdio or HTTP) to a masked JSONL trace", cmdIntercept},
 		{"auth", "log in to an OAuth-protected server (login, status, logout)", cmdAuth},
 		{"plugins", "list, install and verify plugins", cmdPlugins},
 		{"schema", "print the JSON Schema of the suite format", cmdSchema},
