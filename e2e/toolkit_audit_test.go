@@ -148,3 +148,43 @@ func TestAuditHTTPHeaderSecret(t *testing.T) {
 		t.Errorf("--header with a command should exit 2:\n%s", r)
 	}
 }
+
+// TestAuditShardsMerge splits an audit of the demo in two shards, merges
+// their reports with `report merge` and re-renders the merge: it holds the
+// unsharded audit's tests, each once, with the same verdicts.
+func TestAuditShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.json")
+	if r := mcptest(t, "audit", "--server", demoServer(), "--reporter", "json="+whole); r.code != 1 {
+		t.Fatalf("unsharded audit:\n%s", r)
+	}
+	var shards []string
+	for _, s := range []string{"1/2", "2/2"} {
+		out := filepath.Join(dir, "shard-"+s[:1]+".json")
+		r := mcptest(t, "audit", "--server", demoServer(), "--shard", s, "--run-id", "audit-ci-1", "--reporter", "json="+out)
+		if r.code != 0 && r.code != 1 {
+			t.Fatalf("shard %s:\n%s", s, r)
+		}
+		shards = append(shards, out)
+	}
+	merged := filepath.Join(dir, "all.json")
+	if r := mcptest(t, append([]string{"report", "merge", "-o", merged}, shards...)...); r.code != 0 {
+		t.Fatalf("merge:\n%s", r)
+	}
+	_, a := toolkitRun(t, whole)
+	run, b := toolkitRun(t, merged)
+	if len(a) != len(b) || run.ExitCode != 1 {
+		t.Fatalf("merged %d tests (exit %d), unsharded %d", len(b), run.ExitCode, len(a))
+	}
+	for id, ta := range a {
+		if tb, ok := b[id]; !ok || ta.Status != tb.Status {
+			t.Errorf("%s: unsharded %s, merged %+v", id, ta.Status, tb)
+		}
+	}
+	junit := filepath.Join(dir, "junit.xml")
+	if r := mcptest(t, "report", merged, "--format", "junit="+junit); r.code != 0 {
+		t.Fatalf("re-render:\n%s", r)
+	}
+	raw, _ := os.ReadFile(junit)
+	mustContain(t, "junit", string(raw), `name="confirm"`, "audit/crashed", "<failure")
+}

@@ -47,11 +47,12 @@ func TestFuzzEverything(t *testing.T) {
 
 // TestFuzzDemo fuzzes the demo: crash kills the server (a server_exited
 // finding; the tool is given up after three deaths), confirm fails with
-// -32603, echo handles everything. The same seed gives the same report
+// -32603, echo handles everything; no server process outlives the run. The same seed gives the same report
 // tests, and the regression suite fails against the server as it is.
 func TestFuzzDemo(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"fuzz", "--server", demoServer(), "--include-destructive", "--tool", "crash", "--tool", "confirm", "--tool", "echo", "--seed", "7", "--runs", "40"}
+	mark := "MCPTEST_TK_FUZZ_MARK=" + filepath.Base(dir)
+	args := []string{"fuzz", "--server", demoServer(), "--env", mark, "--include-destructive", "--tool", "crash", "--tool", "confirm", "--tool", "echo", "--seed", "7", "--runs", "40"}
 	var runs [2]map[string]report.Test
 	for i := range runs {
 		out, suite := filepath.Join(dir, "fuzz"+string(rune('a'+i))+".json"), filepath.Join(dir, "regress.yml")
@@ -60,6 +61,8 @@ func TestFuzzDemo(t *testing.T) {
 			t.Fatalf("want exit 1:\n%s", r)
 		}
 		mustContain(t, "stderr", r.stderr, "not run after 3 server deaths")
+		// Every server the restarts started is gone once mcptest exits.
+		assertNoProcessWithEnv(t, mark)
 		_, runs[i] = toolkitRun(t, out)
 		if i == 0 {
 			if rr := mcptest(t, "run", suite); rr.code == 0 || !strings.Contains(rr.stdout, "crash handles") || !strings.Contains(rr.stdout, "confirm handles") {

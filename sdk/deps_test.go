@@ -2,6 +2,7 @@ package sdk_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -19,18 +20,75 @@ var forbiddenDeps = []string{
 	"gopkg.in/yaml.v3",
 }
 
-// TestSDKStaysLight keeps plugin authors' dependency graph small: no SDK
-// package may import anything from mcptest's core or its heavy libraries.
-func TestSDKStaysLight(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "./...").CombinedOutput()
+// sdkModule is the SDK module's path; its packages are named relative to it.
+const sdkModule = "github.com/mcptest/mcptest/sdk"
+
+// deps lists the packages the given SDK packages depend on, themselves
+// included.
+func deps(t *testing.T, pkgs ...string) []string {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	for _, dep := range strings.Fields(string(out)) {
+	return strings.Fields(string(out))
+}
+
+// under reports whether pkg is prefix or a package below it.
+func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(pkg, prefix+"/") }
+
+// TestSDKStaysLight keeps plugin authors' dependency graph small: no SDK
+// package may import anything from mcptest's core or its heavy libraries.
+func TestSDKStaysLight(t *testing.T) {
+	for _, dep := range deps(t, "./...") {
 		for _, f := range forbiddenDeps {
-			if dep == f || strings.HasPrefix(dep, f+"/") {
+			if under(dep, f) {
 				t.Errorf("sdk depends on %s", dep)
 			}
+		}
+	}
+}
+
+// TestAuthorPackageNeedsOnlyWhatServeNeeds: what a plugin binary links
+// through package sdk is the contract, the report types, and the transport
+// Serve runs on; not the host's clients (pluginrpc/hostrpc), no test
+// helper, nothing else of the module.
+func TestAuthorPackageNeedsOnlyWhatServeNeeds(t *testing.T) {
+	want := []string{
+		sdkModule,
+		sdkModule + "/contract",
+		sdkModule + "/pluginrpc",
+		sdkModule + "/proto/mcptest/plugin/v1",
+		sdkModule + "/report",
+	}
+	var got []string
+	for _, dep := range deps(t, ".") {
+		if under(dep, sdkModule) {
+			got = append(got, dep)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("package sdk depends on the SDK packages\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestImportsPointOneWay: contract carries no transport, and pluginrpc,
+// which serves the contract, never reaches back to the author package, the
+// test helpers or the host's side. A cycle between them could not build,
+// but a leak of gRPC into contract, or of the host's clients into
+// pluginrpc, could.
+func TestImportsPointOneWay(t *testing.T) {
+	for _, dep := range deps(t, "./contract") {
+		for _, f := range []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/hashicorp/go-plugin", sdkModule + "/pluginrpc", sdkModule + "/proto"} {
+			if under(dep, f) {
+				t.Errorf("sdk/contract depends on %s; it must stay free of transport", dep)
+			}
+		}
+	}
+	for _, dep := range deps(t, "./pluginrpc") {
+		if dep == sdkModule || under(dep, sdkModule+"/plugintest") || dep == sdkModule+"/pluginrpc/hostrpc" {
+			t.Errorf("sdk/pluginrpc depends on %s", dep)
 		}
 	}
 }
@@ -45,8 +103,8 @@ func TestSDKModuleStandsAlone(t *testing.T) {
 		t.Fatalf("go list -m all: %v\n%s", err, out)
 	}
 	mods := strings.Fields(string(out))
-	if len(mods) == 0 || mods[0] != "github.com/mcptest/mcptest/sdk" {
-		t.Fatalf("main module is %q, want github.com/mcptest/mcptest/sdk (sdk/go.mod missing?)", mods)
+	if len(mods) == 0 || mods[0] != sdkModule {
+		t.Fatalf("main module is %q, want %s (sdk/go.mod missing?)", mods, sdkModule)
 	}
 	for _, m := range mods[1:] {
 		if m == "github.com/mcptest/mcptest" {

@@ -8,8 +8,8 @@ import (
 	"runtime/debug"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
+
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 )
 
 // LogLevelEnv names the environment variable that sets a plugin's log level
@@ -21,7 +21,7 @@ const LogLevelEnv = "MCPTEST_PLUGIN_LOG_LEVEL"
 // exits instead; that is how `mcptest plugins install` writes a manifest.
 // Serve does not return.
 func Serve(p *Plugin) {
-	if err := p.validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		fmt.Fprintf(os.Stderr, "mcptest plugin: %v\n", err)
 		os.Exit(2)
 	}
@@ -35,16 +35,7 @@ func Serve(p *Plugin) {
 	prepareRuntime(p)
 	logger := NewLogger(p.Name)
 	servedLogger = logger
-	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: Handshake,
-		VersionedPlugins: map[int]plugin.PluginSet{
-			ProtocolVersion: serverPluginSet(newPluginServer(p, logger)),
-		},
-		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, serverOptions()...)...)
-		},
-		Logger: logger,
-	})
+	pluginrpc.Serve(p, logger)
 	os.Exit(0)
 }
 

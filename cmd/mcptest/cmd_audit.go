@@ -23,6 +23,7 @@ type auditFlags struct {
 	includeDestructive bool
 	tools              []string
 	writeSuite         string
+	shard              string
 }
 
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -39,6 +40,7 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.BoolVar(&f.includeDestructive, "include-destructive", false, "also call tools whose annotations do not rule out destructive effects")
 	fs.StringArrayVar(&f.tools, "tool", nil, "audit only this tool (repeatable)")
 	fs.StringVar(&f.writeSuite, "write-suite", "", "write a starter suite that passes against the server to this file")
+	fs.StringVar(&f.shard, "shard", "", "only the tools of shard i of n (i/n), by a stable hash of each tool's name; `report merge` joins the shards")
 	f.toolkitOutput.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -76,6 +78,12 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		reps.abort(ctx)
 		fmt.Fprintf(stderr, "mcptest audit: %s\n", red.String(err.Error()))
+		return 2
+	}
+	tools, run.Shard, err = toolShard(f.shard, tools)
+	if err != nil {
+		reps.abort(ctx)
+		fmt.Fprintf(stderr, "mcptest audit: %v\n", err)
 		return 2
 	}
 	reps.start(ctx, run, len(tools))

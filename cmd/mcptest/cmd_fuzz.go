@@ -25,6 +25,7 @@ type fuzzFlags struct {
 	includeDestructive bool
 	tools              []string
 	writeSuite         string
+	shard              string
 }
 
 func cmdFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -43,6 +44,7 @@ func cmdFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.includeDestructive, "include-destructive", false, "also fuzz tools whose annotations do not rule out destructive effects")
 	fs.StringArrayVar(&f.tools, "tool", nil, "fuzz only this tool (repeatable)")
 	fs.StringVar(&f.writeSuite, "write-suite", "", "write a regression test per finding to this suite file")
+	fs.StringVar(&f.shard, "shard", "", "only the tools of shard i of n (i/n), by a stable hash of each tool's name; `report merge` joins the shards")
 	f.toolkitOutput.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -82,6 +84,16 @@ func cmdFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcptest fuzz: %s\n", red.String(err.Error()))
 		return 2
 	}
+	tools, run.Shard, err = toolShard(f.shard, tools)
+	if err != nil {
+		reps.abort(ctx)
+		fmt.Fprintf(stderr, "mcptest fuzz: %v\n", err)
+		return 2
+	}
+	// A tool that kills the server costs up to MaxKills deaths plus the
+	// repeats of the calls that were in flight with it; the budget grows
+	// with the tools so a server where every tool dies still gets through.
+	caller.MaxRestarts = (fuzz.MaxKills + 2*max(f.jobs, 1)) * (len(tools) + 1)
 	reps.start(ctx, run, len(tools))
 	rep, err := fuzz.Run(ctx, caller, tools, fuzz.Options{Seed: f.seed, Runs: f.runs, Timeout: f.timeout, Jobs: f.jobs,
 		IncludeDestructive: f.includeDestructive, Tools: f.tools})

@@ -90,7 +90,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 
 	code = execution{
-		cmd: "record", plan: p, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor,
+		cmd: "record", plan: p, registry: reg, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor,
 		opts: run.Options{
 			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,
 			// Every request must reach the server to be recorded.

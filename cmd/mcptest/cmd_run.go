@@ -144,7 +144,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		recordLastFailed(r, stderr)
 	}
 	return execution{
-		cmd: "run", plan: p, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor, finish: finish,
+		cmd: "run", plan: p, registry: reg, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor, finish: finish,
 		gate: func(r *rpt.Run) int { return f.trialFlags.gate(r, stderr) },
 		opts: run.Options{
 			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,

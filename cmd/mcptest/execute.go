@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/models"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/report"
@@ -32,14 +34,23 @@ type execution struct {
 	// gate, when set, may change the exit code once it is computed
 	// (--fail-on-regression, --min-pass-rate).
 	gate func(*rpt.Run) int
+	// registry resolves the provider plugins of model calls.
+	registry *plugin.Registry
 }
 
 // execute starts the plugins the plan and its outputs need, has the
 // matchers vet their arguments, opens the reporters, runs the plan and
 // closes the reports. It returns the exit code.
 func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
-	host := plugin.NewHost(e.plugins.launcher(stderr), plugin.HostOptions{CallTimeout: e.plugins.timeout})
+	redactor := redact.New(suiteSecrets(e.plan)...)
+	// Plugins reach models through the host (B5): the service is offered
+	// at launch, and routes through the router once the host exists.
+	services := &models.HostService{}
+	host := plugin.NewHost(e.plugins.launcher(stderr), plugin.HostOptions{CallTimeout: e.plugins.timeout, Services: services})
 	defer host.Close()
+	router := models.New(models.Options{Backend: models.PluginBackend(e.registry, host), Providers: planProviders(e.plan),
+		Getenv: planGetenv(e.plan), Redactor: redactor})
+	services.Caller = router
 	needed := append([]*plugin.Found(nil), e.plan.Matchers...)
 	for _, o := range e.outputs {
 		needed = append(needed, o.Plugin)
@@ -52,7 +63,6 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return score.ExitError
 	}
-	redactor := redact.New(suiteSecrets(e.plan)...)
 	emitter, err := report.Open(ctx, host, e.outputs, terminals(stdout, stderr, e.noColor), redactor)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
@@ -114,4 +124,31 @@ func noteInterrupt(ctx context.Context, result *rpt.Run) {
 	}
 	result.Errors = append(result.Errors, rpt.RunError{Source: rpt.ErrorSourceInterrupt, Message: msg})
 	result.ExitCode = exitInterrupted
+}
+
+// planProviders joins the providers: entries of the planned suites; the
+// first suite declaring a name wins.
+func planProviders(p *plan.Plan) map[string]models.Provider {
+	out := map[string]models.Provider{}
+	for _, s := range p.Suites {
+		for name, prov := range models.ProvidersOf(s) {
+			if _, ok := out[name]; !ok {
+				out[name] = prov
+			}
+		}
+	}
+	return out
+}
+
+// planGetenv reads model keys and base URLs as the suites read variables:
+// the process environment, then each suite's dotenv files.
+func planGetenv(p *plan.Plan) func(string) string {
+	return func(name string) string {
+		for _, s := range p.Suites {
+			if v, ok := s.LookupEnv(name); ok {
+				return v
+			}
+		}
+		return os.Getenv(name)
+	}
 }

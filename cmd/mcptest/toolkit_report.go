@@ -8,8 +8,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/report"
+	"github.com/mcptest/mcptest/core/toolkit"
 	"github.com/mcptest/mcptest/internal/redact"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -107,4 +109,24 @@ func (r *reports) finish(ctx context.Context, run *rpt.Run) int {
 func (r *reports) abort(ctx context.Context) {
 	_ = r.emitter.Close(ctx)
 	r.host.Close()
+}
+
+// toolShard keeps the tools of shard i/n (by a stable hash of the tool's
+// name, as `run --shard` hashes test ids), so a CI matrix can split an
+// audit or a fuzz run and `report merge` join the shards' reports.
+func toolShard(spec string, tools []toolkit.Tool) ([]toolkit.Tool, *rpt.Shard, error) {
+	if spec == "" {
+		return tools, nil, nil
+	}
+	index, total, err := plan.ParseShard(spec)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--shard: %w", err)
+	}
+	kept := tools[:0:0]
+	for _, t := range tools {
+		if plan.ShardOf(t.Name, total) == index {
+			kept = append(kept, t)
+		}
+	}
+	return kept, &rpt.Shard{Index: index, Total: total}, nil
 }

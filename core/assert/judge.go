@@ -13,6 +13,7 @@ import (
 	"github.com/mcptest/mcptest/internal/redact"
 	"github.com/mcptest/mcptest/internal/slicepool"
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -285,7 +286,7 @@ func (jd *Judge) outcomeError(o plugin.MatchOutcome) string {
 		jd.OnPluginError(o.Err)
 	}
 	msg := jd.Redact.String(o.Err.Error())
-	if o.ErrorKind == sdk.ErrorKindInvalidArgument {
+	if o.ErrorKind == pluginrpc.ErrorKindInvalidArgument {
 		msg = invalidArgumentText(msg)
 	}
 	return msg

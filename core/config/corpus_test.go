@@ -221,6 +221,7 @@ var invalidCases = []struct {
 	{file: "fault_slow_without_delay.yml", line: 5, fragment: "a slow fault needs delay_ms"},
 	{file: "fault_empty_target.yml", line: 5, fragment: "a fault target needs \"tool\", \"server\" or both"},
 	{file: "provider_bad_type.yml", line: 5, fragment: "unknown provider type \"anthropic\""},
+	{file: "provider_negative_price.yml", line: 9, fragment: "expected input_per_mtok (US dollars per million input tokens) (a number >= 0), found an integer (-1)"},
 	{file: "scorer_exec_without_command.yml", line: 5, fragment: "an exec scorer needs \"command\""},
 	{file: "client_bad_action.yml", line: 6, fragment: "unknown elicitation action \"acept\" (did you mean \"accept\"?"},
 	{file: "client_decline_content.yml", line: 7, fragment: "content applies to the accept and accept_defaults actions only"},

@@ -170,6 +170,7 @@ var schemaObjects = []struct {
 	{"$defs/fault", faultKeys},
 	{"$defs/fault/properties/target", faultTargetKeys},
 	{"$defs/provider", providerKeys},
+	{"$defs/provider/properties/prices/additionalProperties", priceKeys},
 	{"$defs/complianceTest", complianceKeys},
 	{"$defs/fixtureError", fixtureErrorKeys},
 	{"$defs/composition", compositionBlockKeys},

@@ -69,6 +69,9 @@ func TestTypedAgents(t *testing.T) {
 	if tree := s.Agents[4].Eval.Rubric.Tree; tree.Yes.No.Reason != "used the tool, no answer" || *tree.No.Score != 0 {
 		t.Errorf("tree = %+v", tree)
 	}
+	if pr := s.Providers["vllm-local"].Prices; !slices.Equal(pr, []ModelPrice{{Model: "llama-3*"}, {Model: "mixtral-8x7b", InputPerMTok: 0.5, OutputPerMTok: 0.75}}) {
+		t.Errorf("prices = %+v", pr)
+	}
 	if r := s.Agents[5].Recovery; r.MaxDetectionMS != 2500 || !r.RequireCleanTimeout || !slices.Equal(s.Agents[5].Inject, []string{"stuck-search", "wakes-up"}) {
 		t.Errorf("recovery = %+v", r)
 	}

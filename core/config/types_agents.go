@@ -141,8 +141,21 @@ type Provider struct {
 	APIKeyEnv string
 	// Organization is sent as OpenAI-Organization; "" for none.
 	Organization string
+	// Prices are the entry's model prices, overriding the provider
+	// plugin's table; nil when unset.
+	Prices []ModelPrice
 	// Pos is the position of the provider's key.
 	Pos Pos
+}
+
+// ModelPrice is what a model costs, in US dollars per million tokens.
+type ModelPrice struct {
+	// Model is a model id, or a prefix ending in "*".
+	Model string
+	// InputPerMTok prices a million prompt tokens.
+	InputPerMTok float64
+	// OutputPerMTok prices a million completion tokens.
+	OutputPerMTok float64
 }
 
 // Budget holds the spend caps of agent runs, in US cents; 0 disables a

@@ -29,6 +29,13 @@ var providerKeys = yamlpos.NewObjectSpec("a provider",
 	yamlpos.RequiredKey("base_url"),
 	yamlpos.Key("api_key_env"),
 	yamlpos.Key("organization"),
+	yamlpos.Key("prices"),
+)
+
+// priceKeys are the keys of one model's price under a provider's prices.
+var priceKeys = yamlpos.NewObjectSpec("a model price",
+	yamlpos.RequiredKey("input_per_mtok"),
+	yamlpos.RequiredKey("output_per_mtok"),
 )
 
 // budgetKeys are the keys of the budget block.
@@ -121,11 +128,42 @@ func (l *loader) providers(s *Suite, n *yaml.Node, ptr string) {
 				p.APIKeyEnv, _ = l.NonEmptyStr(fe.Value, fp, "api_key_env (an environment variable name)")
 			case "organization":
 				p.Organization, _ = l.NonEmptyStr(fe.Value, fp, "organization")
+			case "prices":
+				p.Prices = l.prices(fe.Value, fp)
 			}
 		}
 		s.Providers[e.Key] = p
 		s.ProviderOrder = append(s.ProviderOrder, e.Key)
 	}
+}
+
+// prices reads a provider's prices: model id (or prefix*) to the US dollars
+// of a million input and output tokens.
+func (l *loader) prices(n *yaml.Node, ptr string) []ModelPrice {
+	es, ok := l.Mapping(n, ptr, "prices (an object of model ids to {input_per_mtok, output_per_mtok})")
+	if !ok {
+		return nil
+	}
+	out := make([]ModelPrice, 0, len(es))
+	for _, e := range es {
+		mp := yamlpos.Child(ptr, e.Key)
+		f, ok := l.Object(e.Value, mp, priceKeys)
+		if !ok {
+			continue
+		}
+		price := ModelPrice{Model: e.Key}
+		for _, fe := range f.Entries {
+			fp := yamlpos.Child(mp, fe.Key)
+			switch fe.Key {
+			case "input_per_mtok":
+				price.InputPerMTok, _ = l.NonNegativeNumber(fe.Value, fp, "input_per_mtok (US dollars per million input tokens)")
+			case "output_per_mtok":
+				price.OutputPerMTok, _ = l.NonNegativeNumber(fe.Value, fp, "output_per_mtok (US dollars per million output tokens)")
+			}
+		}
+		out = append(out, price)
+	}
+	return out
 }
 
 // budget reads the budget block.

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 )
 
 // MatchRequest is one assertion to evaluate in a plugin.
@@ -29,7 +30,7 @@ type MatchOutcome struct {
 	Score     *float64
 	Failure   json.RawMessage
 	Err       error
-	ErrorKind sdk.ErrorKind
+	ErrorKind pluginrpc.ErrorKind
 	// Plugin is name@version of the plugin that answered.
 	Plugin string
 }
@@ -67,7 +68,7 @@ func (h *Host) Match(ctx context.Context, reqs []MatchRequest) []MatchOutcome {
 		}
 		if err != nil {
 			for _, i := range idx {
-				out[i] = MatchOutcome{Err: err, ErrorKind: sdk.ErrorKindInternal, Plugin: label}
+				out[i] = MatchOutcome{Err: err, ErrorKind: pluginrpc.ErrorKindInternal, Plugin: label}
 			}
 			continue
 		}
@@ -123,7 +124,7 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 	label := p.found.Label()
 	fail := func(err error) {
 		for _, i := range chunk {
-			out[i] = MatchOutcome{Err: err, ErrorKind: sdk.ErrorKindInternal, Plugin: label}
+			out[i] = MatchOutcome{Err: err, ErrorKind: pluginrpc.ErrorKindInternal, Plugin: label}
 		}
 	}
 	select {
@@ -149,7 +150,7 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 	items, res := buf.items, buf.results
 	for j, i := range chunk {
 		r := &reqs[i]
-		items[j] = sdk.MatchItem{ID: uint64(j), Key: r.Key, Actual: r.Actual, Argument: r.Argument, Options: r.Options}
+		items[j] = pluginrpc.MatchItem{ID: uint64(j), Key: r.Key, Actual: r.Actual, Argument: r.Argument, Options: r.Options}
 	}
 	// A call cut short because another call hung is sent again, to the
 	// restarted plugin; the bound covers the restart and a second hang.
@@ -189,14 +190,14 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 
 // outcomeOf turns a plugin's result into an outcome, erroring what no
 // verdict can be built from: a plugin's output is not trusted to be sane.
-func outcomeOf(r *sdk.MatchItemResult, label string) MatchOutcome {
+func outcomeOf(r *pluginrpc.MatchItemResult, label string) MatchOutcome {
 	o := MatchOutcome{Pass: r.Pass, Score: r.Score, Failure: r.Failure, ErrorKind: r.ErrorKind, Plugin: label}
 	switch {
 	case r.Error != "":
 		o.Pass = false
 		o.Err = &itemError{msg: r.Error}
 	case r.Score != nil && (math.IsNaN(*r.Score) || math.IsInf(*r.Score, 0) || *r.Score < 0 || *r.Score > 1):
-		o.Pass, o.Score, o.ErrorKind = false, nil, sdk.ErrorKindInternal
+		o.Pass, o.Score, o.ErrorKind = false, nil, pluginrpc.ErrorKindInternal
 		o.Err = &itemError{msg: fmt.Sprintf("the plugin returned the score %v; a score is a number from 0 to 1", *r.Score)}
 	}
 	return o
@@ -259,9 +260,9 @@ func (h *Host) Check(ctx context.Context, reqs []CheckRequest) []error {
 				}
 				return
 			}
-			items := make([]sdk.CheckItem, len(idx))
+			items := make([]pluginrpc.CheckItem, len(idx))
 			for j, i := range idx {
-				items[j] = sdk.CheckItem{ID: uint64(j), Key: reqs[i].Key, Argument: reqs[i].Argument}
+				items[j] = pluginrpc.CheckItem{ID: uint64(j), Key: reqs[i].Key, Argument: reqs[i].Argument}
 			}
 			callCtx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
 			defer cancel()

@@ -3,7 +3,7 @@ package plugin
 import (
 	"sync"
 
-	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 )
 
 // chunkBuf holds the items and results of one batch call. A run sends a
@@ -11,8 +11,8 @@ import (
 // allocation rate, and with it its garbage collections, down while the
 // plan's large heap is live.
 type chunkBuf struct {
-	items   []sdk.MatchItem
-	results []sdk.MatchItemResult
+	items   []pluginrpc.MatchItem
+	results []pluginrpc.MatchItemResult
 }
 
 var chunkBufPool = sync.Pool{New: func() any { return new(chunkBuf) }}
@@ -21,8 +21,8 @@ var chunkBufPool = sync.Pool{New: func() any { return new(chunkBuf) }}
 func getChunkBuf(n int) *chunkBuf {
 	b := chunkBufPool.Get().(*chunkBuf)
 	if cap(b.items) < n {
-		b.items = make([]sdk.MatchItem, n)
-		b.results = make([]sdk.MatchItemResult, n)
+		b.items = make([]pluginrpc.MatchItem, n)
+		b.results = make([]pluginrpc.MatchItemResult, n)
 	}
 	b.items, b.results = b.items[:n], b.results[:n]
 	return b

@@ -9,7 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 // TimeoutFlag is the command-line flag that sets HostOptions.CallTimeout;
@@ -56,8 +56,8 @@ func (h *Host) callFailed(p *proc, inc *incarnation, callCtx context.Context, er
 		return h.hung(p, inc, during)
 	case inc.stopped.Load():
 		return fmt.Errorf("%w: %w", errCollateral, err)
-	case errors.Is(err, sdk.ErrPluginExited) || inc.inst.Exited():
-		return h.crashed(p, inc, err)
+	case errors.Is(err, hostrpc.ErrPluginExited) || inc.inst.Exited():
+		return h.crashed(callCtx, p, inc, err)
 	}
 	if d := p.deadErr(); d != nil {
 		return d
@@ -100,14 +100,23 @@ func (h *Host) hung(p *proc, inc *incarnation, during string) error {
 	return newPluginError(p.found, reason, inc.inst.StderrTail(10))
 }
 
+// crashExitWait bounds the wait for a crashed plugin's exit. A call can
+// fail as if the process had gone (its connection dropped) while the
+// process lingers; its error is reported then with the stderr there is.
+const crashExitWait = 2 * time.Second
+
 // crashed marks p failed for the rest of the run after its process exited.
-func (h *Host) crashed(p *proc, inc *incarnation, err error) error {
-	// Give go-plugin a moment to notice the exit and drain stderr, so the
-	// tail holds the panic or the last words.
-	for i := 0; i < 20 && !inc.inst.Exited(); i++ {
-		time.Sleep(10 * time.Millisecond)
+// It waits for the exit itself, which go-plugin signals only after reading
+// the plugin's stderr to the end, so the tail holds the panic or the last
+// words; ctx (the failed call's) ends the wait early on an interrupt.
+func (h *Host) crashed(ctx context.Context, p *proc, inc *incarnation, err error) error {
+	wait := time.NewTimer(crashExitWait)
+	select {
+	case <-inc.inst.Done():
+	case <-ctx.Done():
+	case <-wait.C:
 	}
-	time.Sleep(20 * time.Millisecond)
+	wait.Stop()
 	pe := newPluginError(p.found, fmt.Errorf("%w: the plugin process exited during the run: %v", ErrPluginCrashed, err), inc.inst.StderrTail(10))
 	pe.Final = true
 	p.mu.Lock()

@@ -15,11 +15,16 @@ import (
 
 // stalling never answers an item whose argument is "hang": it ignores its
 // context, as a stuck plugin would, until release is closed at the end of
-// the test. It passes every other item.
-type stalling struct{ release chan struct{} }
+// the test. It passes every other item. hanging receives a value, when
+// there is room, each time a "hang" item arrives.
+type stalling struct{ release, hanging chan struct{} }
 
 func (s stalling) Match(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
 	if string(in.Argument) == `"hang"` {
+		select {
+		case s.hanging <- struct{}{}:
+		default:
+		}
 		<-s.release
 		return sdk.MatchResult{}, errors.New("released")
 	}
@@ -29,7 +34,7 @@ func (s stalling) Match(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, 
 // newStalling returns a stalling matcher; call unstick once the host's
 // cleanup is registered, so stuck calls end before the plugin is stopped.
 func newStalling(t *testing.T) (s stalling, unstick func()) {
-	s = stalling{release: make(chan struct{})}
+	s = stalling{release: make(chan struct{}), hanging: make(chan struct{}, 1)}
 	return s, func() { t.Cleanup(func() { close(s.release) }) }
 }
 
@@ -121,8 +126,12 @@ func TestHostRetriesWorkCutShortByAnotherCallsHang(t *testing.T) {
 	}
 	hung := make(chan plugin.MatchOutcome, 1)
 	go func() { hung <- h.Match(ctx, []plugin.MatchRequest{stallReq(f, "hangs", `"hang"`)})[0] }()
-	// Sent well after the hung call, so its own deadline is far off when
-	// the host stops the process for the other call's hang.
+	within(t, st.hanging, "the hung item to reach the plugin")
+	// The bystander goes out a third of the timeout after the hung call
+	// reached the plugin, so its own deadline is far off when the host
+	// stops the process for the other call's hang. This wait is the
+	// scenario (two deadlines apart), not synchronisation: every call has
+	// the same timeout, and no event comes between the two deadlines.
 	time.Sleep(timeout / 3)
 	cut := h.Match(ctx, []plugin.MatchRequest{stallReq(f, "bystander", `"wait"`)})[0]
 	if o := <-hung; !errors.Is(o.Err, plugin.ErrPluginHung) {

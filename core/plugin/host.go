@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 // HostOptions tune a Host.
@@ -95,11 +97,11 @@ type incarnation struct {
 	inst Instance
 	desc sdk.Description
 
-	info     *sdk.InfoClient
-	matcher  *sdk.MatcherClient
-	reporter *sdk.ReporterClient
-	provider *sdk.ProviderClient
-	scorer   *sdk.ScorerClient
+	info     *hostrpc.InfoClient
+	matcher  *hostrpc.MatcherClient
+	reporter *hostrpc.ReporterClient
+	provider *hostrpc.ProviderClient
+	scorer   *hostrpc.ScorerClient
 
 	// stopped is set when the host kills this process because a call hung;
 	// calls that fail on it then are collateral, not crashes.
@@ -219,11 +221,11 @@ func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 		inst.Kill()
 		return nil, newPluginError(f, err, tail)
 	}
-	raw, err := inst.Dispense(sdk.KindInfo)
+	raw, err := inst.Dispense(pluginrpc.KindInfo)
 	if err != nil {
 		return fail(fmt.Errorf("%w: dispense info: %w", ErrPluginStart, err))
 	}
-	inc.info = raw.(*sdk.InfoClient)
+	inc.info = raw.(*hostrpc.InfoClient)
 	cctx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
 	defer cancel()
 	desc, err := inc.info.Describe(cctx)
@@ -247,16 +249,16 @@ func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 			return fail(fmt.Errorf("%w: dispense %s: %w", ErrPluginStart, c.Kind, err))
 		}
 		switch cl := raw.(type) {
-		case *sdk.MatcherClient:
+		case *hostrpc.MatcherClient:
 			// Plugins built with a recent SDK read packed batches, which
 			// cost far less to encode and decode than one message per item.
-			cl.UsePacked(desc.ProtocolMinor >= sdk.PackedMinor)
+			cl.UsePacked(desc.ProtocolMinor >= pluginrpc.PackedMinor)
 			inc.matcher = cl
-		case *sdk.ReporterClient:
+		case *hostrpc.ReporterClient:
 			inc.reporter = cl
-		case *sdk.ProviderClient:
+		case *hostrpc.ProviderClient:
 			inc.provider = cl
-		case *sdk.ScorerClient:
+		case *hostrpc.ScorerClient:
 			inc.scorer = cl
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/plugin/inproc"
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 )
 
 // countingMatcher passes when actual equals the argument and counts calls.
@@ -105,13 +106,13 @@ func TestHostPanicAndErrorsAffectOnlyTheirItems(t *testing.T) {
 	if !out[0].Pass || out[0].Err != nil || !out[4].Pass || out[4].Err != nil {
 		t.Fatalf("healthy items were affected: %+v %+v", out[0], out[4])
 	}
-	if out[1].Err == nil || out[1].ErrorKind != sdk.ErrorKindPanic || !strings.Contains(out[1].Err.Error(), "boom on purpose") {
+	if out[1].Err == nil || out[1].ErrorKind != pluginrpc.ErrorKindPanic || !strings.Contains(out[1].Err.Error(), "boom on purpose") {
 		t.Errorf("panic item: %+v", out[1])
 	}
-	if out[2].Err == nil || out[2].ErrorKind != sdk.ErrorKindInternal {
+	if out[2].Err == nil || out[2].ErrorKind != pluginrpc.ErrorKindInternal {
 		t.Errorf("error item: %+v", out[2])
 	}
-	if out[3].Err == nil || out[3].ErrorKind != sdk.ErrorKindInvalidArgument {
+	if out[3].Err == nil || out[3].ErrorKind != pluginrpc.ErrorKindInvalidArgument {
 		t.Errorf("invalid-argument item: %+v", out[3])
 	}
 	// The plugin survived the panic.

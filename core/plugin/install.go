@@ -77,6 +77,7 @@ func InstallWith(ctx context.Context, bin, dir string, opts InstallOptions) (*Fo
 		Components:       d.Components,
 		Capabilities:     d.Capabilities,
 		Env:              d.Env,
+		Prices:           d.Prices,
 	}
 	pdir := filepath.Join(dir, d.Name)
 	if err := os.MkdirAll(pdir, 0o755); err != nil {

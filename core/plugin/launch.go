@@ -15,17 +15,22 @@ import (
 
 	procgroup "github.com/mcptest/mcptest/internal/proc"
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 // Instance is one running plugin, however it was started.
 type Instance interface {
-	// Dispense returns the host-side client of a kind (sdk.KindInfo,
+	// Dispense returns the host-side client of a kind (pluginrpc.KindInfo,
 	// sdk.KindMatcher, ...).
 	Dispense(kind string) (any, error)
 	// Kill stops the plugin and waits for it to exit.
 	Kill()
 	// Exited reports whether the plugin process has ended.
 	Exited() bool
+	// Done is closed once the plugin has ended and its stderr has been
+	// read to the end, so StderrTail then holds its last words.
+	Done() <-chan struct{}
 	// StderrTail returns the last n lines the plugin wrote to stderr.
 	StderrTail(n int) string
 }
@@ -115,8 +120,8 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		start = 10 * time.Second
 	}
 	client := goplugin.NewClient(&goplugin.ClientConfig{
-		HandshakeConfig:  sdk.Handshake,
-		VersionedPlugins: map[int]goplugin.PluginSet{sdk.ProtocolVersion: sdk.ClientPluginSet()},
+		HandshakeConfig:  pluginrpc.Handshake,
+		VersionedPlugins: map[int]goplugin.PluginSet{sdk.ProtocolVersion: hostrpc.ClientPluginSet()},
 		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Managed:          true,
@@ -128,14 +133,21 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		SyncStderr:      ring,
 		SyncStdout:      ring,
 		Logger:          logger.Named(f.Manifest.Name),
-		GRPCDialOptions: sdk.GRPCDialOptions(),
+		GRPCDialOptions: hostrpc.GRPCDialOptions(),
 	})
 	rpc, err := client.Client()
 	if err != nil {
 		client.Kill()
 		return nil, newPluginError(f, l.classifyStartError(f, exe, err), ring.Tail(10))
 	}
-	return &execInstance{client: client, rpc: rpc, ring: ring}, nil
+	// The info client carries go-plugin's exit signal (hostrpc's Done).
+	raw, err := rpc.Dispense(pluginrpc.KindInfo)
+	info, ok := raw.(*hostrpc.InfoClient)
+	if err != nil || !ok {
+		client.Kill()
+		return nil, newPluginError(f, fmt.Errorf("%w: dispense info: %v", ErrPluginStart, err), ring.Tail(10))
+	}
+	return &execInstance{client: client, rpc: rpc, ring: ring, done: info.Done()}, nil
 }
 
 func (l *ExecLauncher) classifyStartError(f *Found, exe string, err error) error {
@@ -152,12 +164,14 @@ type execInstance struct {
 	client *goplugin.Client
 	rpc    goplugin.ClientProtocol
 	ring   *stderrRing
+	done   <-chan struct{}
 }
 
 func (e *execInstance) Dispense(kind string) (any, error) { return e.rpc.Dispense(kind) }
 func (e *execInstance) Kill()                             { e.client.Kill() }
 func (e *execInstance) Exited() bool                      { return e.client.Exited() }
 func (e *execInstance) StderrTail(n int) string           { return e.ring.Tail(n) }
+func (e *execInstance) Done() <-chan struct{}             { return e.done }
 
 // CleanupClients kills every plugin process still running; main calls it
 // on the way out, whatever the path.

@@ -31,6 +31,10 @@ type Manifest struct {
 	Components       []sdk.Component `json:"components" yaml:"components"`
 	Capabilities     []string        `json:"capabilities,omitempty" yaml:"capabilities,omitempty"`
 	Env              []string        `json:"env,omitempty" yaml:"env,omitempty"`
+	// Prices is a provider plugin's model price table, copied from its
+	// description at install so budgets are checked at plan time without
+	// starting the plugin.
+	Prices []sdk.ModelPrice `json:"prices,omitempty" yaml:"prices,omitempty"`
 }
 
 // ErrInvalidManifest is wrapped by every manifest read or validation error.

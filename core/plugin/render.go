@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 // RenderStream is one report being rendered by a reporter plugin. Every
@@ -21,7 +22,7 @@ type RenderStream struct {
 	// not move a stream.
 	inc    *incarnation
 	key    string
-	rs     *sdk.RenderStream
+	rs     *hostrpc.RenderStream
 	cancel context.CancelFunc
 }
 
@@ -31,7 +32,7 @@ type RenderStream struct {
 // The stream does not end when ctx is cancelled: an interrupted run still
 // sends its final report, so the stream lives until Close (or a deadline)
 // ends it.
-func (h *Host) Render(ctx context.Context, f *Found, start sdk.RenderStart, onOutput func(sdk.Sink, []byte)) (*RenderStream, error) {
+func (h *Host) Render(ctx context.Context, f *Found, start pluginrpc.RenderStart, onOutput func(pluginrpc.Sink, []byte)) (*RenderStream, error) {
 	inc, err := h.get(context.WithoutCancel(ctx), f)
 	if err != nil {
 		return nil, err
@@ -45,7 +46,7 @@ func (h *Host) Render(ctx context.Context, f *Found, start sdk.RenderStart, onOu
 	}
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &RenderStream{h: h, p: p, inc: inc, key: start.Key, cancel: cancel}
-	var rs *sdk.RenderStream
+	var rs *hostrpc.RenderStream
 	finished, err := s.bounded(func() (err error) {
 		rs, err = inc.reporter.Render(sctx, start, onOutput)
 		return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -48,7 +49,7 @@ type collector struct {
 	buf bytes.Buffer
 }
 
-func (c *collector) write(_ sdk.Sink, b []byte) {
+func (c *collector) write(_ pluginrpc.Sink, b []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.buf.Write(b)
@@ -72,7 +73,7 @@ func TestRenderSurvivesCancelledContext(t *testing.T) {
 	h, _ := newTestHost(t, plugin.HostOptions{CallTimeout: 10 * time.Second}, p)
 	ctx, cancel := context.WithCancel(context.Background())
 	var out collector
-	rs, err := h.Render(ctx, foundFor(p), sdk.RenderStart{Key: "count"}, out.write)
+	rs, err := h.Render(ctx, foundFor(p), pluginrpc.RenderStart{Key: "count"}, out.write)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestRenderSendToDeafReporterHitsTheDeadline(t *testing.T) {
 	p := renderPlugin()
 	h, l := newTestHost(t, plugin.HostOptions{CallTimeout: 300 * time.Millisecond}, p)
 	var out collector
-	rs, err := h.Render(context.Background(), foundFor(p), sdk.RenderStart{Key: "deaf"}, out.write)
+	rs, err := h.Render(context.Background(), foundFor(p), pluginrpc.RenderStart{Key: "deaf"}, out.write)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestRenderCloseOfStuckReporterHitsTheDeadline(t *testing.T) {
 	p := renderPlugin()
 	h, _ := newTestHost(t, plugin.HostOptions{CallTimeout: time.Second}, p)
 	var out collector
-	rs, err := h.Render(context.Background(), foundFor(p), sdk.RenderStart{Key: "stuck"}, out.write)
+	rs, err := h.Render(context.Background(), foundFor(p), pluginrpc.RenderStart{Key: "stuck"}, out.write)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestRenderCloseOfStuckReporterHitsTheDeadline(t *testing.T) {
 		t.Fatalf("close error = %v, want a hang naming the reporter", err)
 	}
 	// The plugin is marked stopped: another render fails at once.
-	if _, err := h.Render(context.Background(), foundFor(p), sdk.RenderStart{Key: "count"}, out.write); !errors.Is(err, plugin.ErrPluginHung) {
+	if _, err := h.Render(context.Background(), foundFor(p), pluginrpc.RenderStart{Key: "count"}, out.write); !errors.Is(err, plugin.ErrPluginHung) {
 		t.Errorf("render on a stopped plugin = %v, want the hang", err)
 	}
 }

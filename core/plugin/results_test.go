@@ -13,6 +13,8 @@ import (
 
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
 )
 
@@ -82,7 +84,7 @@ func (r *rawKind) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
 }
 
 func (r *rawKind) GRPCClient(ctx context.Context, b *goplugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
-	return sdk.ClientPluginSet()[r.kind].(goplugin.GRPCPlugin).GRPCClient(ctx, b, c)
+	return hostrpc.ClientPluginSet()[r.kind].(goplugin.GRPCPlugin).GRPCClient(ctx, b, c)
 }
 
 // rawLauncher serves the raw plugin over real gRPC in the test process.
@@ -94,7 +96,7 @@ type rawInstance struct {
 
 func (l rawLauncher) Launch(context.Context, *plugin.Found) (plugin.Instance, error) {
 	set := map[string]goplugin.Plugin{
-		sdk.KindInfo: &rawKind{kind: sdk.KindInfo, register: func(s *grpc.Server) { pluginv1.RegisterInfoServer(s, rawInfo{}) }},
+		pluginrpc.KindInfo: &rawKind{kind: pluginrpc.KindInfo, register: func(s *grpc.Server) { pluginv1.RegisterInfoServer(s, rawInfo{}) }},
 		sdk.KindMatcher: &rawKind{kind: sdk.KindMatcher, register: func(s *grpc.Server) {
 			pluginv1.RegisterMatcherServer(s, rawMatcher{})
 		}},
@@ -108,6 +110,7 @@ func (r *rawInstance) Dispense(kind string) (any, error) { return r.client.Dispe
 // Kill closes the client, whose shutdown call stops the server.
 func (r *rawInstance) Kill()                 { r.client.Close() }
 func (r *rawInstance) Exited() bool          { return false }
+func (r *rawInstance) Done() <-chan struct{} { return nil }
 func (r *rawInstance) StderrTail(int) string { return "" }
 
 func rawFound() *plugin.Found {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -94,8 +95,8 @@ func (e *Emitter) open(ctx context.Context, o Output) (*stream, error) {
 	if len(opts) == 0 {
 		opts = json.RawMessage(`{}`)
 	}
-	rs, err := e.host.Render(ctx, o.Plugin, sdk.RenderStart{Key: o.Format, Options: opts, Terminal: terminal, ProgressTerminal: e.term.StderrTerm},
-		func(sink sdk.Sink, data []byte) { e.write(s, sink, data) })
+	rs, err := e.host.Render(ctx, o.Plugin, pluginrpc.RenderStart{Key: o.Format, Options: opts, Terminal: terminal, ProgressTerminal: e.term.StderrTerm},
+		func(sink pluginrpc.Sink, data []byte) { e.write(s, sink, data) })
 	if err != nil {
 		s.dest.discard()
 		return nil, err
@@ -105,13 +106,13 @@ func (e *Emitter) open(ctx context.Context, o Output) (*stream, error) {
 }
 
 // write routes rendered bytes; it runs on each stream's receive goroutine.
-func (e *Emitter) write(s *stream, sink sdk.Sink, data []byte) {
+func (e *Emitter) write(s *stream, sink pluginrpc.Sink, data []byte) {
 	switch sink {
-	case sdk.SinkProgress:
+	case pluginrpc.SinkProgress:
 		e.outMu.Lock()
 		defer e.outMu.Unlock()
 		_, _ = e.term.Stderr.Write(data)
-	case sdk.SinkStepSummary:
+	case pluginrpc.SinkStepSummary:
 		if err := e.summary.write(data); err != nil {
 			e.record(s, err)
 		}

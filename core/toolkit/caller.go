@@ -224,9 +224,15 @@ func mustJSON(v any) json.RawMessage {
 }
 
 // Frames converts a call's frames for the report, masked by red, with
-// times relative to start.
-func Frames(fs []session.Frame, start time.Time, red *redact.Redactor) []rpt.Frame {
+// times relative to the first frame (the request), so none is negative.
+func Frames(fs []session.Frame, red *redact.Redactor) []rpt.Frame {
 	out := make([]rpt.Frame, 0, len(fs))
+	var start time.Time
+	for _, f := range fs {
+		if start.IsZero() || f.Time.Before(start) {
+			start = f.Time
+		}
+	}
 	for _, f := range fs {
 		raw := red.String(f.Raw)
 		dir := "recv"

@@ -41,18 +41,18 @@ func (h *MatcherHarness) For(t testing.TB) *MatcherHarness {
 // JSON: a string, []byte or json.RawMessage is taken as JSON text exactly
 // as the host would send it (empty, or nil, means absent); any other value is
 // encoded with encoding/json.
-func (h *MatcherHarness) Match(key string, actual, arg any) sdk.MatchItemResult {
+func (h *MatcherHarness) Match(key string, actual, arg any) MatchItemResult {
 	h.t.Helper()
-	return h.MatchItem(sdk.MatchItem{Key: key, Actual: h.raw(actual), Argument: h.raw(arg)})
+	return h.MatchItem(MatchItem{Key: key, Actual: h.raw(actual), Argument: h.raw(arg)})
 }
 
 // MatchItem sends item as it is (ID 0 becomes 1) and returns its result.
-func (h *MatcherHarness) MatchItem(item sdk.MatchItem) sdk.MatchItemResult {
+func (h *MatcherHarness) MatchItem(item MatchItem) MatchItemResult {
 	h.t.Helper()
 	if item.ID == 0 {
 		item.ID = 1
 	}
-	res, err := h.Conn.Matcher.Match(context.Background(), []sdk.MatchItem{item})
+	res, err := h.Conn.Matcher.Match(context.Background(), []MatchItem{item})
 	if err != nil {
 		h.t.Fatalf("plugintest: match: %v", err)
 	}
@@ -66,7 +66,7 @@ func (h *MatcherHarness) MatchItem(item sdk.MatchItem) sdk.MatchItemResult {
 // Match) and returns the plugin's objection, or nil when it accepts it.
 func (h *MatcherHarness) Check(key string, arg any) error {
 	h.t.Helper()
-	res, err := h.Conn.Matcher.Check(context.Background(), []sdk.CheckItem{{ID: 1, Key: key, Argument: h.raw(arg)}})
+	res, err := h.Conn.Matcher.Check(context.Background(), []CheckItem{{ID: 1, Key: key, Argument: h.raw(arg)}})
 	if err != nil {
 		h.t.Fatalf("plugintest: check: %v", err)
 	}
@@ -95,7 +95,7 @@ func (h *MatcherHarness) MustRefuse(key string, arg any, want string) string {
 }
 
 // MustPass fails the test unless r passed (with no failure attached).
-func (h *MatcherHarness) MustPass(r sdk.MatchItemResult) {
+func (h *MatcherHarness) MustPass(r MatchItemResult) {
 	h.t.Helper()
 	if r.Error != "" || !r.Pass || len(r.Failure) != 0 {
 		h.t.Fatalf("want a pass, got pass=%v error=%q (%s) failure=%s", r.Pass, r.Error, r.ErrorKind, r.Failure)
@@ -105,7 +105,7 @@ func (h *MatcherHarness) MustPass(r sdk.MatchItemResult) {
 // Failure returns the top-level fields of r's failure, each as raw JSON.
 // It fails the test unless r is a failed match: not an error, not a pass,
 // and a failure that is a JSON object.
-func (h *MatcherHarness) Failure(r sdk.MatchItemResult) map[string]json.RawMessage {
+func (h *MatcherHarness) Failure(r MatchItemResult) map[string]json.RawMessage {
 	h.t.Helper()
 	h.mustFail(r)
 	var m map[string]json.RawMessage
@@ -118,7 +118,7 @@ func (h *MatcherHarness) Failure(r sdk.MatchItemResult) map[string]json.RawMessa
 // DecodeFailure decodes r's failure into v, which must have a place for
 // every field the failure has. It fails the test unless r is a failed
 // match.
-func (h *MatcherHarness) DecodeFailure(r sdk.MatchItemResult, v any) {
+func (h *MatcherHarness) DecodeFailure(r MatchItemResult, v any) {
 	h.t.Helper()
 	h.mustFail(r)
 	dec := json.NewDecoder(bytes.NewReader(r.Failure))
@@ -130,9 +130,9 @@ func (h *MatcherHarness) DecodeFailure(r sdk.MatchItemResult, v any) {
 
 // MustInvalid fails the test unless r is an error of kind invalid argument
 // (a bug in the suite) whose text contains want.
-func (h *MatcherHarness) MustInvalid(r sdk.MatchItemResult, want string) {
+func (h *MatcherHarness) MustInvalid(r MatchItemResult, want string) {
 	h.t.Helper()
-	if r.ErrorKind != sdk.ErrorKindInvalidArgument {
+	if r.ErrorKind != ErrorKindInvalidArgument {
 		h.t.Fatalf("error kind %s (%q), want invalid_argument", r.ErrorKind, r.Error)
 	}
 	if !strings.Contains(r.Error, want) {
@@ -152,7 +152,7 @@ func (h *MatcherHarness) Text(raw json.RawMessage) string {
 }
 
 // mustFail fails the test unless r is a failed match with a failure.
-func (h *MatcherHarness) mustFail(r sdk.MatchItemResult) {
+func (h *MatcherHarness) mustFail(r MatchItemResult) {
 	h.t.Helper()
 	switch {
 	case r.Error != "":

@@ -66,9 +66,9 @@ func TestMatcherHarness(t *testing.T) {
 		t.Errorf("Check = %v", err)
 	}
 
-	r = h.MatchItem(sdk.MatchItem{ID: 9, Key: "eq", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`{}`),
+	r = h.MatchItem(plugintest.MatchItem{ID: 9, Key: "eq", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`{}`),
 		Options: sdk.MatchOptions{TestName: "boom"}})
-	if r.ID != 9 || r.ErrorKind != sdk.ErrorKindInternal || r.Error != "boom" {
+	if r.ID != 9 || r.ErrorKind != plugintest.ErrorKindInternal || r.Error != "boom" {
 		t.Errorf("MatchItem = %+v", r)
 	}
 

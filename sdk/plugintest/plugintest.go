@@ -12,19 +12,22 @@ import (
 	"github.com/hashicorp/go-plugin"
 
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 // Conn is a connection to an in-process plugin, holding the same host-side
 // clients mcptest uses for a plugin process.
 type Conn struct {
-	Info     *sdk.InfoClient
-	Matcher  *sdk.MatcherClient
-	Reporter *sdk.ReporterClient
-	Provider *sdk.ProviderClient
-	Scorer   *sdk.ScorerClient
+	Info     *hostrpc.InfoClient
+	Matcher  *hostrpc.MatcherClient
+	Reporter *hostrpc.ReporterClient
+	Provider *hostrpc.ProviderClient
+	Scorer   *hostrpc.ScorerClient
 
 	client *plugin.Client
 	stop   func()
+	closed chan struct{}
 }
 
 // New serves p and connects to it, then configures it as mcptest does; if
@@ -49,7 +52,7 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
-	go sdk.ServeInProcess(ctx, p, reattach, closed)
+	go pluginrpc.ServeInProcess(ctx, p, reattach, closed)
 	var rc *plugin.ReattachConfig
 	select {
 	case rc = <-reattach:
@@ -58,15 +61,15 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 		return nil, context.DeadlineExceeded
 	}
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig: sdk.Handshake,
+		HandshakeConfig: pluginrpc.Handshake,
 		// A reattached client dispenses from Plugins, not VersionedPlugins.
-		Plugins:          sdk.ClientPluginSet(),
+		Plugins:          hostrpc.ClientPluginSet(),
 		Reattach:         rc,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		GRPCDialOptions:  sdk.GRPCDialOptions(),
+		GRPCDialOptions:  hostrpc.GRPCDialOptions(),
 		Logger:           hclog.NewNullLogger(),
 	})
-	c := &Conn{client: client, stop: func() {
+	c := &Conn{client: client, closed: closed, stop: func() {
 		client.Kill()
 		cancel()
 		<-closed
@@ -76,12 +79,12 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 		c.Close()
 		return nil, err
 	}
-	raw, err := rpc.Dispense(sdk.KindInfo)
+	raw, err := rpc.Dispense(pluginrpc.KindInfo)
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
-	c.Info = raw.(*sdk.InfoClient)
+	c.Info = raw.(*hostrpc.InfoClient)
 	for _, comp := range p.Describe().Components {
 		raw, err := rpc.Dispense(comp.Kind)
 		if err != nil {
@@ -89,13 +92,13 @@ func Dial(p *sdk.Plugin) (*Conn, error) {
 			return nil, err
 		}
 		switch cl := raw.(type) {
-		case *sdk.MatcherClient:
+		case *hostrpc.MatcherClient:
 			c.Matcher = cl
-		case *sdk.ReporterClient:
+		case *hostrpc.ReporterClient:
 			c.Reporter = cl
-		case *sdk.ProviderClient:
+		case *hostrpc.ProviderClient:
 			c.Provider = cl
-		case *sdk.ScorerClient:
+		case *hostrpc.ScorerClient:
 			c.Scorer = cl
 		}
 	}
@@ -114,6 +117,10 @@ func (c *Conn) Dispense(kind string) (any, error) {
 
 // Exited reports whether the plugin has stopped.
 func (c *Conn) Exited() bool { return c.client.Exited() }
+
+// Done is closed once the in-process plugin has stopped serving, which is
+// what a process exit is for a plugin binary.
+func (c *Conn) Done() <-chan struct{} { return c.closed }
 
 // Close stops the plugin and waits for it.
 func (c *Conn) Close() { c.stop() }

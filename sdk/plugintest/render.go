@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -19,14 +18,14 @@ type Rendered struct {
 
 // Render streams events through the connection's reporter exactly as
 // mcptest does and collects the output.
-func Render(t testing.TB, c *Conn, start sdk.RenderStart, events []report.Event) Rendered {
+func Render(t testing.TB, c *Conn, start RenderStart, events []report.Event) Rendered {
 	t.Helper()
 	if c.Reporter == nil {
 		t.Fatal("plugintest: the plugin serves no reporters")
 	}
 	var mu sync.Mutex
-	bufs := map[sdk.Sink]*bytes.Buffer{sdk.SinkPrimary: {}, sdk.SinkProgress: {}, sdk.SinkStepSummary: {}}
-	rs, err := c.Reporter.Render(context.Background(), start, func(s sdk.Sink, b []byte) {
+	bufs := map[Sink]*bytes.Buffer{SinkPrimary: {}, SinkProgress: {}, SinkStepSummary: {}}
+	rs, err := c.Reporter.Render(context.Background(), start, func(s Sink, b []byte) {
 		mu.Lock()
 		defer mu.Unlock()
 		if buf, ok := bufs[s]; ok {
@@ -52,8 +51,8 @@ func Render(t testing.TB, c *Conn, start sdk.RenderStart, events []report.Event)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	out.Primary = bufs[sdk.SinkPrimary].String()
-	out.Progress = bufs[sdk.SinkProgress].String()
-	out.StepSummary = bufs[sdk.SinkStepSummary].String()
+	out.Primary = bufs[SinkPrimary].String()
+	out.Progress = bufs[SinkProgress].String()
+	out.StepSummary = bufs[SinkStepSummary].String()
 	return out
 }

@@ -86,4 +86,5 @@ type instance struct{ conn *plugintest.Conn }
 func (i instance) Dispense(kind string) (any, error) { return i.conn.Dispense(kind) }
 func (i instance) Kill()                             { i.conn.Close() }
 func (i instance) Exited() bool                      { return i.conn.Exited() }
+func (i instance) Done() <-chan struct{}             { return i.conn.Done() }
 func (i instance) StderrTail(int) string             { return "" }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/mcptest/mcptest/core/toolkit"
 	"github.com/mcptest/mcptest/internal/redact"
@@ -43,7 +42,7 @@ func (r *Report) Tests(red *redact.Redactor, stderr string) []rpt.Test {
 				"note":     "arguments: " + string(e.Arguments),
 			})
 			if e.Result.Outcome != nil {
-				t.Frames = toolkit.Frames(e.Result.Outcome.Frames, time.Now().Add(-e.Result.Duration), red)
+				t.Frames = toolkit.Frames(e.Result.Outcome.Frames, red)
 			}
 			t.Stderr = stderr
 		} else {

@@ -79,7 +79,7 @@ func (r *Report) Tests(red *redact.Redactor, repro func(tool string) string) []r
 			t.Assertions = []rpt.Assertion{{Target: "tools/call " + ShowArgs(f.Minimal.Case.Arguments), Matcher: "fuzz", Status: rpt.StatusFailed,
 				Message: red.String(toolkit.Describe(v)), Failure: failure, Check: t.Check}}
 			if o := f.Minimal.Result.Outcome; o != nil {
-				t.Frames = toolkit.Frames(o.Frames, time.Now().Add(-f.Minimal.Result.Duration), red)
+				t.Frames = toolkit.Frames(o.Frames, red)
 			}
 			out = append(out, t)
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
 )
 
 func TestSameExpressionCompilesOnce(t *testing.T) {
@@ -51,9 +51,9 @@ func TestBatchSharesOneProgram(t *testing.T) {
 	h := serve(t)
 	e := expr("value.n % 2 == 0 && 'cache-test-batch' != ''")
 	before := compiles.Load()
-	var items []sdk.MatchItem
+	var items []plugintest.MatchItem
 	for i := 0; i < 300; i++ {
-		items = append(items, sdk.MatchItem{ID: uint64(1000 + i), Key: matcherKey,
+		items = append(items, plugintest.MatchItem{ID: uint64(1000 + i), Key: matcherKey,
 			Actual: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i)), Argument: json.RawMessage(e)})
 	}
 	res, err := h.Matcher.Match(context.Background(), items)

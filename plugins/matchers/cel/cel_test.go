@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
 )
 
 // envelope is a tool result as a cel assertion with an empty target sees it.
@@ -171,7 +172,7 @@ func TestCELBadActualValue(t *testing.T) {
 	h := serve(t)
 	for _, actual := range []string{``, `{"a":`, `1 2`} {
 		r := h.Match(matcherKey, actual, expr("true"))
-		if r.ErrorKind != sdk.ErrorKindInternal || !strings.Contains(r.Error, "cel: decode actual value") {
+		if r.ErrorKind != plugintest.ErrorKindInternal || !strings.Contains(r.Error, "cel: decode actual value") {
 			t.Errorf("actual %q: got %s %q, want an internal decode error", actual, r.ErrorKind, r.Error)
 		}
 	}

@@ -23,7 +23,7 @@ func expr(s string) string {
 
 // mustInvalid asserts r is a suite-bug error of this plugin containing
 // want.
-func mustInvalid(t *testing.T, h *plugintest.MatcherHarness, r sdk.MatchItemResult, want string) {
+func mustInvalid(t *testing.T, h *plugintest.MatcherHarness, r plugintest.MatchItemResult, want string) {
 	t.Helper()
 	h.MustInvalid(r, want)
 	if !strings.HasPrefix(r.Error, "invalid matcher argument: cel: ") {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard/guardtest"
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
 )
 
 func TestCheckArgument(t *testing.T) {
@@ -82,7 +83,7 @@ func TestCheckArgument(t *testing.T) {
 func TestMatchRefusesBadArgument(t *testing.T) {
 	c := conn(t)
 	r := c.Match("is-json", str(`{}`), `{"schema":{"$ref":"https://example.com/x"}}`)
-	if r.ErrorKind != sdk.ErrorKindInvalidArgument || !strings.Contains(r.Error, "SchemaExternalRef") {
+	if r.ErrorKind != plugintest.ErrorKindInvalidArgument || !strings.Contains(r.Error, "SchemaExternalRef") {
 		t.Errorf("got %+v", r)
 	}
 }
@@ -102,7 +103,7 @@ func TestDescribe(t *testing.T) {
 // parallel, every key and one schema shared by many items.
 func TestBatch(t *testing.T) {
 	c := conn(t)
-	var items []sdk.MatchItem
+	var items []plugintest.MatchItem
 	var want []bool
 	for i := 0; i < 400; i++ {
 		var key, actual, arg string
@@ -130,7 +131,7 @@ func TestBatch(t *testing.T) {
 				actual = `{"name":"w","arguments":{}}`
 			}
 		}
-		items = append(items, sdk.MatchItem{ID: uint64(100 + i), Key: key, Actual: json.RawMessage(actual), Argument: json.RawMessage(arg)})
+		items = append(items, plugintest.MatchItem{ID: uint64(100 + i), Key: key, Actual: json.RawMessage(actual), Argument: json.RawMessage(arg)})
 		want = append(want, pass)
 	}
 	res, err := c.Matcher.Match(context.Background(), items)

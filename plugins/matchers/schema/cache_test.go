@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard"
-	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
 )
 
 func TestSameSchemaCompilesOnce(t *testing.T) {
@@ -51,9 +51,9 @@ func TestBatchSharesOneCompile(t *testing.T) {
 	h := serve(t)
 	schema := `{"type":"integer","maximum":149,"$comment":"cache-test-batch"}`
 	before := schemaguard.Compiles()
-	var items []sdk.MatchItem
+	var items []plugintest.MatchItem
 	for i := 0; i < 300; i++ {
-		items = append(items, sdk.MatchItem{ID: uint64(1000 + i), Key: matcherKey,
+		items = append(items, plugintest.MatchItem{ID: uint64(1000 + i), Key: matcherKey,
 			Actual: json.RawMessage(fmt.Sprint(i)), Argument: json.RawMessage(schema)})
 	}
 	res, err := h.Matcher.Match(context.Background(), items)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcptest/mcptest/plugins/matchers/internal/schemaguard"
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
 )
 
 // specSchema is the example of the suite reference.
@@ -214,7 +215,7 @@ func TestSchemaBadActualValue(t *testing.T) {
 	h := serve(t)
 	for _, actual := range []string{``, `{"a":`, `1 2`} {
 		r := h.Match(matcherKey, actual, `{}`)
-		if r.ErrorKind != sdk.ErrorKindInternal || !strings.Contains(r.Error, "schema: decode actual value") {
+		if r.ErrorKind != plugintest.ErrorKindInternal || !strings.Contains(r.Error, "schema: decode actual value") {
 			t.Errorf("actual %q: got %s %q, want an internal decode error", actual, r.ErrorKind, r.Error)
 		}
 	}

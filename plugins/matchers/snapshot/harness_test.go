@@ -25,9 +25,9 @@ type run struct {
 }
 
 // match sends one assertion and returns its result.
-func match(t *testing.T, c *plugintest.MatcherHarness, r run) sdk.MatchItemResult {
+func match(t *testing.T, c *plugintest.MatcherHarness, r run) plugintest.MatchItemResult {
 	t.Helper()
-	return c.MatchItem(sdk.MatchItem{
+	return c.MatchItem(plugintest.MatchItem{
 		Key: matcherKey, Actual: json.RawMessage(r.actual), Argument: json.RawMessage(r.arg),
 		Options: sdk.MatchOptions{TestName: "t", SuiteDir: r.dir, SuiteFile: filepath.Join(r.dir, "suite.yml"), UpdateSnapshots: r.update},
 	})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
 )
 
 func TestRecordThenCompare(t *testing.T) {
@@ -163,7 +164,7 @@ func TestEscapingKeysAreRefused(t *testing.T) {
 		}
 	}
 	r := match(t, c, run{dir: filepath.Join(dir, "suite"), arg: `"../../escaped"`, actual: `1`, update: true})
-	if r.ErrorKind != sdk.ErrorKindInvalidArgument {
+	if r.ErrorKind != plugintest.ErrorKindInvalidArgument {
 		t.Errorf("escaping key at match time: %+v", r)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "escaped.json")); !os.IsNotExist(err) {
@@ -181,7 +182,7 @@ func TestSymlinkOutsideIsRefused(t *testing.T) {
 		t.Skip("no symlinks here:", err)
 	}
 	r := match(t, c, run{dir: dir, arg: `"link/x"`, actual: `1`})
-	if r.Error == "" || r.ErrorKind != sdk.ErrorKindInternal {
+	if r.Error == "" || r.ErrorKind != plugintest.ErrorKindInternal {
 		t.Errorf("want an error, got %+v", r)
 	}
 	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
@@ -198,7 +199,7 @@ func TestCorruptSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := match(t, c, run{dir: dir, arg: `"bad"`, actual: `1`})
-	if r.ErrorKind != sdk.ErrorKindInternal || !strings.Contains(r.Error, "snapshot at snapshots/bad.json is not valid JSON") || !strings.Contains(r.Error, "--update-snapshots") {
+	if r.ErrorKind != plugintest.ErrorKindInternal || !strings.Contains(r.Error, "snapshot at snapshots/bad.json is not valid JSON") || !strings.Contains(r.Error, "--update-snapshots") {
 		t.Errorf("got %+v", r)
 	}
 	c.MustPass(match(t, c, run{dir: dir, arg: `"bad"`, actual: `1`, update: true}))
@@ -210,7 +211,7 @@ func TestCorruptSnapshot(t *testing.T) {
 func TestSuiteDirectory(t *testing.T) {
 	c, dir := conn(t), t.TempDir()
 	// Without suite_dir, the suite file's folder is used.
-	res, err := c.Matcher.Match(t.Context(), []sdk.MatchItem{{
+	res, err := c.Matcher.Match(t.Context(), []plugintest.MatchItem{{
 		ID: 1, Key: "snapshot", Actual: []byte(`1`), Argument: []byte(`"k"`),
 		Options: sdk.MatchOptions{SuiteFile: filepath.Join(dir, "suite.yml")},
 	}, {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
 )
 
 func TestCheckArgument(t *testing.T) {
@@ -70,7 +71,7 @@ func TestDescribe(t *testing.T) {
 // parallel and checks every result lands on its own item.
 func TestBatch(t *testing.T) {
 	h := serve(t)
-	var items []sdk.MatchItem
+	var items []plugintest.MatchItem
 	for i := 0; i < 300; i++ {
 		actual := fmt.Sprintf(`"item %d"`, i)
 		var key, arg string
@@ -84,7 +85,7 @@ func TestBatch(t *testing.T) {
 		case 3:
 			key, arg = "contains-any", `["nothing"]`
 		}
-		items = append(items, sdk.MatchItem{ID: uint64(1000 + i), Key: key, Actual: json.RawMessage(actual), Argument: json.RawMessage(arg)})
+		items = append(items, plugintest.MatchItem{ID: uint64(1000 + i), Key: key, Actual: json.RawMessage(actual), Argument: json.RawMessage(arg)})
 	}
 	res, err := h.Matcher.Match(context.Background(), items)
 	if err != nil {

@@ -84,9 +84,9 @@ func BenchmarkDispatch(b *testing.B) {
 		}
 	}
 	conn := plugintest.New(b, newPlugin(), nil)
-	batch := make([]sdk.MatchItem, len(items))
+	batch := make([]plugintest.MatchItem, len(items))
 	for i, it := range items {
-		batch[i] = sdk.MatchItem{ID: uint64(i), Key: "exact", Actual: it.actual, Argument: it.argument, Options: it.options}
+		batch[i] = plugintest.MatchItem{ID: uint64(i), Key: "exact", Actual: it.actual, Argument: it.argument, Options: it.options}
 	}
 	inProcess := func() {
 		res, err := conn.Matcher.Match(ctx, batch)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 )
 
@@ -49,7 +48,7 @@ func runCases(t *testing.T, cases []matchCase) {
 }
 
 // assertFailure checks r is a failure with the fields tc asks for.
-func assertFailure(t *testing.T, h *plugintest.MatcherHarness, r sdk.MatchItemResult, tc matchCase) {
+func assertFailure(t *testing.T, h *plugintest.MatcherHarness, r plugintest.MatchItemResult, tc matchCase) {
 	t.Helper()
 	got := h.Failure(r)
 	for field, want := range tc.fields {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
 )
 
 func TestStringMatchers(t *testing.T) {
@@ -41,7 +42,7 @@ func TestStringMatchers(t *testing.T) {
 func TestRegexInvalidPatternInMatch(t *testing.T) {
 	h := serve(t)
 	r := h.Match("regex", `"x"`, `"(unclosed"`)
-	if r.ErrorKind != sdk.ErrorKindInvalidArgument {
+	if r.ErrorKind != plugintest.ErrorKindInvalidArgument {
 		t.Fatalf("kind = %s, want invalid_argument (result %+v)", r.ErrorKind, r)
 	}
 	if !strings.Contains(r.Error, "regex") || !strings.Contains(r.Error, "missing closing )") {
@@ -55,7 +56,7 @@ func TestBadArgumentInMatchIsInvalidArgument(t *testing.T) {
 		{"icontains", `42`}, {"starts-with", `null`}, {"contains-any", `"x"`}, {"levenshtein", `{"value":"a"}`}, {"exact", ``},
 	} {
 		r := h.Match(tc.key, `"x"`, tc.arg)
-		if r.ErrorKind != sdk.ErrorKindInvalidArgument || r.Pass {
+		if r.ErrorKind != plugintest.ErrorKindInvalidArgument || r.Pass {
 			t.Errorf("%s %s: got %+v, want an invalid_argument error", tc.key, tc.arg, r)
 		}
 	}
@@ -72,7 +73,7 @@ func TestArgumentErrorsWrap(t *testing.T) {
 func TestBadActualIsInternalError(t *testing.T) {
 	h := serve(t)
 	r := h.Match("exact", ``, `1`)
-	if r.ErrorKind != sdk.ErrorKindInternal || !strings.Contains(r.Error, "actual value") {
+	if r.ErrorKind != plugintest.ErrorKindInternal || !strings.Contains(r.Error, "actual value") {
 		t.Errorf("got %+v", r)
 	}
 }

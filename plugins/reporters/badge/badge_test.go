@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
@@ -34,7 +33,7 @@ var endpointFields = map[string]bool{
 func renderBadge(t *testing.T, events []report.Event) badge {
 	t.Helper()
 	c := plugintest.New(t, newPlugin(), nil)
-	got := plugintest.Render(t, c, sdk.RenderStart{Key: "badge"}, events)
+	got := plugintest.Render(t, c, plugintest.RenderStart{Key: "badge"}, events)
 	if got.Err != nil {
 		t.Fatalf("render: %v", got.Err)
 	}
@@ -119,7 +118,7 @@ func TestBadgeRules(t *testing.T) {
 
 func TestWithoutRunFinished(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	got := plugintest.Render(t, c, sdk.RenderStart{Key: "badge"}, reporttest.Events()[:2])
+	got := plugintest.Render(t, c, plugintest.RenderStart{Key: "badge"}, reporttest.Events()[:2])
 	if got.Err == nil || !strings.Contains(got.Err.Error(), "run_finished") || got.Primary != "" {
 		t.Errorf("err = %v, output %q", got.Err, got.Primary)
 	}

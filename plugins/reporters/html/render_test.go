@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
@@ -30,7 +29,7 @@ func renderRun(t *testing.T, run *report.Run) string {
 		events = append(events, report.Event{Type: report.EventTestFinished, Test: &run.Tests[i]})
 	}
 	events = append(events, report.Event{Type: report.EventRunFinished, Run: run})
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: "html"}, events)
+	out := plugintest.Render(t, c, plugintest.RenderStart{Key: "html"}, events)
 	if out.Err != nil {
 		t.Fatalf("render: %v", out.Err)
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
 	"github.com/mcptest/mcptest/schemas"
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 )
@@ -72,10 +71,10 @@ func renderJSON(t *testing.T, run *report.Run) []byte {
 		out   bytes.Buffer
 		other int
 	)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: "json"}, func(sink sdk.Sink, data []byte) {
+	stream, err := c.Reporter.Render(context.Background(), plugintest.RenderStart{Key: "json"}, func(sink plugintest.Sink, data []byte) {
 		mu.Lock()
 		defer mu.Unlock()
-		if sink == sdk.SinkPrimary {
+		if sink == plugintest.SinkPrimary {
 			out.Write(data)
 		} else {
 			other += len(data)

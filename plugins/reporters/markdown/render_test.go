@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
@@ -16,7 +15,7 @@ import (
 func renderSample(t *testing.T, key string) plugintest.Rendered {
 	t.Helper()
 	c := plugintest.New(t, newPlugin(), nil)
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: key}, reporttest.Events())
+	out := plugintest.Render(t, c, plugintest.RenderStart{Key: key}, reporttest.Events())
 	if out.Err != nil {
 		t.Fatalf("render: %v", out.Err)
 	}

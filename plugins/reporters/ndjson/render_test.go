@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
@@ -68,7 +67,7 @@ func decodeLines(t *testing.T, out string) []report.Event {
 func TestEveryEventIsOneLineInOrder(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
 	in := customEvents()
-	got := plugintest.Render(t, c, sdk.RenderStart{Key: "ndjson"}, in)
+	got := plugintest.Render(t, c, plugintest.RenderStart{Key: "ndjson"}, in)
 	if got.Err != nil {
 		t.Fatalf("render: %v", got.Err)
 	}
@@ -97,7 +96,7 @@ func TestEveryEventIsOneLineInOrder(t *testing.T) {
 func TestSampleRun(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
 	in := reporttest.Events()
-	got := plugintest.Render(t, c, sdk.RenderStart{Key: "ndjson"}, in)
+	got := plugintest.Render(t, c, plugintest.RenderStart{Key: "ndjson"}, in)
 	if got.Err != nil {
 		t.Fatalf("render: %v", got.Err)
 	}
@@ -122,8 +121,8 @@ func TestSampleRun(t *testing.T) {
 func TestOutputIsFlushedPerEvent(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
 	chunks := make(chan []byte, 16)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: "ndjson"}, func(sink sdk.Sink, data []byte) {
-		if sink == sdk.SinkPrimary {
+	stream, err := c.Reporter.Render(context.Background(), plugintest.RenderStart{Key: "ndjson"}, func(sink plugintest.Sink, data []byte) {
+		if sink == plugintest.SinkPrimary {
 			chunks <- bytes.Clone(data)
 		}
 	})
@@ -191,7 +190,7 @@ func TestOutputIsFlushedPerEvent(t *testing.T) {
 func TestWithoutRunFinished(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
 	in := customEvents()
-	got := plugintest.Render(t, c, sdk.RenderStart{Key: "ndjson"}, in[:3])
+	got := plugintest.Render(t, c, plugintest.RenderStart{Key: "ndjson"}, in[:3])
 	if got.Err == nil || !strings.Contains(got.Err.Error(), "run_finished") {
 		t.Errorf("err = %v, want the missing run_finished error", got.Err)
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/spans"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/spans/spanstest"
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
@@ -25,7 +24,7 @@ import (
 func export(t *testing.T, events []report.Event) string {
 	t.Helper()
 	c := plugintest.New(t, newPlugin(), nil)
-	got := plugintest.Render(t, c, sdk.RenderStart{Key: "openinference"}, events)
+	got := plugintest.Render(t, c, plugintest.RenderStart{Key: "openinference"}, events)
 	if got.Err != nil {
 		t.Fatalf("render: %v", got.Err)
 	}
@@ -330,7 +329,7 @@ func TestEdgeCases(t *testing.T) {
 
 func TestWithoutRunFinished(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	got := plugintest.Render(t, c, sdk.RenderStart{Key: "openinference"}, reporttest.Events()[:3])
+	got := plugintest.Render(t, c, plugintest.RenderStart{Key: "openinference"}, reporttest.Events()[:3])
 	if got.Err == nil || !strings.Contains(got.Err.Error(), "run_finished") || got.Primary != "" {
 		t.Errorf("err = %v, output %q; want the missing run_finished error and no output", got.Err, got.Primary)
 	}

@@ -13,7 +13,7 @@ import (
 
 func TestProgressOnlyOnATerminal(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	tty := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true, Color: true}}, reporttest.Events())
+	tty := plugintest.Render(t, c, plugintest.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true, Color: true}}, reporttest.Events())
 	if tty.Err != nil {
 		t.Fatal(tty.Err)
 	}
@@ -25,7 +25,7 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 	if !strings.HasSuffix(tty.Progress, "\r\x1b[K") {
 		t.Errorf("the counter is not cleared at the end: %q", tty.Progress)
 	}
-	pipe := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty"}, reporttest.Events())
+	pipe := plugintest.Render(t, c, plugintest.RenderStart{Key: "pretty"}, reporttest.Events())
 	if pipe.Progress != "" {
 		t.Errorf("progress written to a non-terminal: %q", pipe.Progress)
 	}
@@ -54,7 +54,7 @@ func timedEvents() []report.Event {
 
 func TestProgressShowsElapsedAndETA(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true, Color: true}}, timedEvents())
+	out := plugintest.Render(t, c, plugintest.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true, Color: true}}, timedEvents())
 	for _, want := range []string{"running: 1/8 · 0:10 elapsed, ~1:10 left", "running: 1/8 · 0:15 elapsed, ~1:45 left", "running: 4/8, 1 failed, 1 errored · 0:40 elapsed, ~0:40 left", "1 errored · 1:20 elapsed\r"} {
 		if !strings.Contains(out.Progress, want) {
 			t.Errorf("progress lacks %q: %q", want, out.Progress)
@@ -67,14 +67,14 @@ func TestProgressShowsElapsedAndETA(t *testing.T) {
 			t.Errorf("a frame holds a line break: %q", frame)
 		}
 	}
-	narrow := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true, Color: true, Width: 20}}, timedEvents())
+	narrow := plugintest.Render(t, c, plugintest.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true, Color: true, Width: 20}}, timedEvents())
 	for _, frame := range strings.Split(narrow.Progress, "\r\x1b[K")[1:] {
 		if len([]rune(frame)) > 19 {
 			t.Errorf("a frame wider than the terminal: %q", frame)
 		}
 	}
 	// No colour (NO_COLOR, --no-color): no live line, even on a terminal.
-	plain := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true}}, timedEvents())
+	plain := plugintest.Render(t, c, plugintest.RenderStart{Key: "pretty", ProgressTerminal: sdk.Terminal{IsTTY: true}}, timedEvents())
 	if plain.Progress != "" {
 		t.Errorf("progress drawn without colour: %q", plain.Progress)
 	}
@@ -82,7 +82,7 @@ func TestProgressShowsElapsedAndETA(t *testing.T) {
 
 func TestFailedTestsShowTheWire(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty"}, reporttest.Events())
+	out := plugintest.Render(t, c, plugintest.RenderStart{Key: "pretty"}, reporttest.Events())
 	if out.Err != nil {
 		t.Fatal(out.Err)
 	}
@@ -106,7 +106,7 @@ func TestFailFastSkipsAreSummedUp(t *testing.T) {
 		}
 	}
 	c := plugintest.New(t, newPlugin(), nil)
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: "pretty"}, evs)
+	out := plugintest.Render(t, c, plugintest.RenderStart{Key: "pretty"}, evs)
 	if out.Err != nil {
 		t.Fatal(out.Err)
 	}

@@ -74,11 +74,11 @@ func renderRun(t *testing.T, color bool) string {
 		mu      sync.Mutex
 		primary bytes.Buffer
 	)
-	start := sdk.RenderStart{Key: "pretty", Options: json.RawMessage(`{}`), Terminal: sdk.Terminal{IsTTY: color, Color: color, Width: 100}}
-	stream, err := c.Reporter.Render(context.Background(), start, func(sink sdk.Sink, data []byte) {
+	start := plugintest.RenderStart{Key: "pretty", Options: json.RawMessage(`{}`), Terminal: sdk.Terminal{IsTTY: color, Color: color, Width: 100}}
+	stream, err := c.Reporter.Render(context.Background(), start, func(sink plugintest.Sink, data []byte) {
 		mu.Lock()
 		defer mu.Unlock()
-		if sink == sdk.SinkPrimary {
+		if sink == plugintest.SinkPrimary {
 			primary.Write(data)
 		}
 	})

@@ -8,7 +8,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
@@ -61,7 +60,7 @@ func TestTestsOnlyInFinalReport(t *testing.T) {
 
 func TestWithoutRunFinished(t *testing.T) {
 	c := plugintest.New(t, newPlugin(), nil)
-	got := plugintest.Render(t, c, sdk.RenderStart{Key: "tap"}, reporttest.Events()[:3])
+	got := plugintest.Render(t, c, plugintest.RenderStart{Key: "tap"}, reporttest.Events()[:3])
 	if got.Err == nil || !strings.Contains(got.Err.Error(), "run_finished") {
 		t.Errorf("err = %v, want the missing run_finished error", got.Err)
 	}

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
@@ -138,7 +137,7 @@ func parseTAP(t *testing.T, tap string) *parsed {
 func renderTAP(t *testing.T, events []report.Event) string {
 	t.Helper()
 	c := plugintest.New(t, newPlugin(), nil)
-	got := plugintest.Render(t, c, sdk.RenderStart{Key: "tap"}, events)
+	got := plugintest.Render(t, c, plugintest.RenderStart{Key: "tap"}, events)
 	if got.Err != nil {
 		t.Fatalf("render: %v", got.Err)
 	}

@@ -148,6 +148,17 @@ func (l *Reader) PositiveNumber(n *yaml.Node, ptr, what string) (float64, bool) 
 	return f, true
 }
 
+// NonNegativeNumber reads a number of 0 or more (prices).
+func (l *Reader) NonNegativeNumber(n *yaml.Node, ptr, what string) (float64, bool) {
+	d := Deref(n)
+	f, ok := numberOf(d)
+	if !ok || f < 0 {
+		l.C.Add(n, ptr, fmt.Sprintf("expected %s (a number >= 0), found %s", what, Describe(d)), quoteFreeHint(d))
+		return 0, false
+	}
+	return f, true
+}
+
 // quoteFreeHint suggests removing the quotes of a number written as a
 // string.
 func quoteFreeHint(d *yaml.Node) string {

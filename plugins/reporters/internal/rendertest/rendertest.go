@@ -21,7 +21,7 @@ import (
 func Primary(t *testing.T, p *sdk.Plugin, key string, events []report.Event) string {
 	t.Helper()
 	c := plugintest.New(t, p, nil)
-	out := plugintest.Render(t, c, sdk.RenderStart{Key: key}, events)
+	out := plugintest.Render(t, c, plugintest.RenderStart{Key: key}, events)
 	if out.Err != nil {
 		t.Fatalf("render: %v", out.Err)
 	}
@@ -43,7 +43,7 @@ func Finished(run *report.Run) []report.Event {
 func NeedsRunFinished(t *testing.T, p *sdk.Plugin, key string) {
 	t.Helper()
 	c := plugintest.New(t, p, nil)
-	stream, err := c.Reporter.Render(context.Background(), sdk.RenderStart{Key: key}, func(sdk.Sink, []byte) {})
+	stream, err := c.Reporter.Render(context.Background(), plugintest.RenderStart{Key: key}, func(plugintest.Sink, []byte) {})
 	if err != nil {
 		t.Fatal(err)
 	}

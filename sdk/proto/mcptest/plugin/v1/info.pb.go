@@ -77,7 +77,10 @@ type DescribeResponse struct {
 	Capabilities  []string     `protobuf:"bytes,7,rep,name=capabilities,proto3" json:"capabilities,omitempty"`
 	// max_recv_bytes is the largest message the plugin accepts; 0 means the
 	// gRPC default of 4 MiB.
-	MaxRecvBytes  int64 `protobuf:"varint,8,opt,name=max_recv_bytes,json=maxRecvBytes,proto3" json:"max_recv_bytes,omitempty"`
+	MaxRecvBytes int64 `protobuf:"varint,8,opt,name=max_recv_bytes,json=maxRecvBytes,proto3" json:"max_recv_bytes,omitempty"`
+	// prices_json is a provider plugin's price table, an array of
+	// sdk.ModelPrice; empty for plugins that serve no provider.
+	PricesJson    []byte `protobuf:"bytes,9,opt,name=prices_json,json=pricesJson,proto3" json:"prices_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -166,6 +169,13 @@ func (x *DescribeResponse) GetMaxRecvBytes() int64 {
 		return x.MaxRecvBytes
 	}
 	return 0
+}
+
+func (x *DescribeResponse) GetPricesJson() []byte {
+	if x != nil {
+		return x.PricesJson
+	}
+	return nil
 }
 
 type Component struct {
@@ -317,7 +327,7 @@ var File_mcptest_plugin_v1_info_proto protoreflect.FileDescriptor
 const file_mcptest_plugin_v1_info_proto_rawDesc = "" +
 	"\n" +
 	"\x1cmcptest/plugin/v1/info.proto\x12\x11mcptest.plugin.v1\"\x11\n" +
-	"\x0fDescribeRequest\"\xbb\x02\n" +
+	"\x0fDescribeRequest\"\xdc\x02\n" +
 	"\x10DescribeResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12)\n" +
@@ -329,7 +339,9 @@ const file_mcptest_plugin_v1_info_proto_rawDesc = "" +
 	"components\x18\x06 \x03(\v2\x1c.mcptest.plugin.v1.ComponentR\n" +
 	"components\x12\"\n" +
 	"\fcapabilities\x18\a \x03(\tR\fcapabilities\x12$\n" +
-	"\x0emax_recv_bytes\x18\b \x01(\x03R\fmaxRecvBytes\"3\n" +
+	"\x0emax_recv_bytes\x18\b \x01(\x03R\fmaxRecvBytes\x12\x1f\n" +
+	"\vprices_json\x18\t \x01(\fR\n" +
+	"pricesJson\"3\n" +
 	"\tComponent\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
 	"\x04keys\x18\x02 \x03(\tR\x04keys\"S\n" +

@@ -25,7 +25,10 @@ type CompleteRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Key   string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
 	// request_json is an sdk.ChatRequest: model, messages, tools, parameters.
-	RequestJson   []byte `protobuf:"bytes,2,opt,name=request_json,json=requestJson,proto3" json:"request_json,omitempty"`
+	RequestJson []byte `protobuf:"bytes,2,opt,name=request_json,json=requestJson,proto3" json:"request_json,omitempty"`
+	// endpoint says where and with which credentials to reach the model;
+	// unset, the provider uses its family's defaults and environment.
+	Endpoint      *Endpoint `protobuf:"bytes,3,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -74,6 +77,98 @@ func (x *CompleteRequest) GetRequestJson() []byte {
 	return nil
 }
 
+func (x *CompleteRequest) GetEndpoint() *Endpoint {
+	if x != nil {
+		return x.Endpoint
+	}
+	return nil
+}
+
+// Endpoint is the resolved address and credentials of one model call. It
+// travels beside request_json, never inside it, so a recorded or reported
+// request never holds the key.
+type Endpoint struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// base_url overrides the family's default API address; "" keeps it.
+	BaseUrl string `protobuf:"bytes,1,opt,name=base_url,json=baseUrl,proto3" json:"base_url,omitempty"`
+	// api_key is the credential; "" for a keyless endpoint.
+	ApiKey string `protobuf:"bytes,2,opt,name=api_key,json=apiKey,proto3" json:"api_key,omitempty"`
+	// api_key_env names the variable the key came from, for error messages.
+	ApiKeyEnv string `protobuf:"bytes,3,opt,name=api_key_env,json=apiKeyEnv,proto3" json:"api_key_env,omitempty"`
+	// organization is sent as the OpenAI-Organization header; "" for none.
+	Organization string `protobuf:"bytes,4,opt,name=organization,proto3" json:"organization,omitempty"`
+	// name is the providers: entry the call was routed through; "" for an
+	// auto-detected family.
+	Name          string `protobuf:"bytes,5,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Endpoint) Reset() {
+	*x = Endpoint{}
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Endpoint) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Endpoint) ProtoMessage() {}
+
+func (x *Endpoint) ProtoReflect() protoreflect.Message {
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Endpoint.ProtoReflect.Descriptor instead.
+func (*Endpoint) Descriptor() ([]byte, []int) {
+	return file_mcptest_plugin_v1_provider_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Endpoint) GetBaseUrl() string {
+	if x != nil {
+		return x.BaseUrl
+	}
+	return ""
+}
+
+func (x *Endpoint) GetApiKey() string {
+	if x != nil {
+		return x.ApiKey
+	}
+	return ""
+}
+
+func (x *Endpoint) GetApiKeyEnv() string {
+	if x != nil {
+		return x.ApiKeyEnv
+	}
+	return ""
+}
+
+func (x *Endpoint) GetOrganization() string {
+	if x != nil {
+		return x.Organization
+	}
+	return ""
+}
+
+func (x *Endpoint) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 type CompleteResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// response_json is an sdk.ChatResponse: message, tool calls, stop reason.
@@ -85,7 +180,7 @@ type CompleteResponse struct {
 
 func (x *CompleteResponse) Reset() {
 	*x = CompleteResponse{}
-	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[1]
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -97,7 +192,7 @@ func (x *CompleteResponse) String() string {
 func (*CompleteResponse) ProtoMessage() {}
 
 func (x *CompleteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[1]
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -110,7 +205,7 @@ func (x *CompleteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteResponse.ProtoReflect.Descriptor instead.
 func (*CompleteResponse) Descriptor() ([]byte, []int) {
-	return file_mcptest_plugin_v1_provider_proto_rawDescGZIP(), []int{1}
+	return file_mcptest_plugin_v1_provider_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *CompleteResponse) GetResponseJson() []byte {
@@ -128,18 +223,21 @@ func (x *CompleteResponse) GetUsage() *Usage {
 }
 
 type Usage struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	InputTokens   int64                  `protobuf:"varint,1,opt,name=input_tokens,json=inputTokens,proto3" json:"input_tokens,omitempty"`
-	OutputTokens  int64                  `protobuf:"varint,2,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
-	HasCost       bool                   `protobuf:"varint,3,opt,name=has_cost,json=hasCost,proto3" json:"has_cost,omitempty"`
-	CostUsd       float64                `protobuf:"fixed64,4,opt,name=cost_usd,json=costUsd,proto3" json:"cost_usd,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	InputTokens  int64                  `protobuf:"varint,1,opt,name=input_tokens,json=inputTokens,proto3" json:"input_tokens,omitempty"`
+	OutputTokens int64                  `protobuf:"varint,2,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
+	HasCost      bool                   `protobuf:"varint,3,opt,name=has_cost,json=hasCost,proto3" json:"has_cost,omitempty"`
+	CostUsd      float64                `protobuf:"fixed64,4,opt,name=cost_usd,json=costUsd,proto3" json:"cost_usd,omitempty"`
+	// total_tokens is what the provider reported as the total; 0 when it
+	// reported none (readers then add input and output).
+	TotalTokens   int64 `protobuf:"varint,5,opt,name=total_tokens,json=totalTokens,proto3" json:"total_tokens,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[2]
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -151,7 +249,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[2]
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -164,7 +262,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_mcptest_plugin_v1_provider_proto_rawDescGZIP(), []int{2}
+	return file_mcptest_plugin_v1_provider_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Usage) GetInputTokens() int64 {
@@ -195,18 +293,26 @@ func (x *Usage) GetCostUsd() float64 {
 	return 0
 }
 
+func (x *Usage) GetTotalTokens() int64 {
+	if x != nil {
+		return x.TotalTokens
+	}
+	return 0
+}
+
 type EmbedRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
 	Model         string                 `protobuf:"bytes,2,opt,name=model,proto3" json:"model,omitempty"`
 	Inputs        []string               `protobuf:"bytes,3,rep,name=inputs,proto3" json:"inputs,omitempty"`
+	Endpoint      *Endpoint              `protobuf:"bytes,4,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EmbedRequest) Reset() {
 	*x = EmbedRequest{}
-	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[3]
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -218,7 +324,7 @@ func (x *EmbedRequest) String() string {
 func (*EmbedRequest) ProtoMessage() {}
 
 func (x *EmbedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[3]
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -231,7 +337,7 @@ func (x *EmbedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EmbedRequest.ProtoReflect.Descriptor instead.
 func (*EmbedRequest) Descriptor() ([]byte, []int) {
-	return file_mcptest_plugin_v1_provider_proto_rawDescGZIP(), []int{3}
+	return file_mcptest_plugin_v1_provider_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *EmbedRequest) GetKey() string {
@@ -255,6 +361,13 @@ func (x *EmbedRequest) GetInputs() []string {
 	return nil
 }
 
+func (x *EmbedRequest) GetEndpoint() *Endpoint {
+	if x != nil {
+		return x.Endpoint
+	}
+	return nil
+}
+
 type Vector struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Values        []float32              `protobuf:"fixed32,1,rep,packed,name=values,proto3" json:"values,omitempty"`
@@ -264,7 +377,7 @@ type Vector struct {
 
 func (x *Vector) Reset() {
 	*x = Vector{}
-	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[4]
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -276,7 +389,7 @@ func (x *Vector) String() string {
 func (*Vector) ProtoMessage() {}
 
 func (x *Vector) ProtoReflect() protoreflect.Message {
-	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[4]
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -289,7 +402,7 @@ func (x *Vector) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Vector.ProtoReflect.Descriptor instead.
 func (*Vector) Descriptor() ([]byte, []int) {
-	return file_mcptest_plugin_v1_provider_proto_rawDescGZIP(), []int{4}
+	return file_mcptest_plugin_v1_provider_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Vector) GetValues() []float32 {
@@ -309,7 +422,7 @@ type EmbedResponse struct {
 
 func (x *EmbedResponse) Reset() {
 	*x = EmbedResponse{}
-	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[5]
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -321,7 +434,7 @@ func (x *EmbedResponse) String() string {
 func (*EmbedResponse) ProtoMessage() {}
 
 func (x *EmbedResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[5]
+	mi := &file_mcptest_plugin_v1_provider_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -334,7 +447,7 @@ func (x *EmbedResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EmbedResponse.ProtoReflect.Descriptor instead.
 func (*EmbedResponse) Descriptor() ([]byte, []int) {
-	return file_mcptest_plugin_v1_provider_proto_rawDescGZIP(), []int{5}
+	return file_mcptest_plugin_v1_provider_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *EmbedResponse) GetVectors() []*Vector {
@@ -355,22 +468,31 @@ var File_mcptest_plugin_v1_provider_proto protoreflect.FileDescriptor
 
 const file_mcptest_plugin_v1_provider_proto_rawDesc = "" +
 	"\n" +
-	" mcptest/plugin/v1/provider.proto\x12\x11mcptest.plugin.v1\"F\n" +
+	" mcptest/plugin/v1/provider.proto\x12\x11mcptest.plugin.v1\"\x7f\n" +
 	"\x0fCompleteRequest\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12!\n" +
-	"\frequest_json\x18\x02 \x01(\fR\vrequestJson\"g\n" +
+	"\frequest_json\x18\x02 \x01(\fR\vrequestJson\x127\n" +
+	"\bendpoint\x18\x03 \x01(\v2\x1b.mcptest.plugin.v1.EndpointR\bendpoint\"\x96\x01\n" +
+	"\bEndpoint\x12\x19\n" +
+	"\bbase_url\x18\x01 \x01(\tR\abaseUrl\x12\x17\n" +
+	"\aapi_key\x18\x02 \x01(\tR\x06apiKey\x12\x1e\n" +
+	"\vapi_key_env\x18\x03 \x01(\tR\tapiKeyEnv\x12\"\n" +
+	"\forganization\x18\x04 \x01(\tR\forganization\x12\x12\n" +
+	"\x04name\x18\x05 \x01(\tR\x04name\"g\n" +
 	"\x10CompleteResponse\x12#\n" +
 	"\rresponse_json\x18\x01 \x01(\fR\fresponseJson\x12.\n" +
-	"\x05usage\x18\x02 \x01(\v2\x18.mcptest.plugin.v1.UsageR\x05usage\"\x85\x01\n" +
+	"\x05usage\x18\x02 \x01(\v2\x18.mcptest.plugin.v1.UsageR\x05usage\"\xa8\x01\n" +
 	"\x05Usage\x12!\n" +
 	"\finput_tokens\x18\x01 \x01(\x03R\vinputTokens\x12#\n" +
 	"\routput_tokens\x18\x02 \x01(\x03R\foutputTokens\x12\x19\n" +
 	"\bhas_cost\x18\x03 \x01(\bR\ahasCost\x12\x19\n" +
-	"\bcost_usd\x18\x04 \x01(\x01R\acostUsd\"N\n" +
+	"\bcost_usd\x18\x04 \x01(\x01R\acostUsd\x12!\n" +
+	"\ftotal_tokens\x18\x05 \x01(\x03R\vtotalTokens\"\x87\x01\n" +
 	"\fEmbedRequest\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12\x16\n" +
-	"\x06inputs\x18\x03 \x03(\tR\x06inputs\" \n" +
+	"\x06inputs\x18\x03 \x03(\tR\x06inputs\x127\n" +
+	"\bendpoint\x18\x04 \x01(\v2\x1b.mcptest.plugin.v1.EndpointR\bendpoint\" \n" +
 	"\x06Vector\x12\x16\n" +
 	"\x06values\x18\x01 \x03(\x02R\x06values\"t\n" +
 	"\rEmbedResponse\x123\n" +
@@ -392,28 +514,31 @@ func file_mcptest_plugin_v1_provider_proto_rawDescGZIP() []byte {
 	return file_mcptest_plugin_v1_provider_proto_rawDescData
 }
 
-var file_mcptest_plugin_v1_provider_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_mcptest_plugin_v1_provider_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_mcptest_plugin_v1_provider_proto_goTypes = []any{
 	(*CompleteRequest)(nil),  // 0: mcptest.plugin.v1.CompleteRequest
-	(*CompleteResponse)(nil), // 1: mcptest.plugin.v1.CompleteResponse
-	(*Usage)(nil),            // 2: mcptest.plugin.v1.Usage
-	(*EmbedRequest)(nil),     // 3: mcptest.plugin.v1.EmbedRequest
-	(*Vector)(nil),           // 4: mcptest.plugin.v1.Vector
-	(*EmbedResponse)(nil),    // 5: mcptest.plugin.v1.EmbedResponse
+	(*Endpoint)(nil),         // 1: mcptest.plugin.v1.Endpoint
+	(*CompleteResponse)(nil), // 2: mcptest.plugin.v1.CompleteResponse
+	(*Usage)(nil),            // 3: mcptest.plugin.v1.Usage
+	(*EmbedRequest)(nil),     // 4: mcptest.plugin.v1.EmbedRequest
+	(*Vector)(nil),           // 5: mcptest.plugin.v1.Vector
+	(*EmbedResponse)(nil),    // 6: mcptest.plugin.v1.EmbedResponse
 }
 var file_mcptest_plugin_v1_provider_proto_depIdxs = []int32{
-	2, // 0: mcptest.plugin.v1.CompleteResponse.usage:type_name -> mcptest.plugin.v1.Usage
-	4, // 1: mcptest.plugin.v1.EmbedResponse.vectors:type_name -> mcptest.plugin.v1.Vector
-	2, // 2: mcptest.plugin.v1.EmbedResponse.usage:type_name -> mcptest.plugin.v1.Usage
-	0, // 3: mcptest.plugin.v1.Provider.Complete:input_type -> mcptest.plugin.v1.CompleteRequest
-	3, // 4: mcptest.plugin.v1.Provider.Embed:input_type -> mcptest.plugin.v1.EmbedRequest
-	1, // 5: mcptest.plugin.v1.Provider.Complete:output_type -> mcptest.plugin.v1.CompleteResponse
-	5, // 6: mcptest.plugin.v1.Provider.Embed:output_type -> mcptest.plugin.v1.EmbedResponse
-	5, // [5:7] is the sub-list for method output_type
-	3, // [3:5] is the sub-list for method input_type
-	3, // [3:3] is the sub-list for extension type_name
-	3, // [3:3] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	1, // 0: mcptest.plugin.v1.CompleteRequest.endpoint:type_name -> mcptest.plugin.v1.Endpoint
+	3, // 1: mcptest.plugin.v1.CompleteResponse.usage:type_name -> mcptest.plugin.v1.Usage
+	1, // 2: mcptest.plugin.v1.EmbedRequest.endpoint:type_name -> mcptest.plugin.v1.Endpoint
+	5, // 3: mcptest.plugin.v1.EmbedResponse.vectors:type_name -> mcptest.plugin.v1.Vector
+	3, // 4: mcptest.plugin.v1.EmbedResponse.usage:type_name -> mcptest.plugin.v1.Usage
+	0, // 5: mcptest.plugin.v1.Provider.Complete:input_type -> mcptest.plugin.v1.CompleteRequest
+	4, // 6: mcptest.plugin.v1.Provider.Embed:input_type -> mcptest.plugin.v1.EmbedRequest
+	2, // 7: mcptest.plugin.v1.Provider.Complete:output_type -> mcptest.plugin.v1.CompleteResponse
+	6, // 8: mcptest.plugin.v1.Provider.Embed:output_type -> mcptest.plugin.v1.EmbedResponse
+	7, // [7:9] is the sub-list for method output_type
+	5, // [5:7] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_mcptest_plugin_v1_provider_proto_init() }
@@ -427,7 +552,7 @@ func file_mcptest_plugin_v1_provider_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mcptest_plugin_v1_provider_proto_rawDesc), len(file_mcptest_plugin_v1_provider_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   6,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1,0 +1,25 @@
+package contract
+
+import (
+	"context"
+	"errors"
+)
+
+// Host is mcptest itself, as seen from a plugin: it routes model calls to the
+// provider plugin that owns the model, so plugins hold no provider keys.
+type Host interface {
+	// Complete runs a chat completion on the named provider ("" for the
+	// run's default).
+	Complete(ctx context.Context, provider string, req ChatRequest) (ChatResponse, error)
+	// Embed computes embeddings on the named provider.
+	Embed(ctx context.Context, provider string, req EmbedRequest) (EmbedResponse, error)
+}
+
+// ErrNoHost is returned by Host methods when the host offers no Host service.
+var ErrNoHost = errors.New("mcptest host offers no model calls to this plugin")
+
+// ErrNoModelKey is matched (errors.Is) by the error of a Host call whose
+// model has no key in mcptest's environment; the message names the
+// variable to set. A plugin should report such an item as deferred rather
+// than failed: nothing was judged.
+var ErrNoModelKey = errors.New("no key for the model")

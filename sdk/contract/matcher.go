@@ -1,0 +1,160 @@
+package contract
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Matcher judges one extracted value against a matcher argument.
+// Implementations must be safe for concurrent use: the SDK evaluates the
+// items of a batch in parallel.
+type Matcher interface {
+	Match(ctx context.Context, in MatchInput) (MatchResult, error)
+}
+
+// ArgumentChecker is implemented by matchers that can reject a bad argument
+// before the run starts (an invalid regex, a list that must not be empty).
+// The host checks every assertion once, before any server starts, and a
+// rejected argument is a suite error.
+type ArgumentChecker interface {
+	CheckArgument(key string, arg json.RawMessage) error
+}
+
+// MatcherFunc adapts a function to the Matcher interface.
+type MatcherFunc func(ctx context.Context, in MatchInput) (MatchResult, error)
+
+// Match calls f.
+func (f MatcherFunc) Match(ctx context.Context, in MatchInput) (MatchResult, error) {
+	return f(ctx, in)
+}
+
+// MatchInput is one assertion to judge.
+type MatchInput struct {
+	// Key is the matcher key as written in the suite, so one implementation
+	// can serve several keys.
+	Key string
+	// Actual is the JSON value extracted at the assertion's target.
+	Actual json.RawMessage
+	// Argument is the matcher's argument from the suite, as JSON.
+	Argument json.RawMessage
+	// Options is the per-assertion context.
+	Options MatchOptions
+	// Host lets the matcher ask mcptest for model calls. It is never nil;
+	// without a host its methods return ErrNoHost.
+	Host Host
+}
+
+// MatchOptions is the per-assertion context the host sends with each item.
+// The named fields travel as typed protobuf fields; Raw carries any further
+// options as a JSON object.
+type MatchOptions struct {
+	TestID    string `json:"test_id,omitempty"`
+	TestName  string `json:"test_name,omitempty"`
+	Target    string `json:"target,omitempty"`
+	Message   string `json:"message,omitempty"`
+	SuiteFile string `json:"suite_file,omitempty"`
+	SuiteDir  string `json:"suite_dir,omitempty"`
+	// UpdateSnapshots is set by --update-snapshots.
+	UpdateSnapshots bool `json:"update_snapshots,omitempty"`
+	// Raw holds further options as a JSON object, for fields this SDK
+	// version does not know; nil when there are none.
+	Raw json.RawMessage `json:"-"`
+}
+
+// MatchResult is the verdict on one item.
+type MatchResult struct {
+	Pass bool
+	// Score, when set, is a graded score in [0, 1].
+	Score *float64
+	// Failure explains a failed match; it is ignored when Pass is true.
+	Failure *Failure
+}
+
+// Pass returns a passing result.
+func Pass() MatchResult { return MatchResult{Pass: true} }
+
+// Fail returns a failing result with the given failure.
+func Fail(f Failure) MatchResult { return MatchResult{Failure: &f} }
+
+// Failure is a structured failure. Expected and Actual are JSON values;
+// Extra adds matcher-specific top-level fields (match, errors, score ...).
+type Failure struct {
+	Expected json.RawMessage
+	Actual   json.RawMessage
+	Diff     string
+	Path     string
+	Note     string
+	Extra    map[string]any
+}
+
+// failureFields is Failure without Extra, for the common case where
+// encoding needs no map.
+type failureFields struct {
+	Expected json.RawMessage `json:"expected,omitempty"`
+	Actual   json.RawMessage `json:"actual,omitempty"`
+	Diff     string          `json:"diff,omitempty"`
+	Path     string          `json:"path,omitempty"`
+	Note     string          `json:"note,omitempty"`
+}
+
+// MarshalJSON flattens Extra into the top-level object so failures read
+// like the shapes in the suite reference.
+func (f Failure) MarshalJSON() ([]byte, error) {
+	if len(f.Extra) == 0 {
+		return json.Marshal(failureFields{f.Expected, f.Actual, f.Diff, f.Path, f.Note})
+	}
+	m := make(map[string]any, len(f.Extra)+5)
+	for k, v := range f.Extra {
+		m[k] = v
+	}
+	if f.Expected != nil {
+		m["expected"] = f.Expected
+	}
+	if f.Actual != nil {
+		m["actual"] = f.Actual
+	}
+	if f.Diff != "" {
+		m["diff"] = f.Diff
+	}
+	if f.Path != "" {
+		m["path"] = f.Path
+	}
+	if f.Note != "" {
+		m["note"] = f.Note
+	}
+	return json.Marshal(m)
+}
+
+// JSON encodes v for use in Failure.Expected or Failure.Actual. A value that
+// cannot be encoded becomes its fmt representation as a JSON string.
+func JSON(v any) json.RawMessage {
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(fmt.Sprint(v))
+	}
+	return b
+}
+
+// ErrInvalidArgument marks an error as a suite bug (a matcher argument that
+// cannot work), not a failed assertion: the run exits 2.
+var ErrInvalidArgument = errors.New("invalid matcher argument")
+
+// InvalidArgument returns an error for which errors.Is(err,
+// ErrInvalidArgument) holds; format may use %w to wrap a cause too.
+func InvalidArgument(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidArgument}, args...)...)
+}
+
+// FailureValueLimit bounds each of Failure.Expected, Failure.Actual and
+// Failure.Diff as a plugin sends them: a longer one is cut to its first
+// FailureValueLimit bytes, as a JSON string ending in a marker that gives
+// the full length. A failure explains a verdict to a person; a 50 MB
+// response echoed in full (twice, with a diff) would only multiply the
+// memory of the plugin, the wire and the host, and the report keeps the
+// response itself in its frames when asked to.
+const FailureValueLimit = 64 << 10

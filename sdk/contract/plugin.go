@@ -1,0 +1,128 @@
+package contract
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+)
+
+// Plugin describes everything one plugin binary serves.
+type Plugin struct {
+	// Name identifies the plugin; it must match ^[a-z0-9][a-z0-9-]{1,62}$.
+	Name string
+	// Version is the plugin's semantic version.
+	Version string
+	// Matchers maps matcher keys (as written in a suite) to implementations.
+	Matchers map[string]Matcher
+	// Reporters maps report format names to implementations.
+	Reporters map[string]Reporter
+	// Providers maps provider keys to implementations.
+	Providers map[string]Provider
+	// Scorers maps scorer types to implementations.
+	Scorers map[string]Scorer
+	// Prices is the price table of the models a provider plugin serves,
+	// reported by Describe; the host uses it for spend budgets.
+	Prices []ModelPrice
+	// Capabilities lists optional features the plugin supports, reported by
+	// Describe.
+	Capabilities []string
+	// Env lists host environment variables the plugin needs passed through.
+	Env []string
+	// TuneGC asks Serve to raise the garbage collector's target (GOGC 400)
+	// and set a soft memory limit of 256 MiB, each unless the environment
+	// already sets GOGC or GOMEMLIMIT. A matcher's live heap is small, so
+	// the default target collects many times per 1,000-item batch; the
+	// bundled plugins opt in. Off by default: the SDK leaves a plugin's
+	// runtime settings alone unless asked.
+	TuneGC bool
+}
+
+// Component is one kind of component a plugin serves, with its keys.
+type Component struct {
+	Kind string   `json:"kind"`
+	Keys []string `json:"keys"`
+}
+
+// Description is a plugin's self-description: what `describe` prints and
+// what the Describe RPC returns. The manifest caches it.
+type Description struct {
+	Name             string      `json:"name"`
+	Version          string      `json:"version"`
+	ProtocolVersions []int       `json:"protocol_versions"`
+	ProtocolMinor    int         `json:"protocol_minor"`
+	SDKVersion       string      `json:"sdk_version"`
+	Components       []Component `json:"components"`
+	Capabilities     []string    `json:"capabilities,omitempty"`
+	Env              []string    `json:"env,omitempty"`
+	MaxRecvBytes     int64       `json:"max_recv_bytes,omitempty"`
+	// Prices is the plugin's model price table (provider plugins only).
+	Prices []ModelPrice `json:"prices,omitempty"`
+}
+
+// capabilities returns the declared capabilities and, for every reporter
+// made with FinalReporter, CapabilityFinalOnly with its format, sorted.
+func (p *Plugin) capabilities() []string {
+	out := slices.Clone(p.Capabilities)
+	for key, r := range p.Reporters {
+		if _, ok := r.(finalReporter); ok {
+			out = append(out, CapabilityFinalOnly+key)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}$`)
+
+// Describe returns the plugin's self-description, with keys sorted.
+func (p *Plugin) Describe() Description {
+	d := Description{
+		Name:             p.Name,
+		Version:          p.Version,
+		ProtocolVersions: []int{ProtocolVersion},
+		ProtocolMinor:    ProtocolMinor,
+		SDKVersion:       Version,
+		Capabilities:     p.capabilities(),
+		Env:              p.Env,
+		MaxRecvBytes:     MaxMessageBytes,
+		Prices:           p.Prices,
+	}
+	add := func(kind string, keys []string) {
+		if len(keys) > 0 {
+			sort.Strings(keys)
+			d.Components = append(d.Components, Component{Kind: kind, Keys: keys})
+		}
+	}
+	add(KindMatcher, mapKeys(p.Matchers))
+	add(KindReporter, mapKeys(p.Reporters))
+	add(KindProvider, mapKeys(p.Providers))
+	add(KindScorer, mapKeys(p.Scorers))
+	return d
+}
+
+// Validate reports a plugin definition that cannot be served: a bad name,
+// no version, no components. Serve refuses such a plugin before it starts.
+func (p *Plugin) Validate() error {
+	if !nameRE.MatchString(p.Name) {
+		return fmt.Errorf("plugin name %q must match %s", p.Name, nameRE)
+	}
+	if p.Version == "" {
+		return fmt.Errorf("plugin %q has no version", p.Name)
+	}
+	if len(p.Matchers)+len(p.Reporters)+len(p.Providers)+len(p.Scorers) == 0 {
+		return fmt.Errorf("plugin %q serves no components", p.Name)
+	}
+	return nil
+}
+
+func mapKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}

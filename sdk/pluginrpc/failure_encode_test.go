@@ -1,0 +1,78 @@
+package pluginrpc
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/mcptest/mcptest/sdk/contract"
+)
+
+// decodeAny decodes b, failing the test when it is not valid JSON.
+func decodeAny(t *testing.T, b []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("invalid JSON %q: %v", b, err)
+	}
+	return v
+}
+
+// TestAppendFailureDecodesLikeMarshal holds the hand-written encoder to
+// encoding/json: both must decode to the same value.
+func TestAppendFailureDecodesLikeMarshal(t *testing.T) {
+	cases := []contract.Failure{
+		{},
+		{Expected: json.RawMessage(`{"a":[1,2.5e3,"x"]}`), Actual: json.RawMessage(` "spaced" `)},
+		{Diff: "- a\n+ b\t\"q\" \\ end", Path: "result.content[0]", Note: "ctl \x00\x01\x1f done"},
+		{Note: "bad utf8 \xff\xfe and \u2028 \u2029 <b>&amp;</b> é 日本 🙂"},
+		{Actual: json.RawMessage(`12345678901234567890`), Note: "big"},
+		{Expected: json.RawMessage(`null`), Extra: map[string]any{"match": "x", "score": 0.5}},
+	}
+	for i, f := range cases {
+		got, err := appendFailure(nil, &f)
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		want, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := decodeAny(t, got), decodeAny(t, want); !reflect.DeepEqual(g, w) {
+			t.Errorf("case %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+}
+
+// TestAppendFailureRefusesBadRawValue: a matcher that puts something other
+// than one JSON value in Expected or Actual gets an error, not a broken
+// message the host would misread.
+func TestAppendFailureRefusesBadRawValue(t *testing.T) {
+	for _, raw := range []string{`{"a":`, `1 2`, `nope`} {
+		_, err := appendFailure(nil, &contract.Failure{Actual: json.RawMessage(raw)})
+		if !errors.Is(err, errBadFailureValue) {
+			t.Errorf("Actual %q: err = %v, want errBadFailureValue", raw, err)
+		}
+	}
+}
+
+// FuzzAppendJSONString: every string encodes to JSON that decodes to what
+// encoding/json's encoding of it decodes to.
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range []string{"", "plain", "\"\\\n\r\t\x00", "\xff", "\u2028", "日本"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := appendJSONString(nil, s)
+		want, _ := json.Marshal(s)
+		var g, w string
+		if err := json.Unmarshal(got, &g); err != nil {
+			t.Fatalf("invalid JSON %q for %q: %v", got, s, err)
+		}
+		_ = json.Unmarshal(want, &w)
+		if g != w {
+			t.Fatalf("%q: got %q, want %q", s, g, w)
+		}
+	})
+}

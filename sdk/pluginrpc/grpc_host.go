@@ -1,0 +1,80 @@
+package pluginrpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/mcptest/mcptest/sdk/contract"
+	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
+)
+
+// hostGRPCClient is the plugin-side Host, calling back into mcptest.
+type hostGRPCClient struct {
+	c pluginv1.HostClient
+}
+
+func (h *hostGRPCClient) Complete(ctx context.Context, provider string, req contract.ChatRequest) (contract.ChatResponse, error) {
+	b, err := json.Marshal(req)
+	if err != nil {
+		return contract.ChatResponse{}, fmt.Errorf("encode chat request: %w", err)
+	}
+	resp, err := h.c.Complete(ctx, &pluginv1.CompleteRequest{Key: provider, RequestJson: b})
+	if err != nil {
+		return contract.ChatResponse{}, hostErrorFromStatus("host complete", err)
+	}
+	return CompleteResponseFromProto(resp)
+}
+
+func (h *hostGRPCClient) Embed(ctx context.Context, provider string, req contract.EmbedRequest) (contract.EmbedResponse, error) {
+	resp, err := h.c.Embed(ctx, EmbedRequestToProto(provider, req))
+	if err != nil {
+		return contract.EmbedResponse{}, hostErrorFromStatus("host embed", err)
+	}
+	return EmbedResponseFromProto(resp), nil
+}
+
+// brokenHost is the Host of a plugin whose broker connection failed.
+type brokenHost struct{ err error }
+
+func (b brokenHost) Complete(context.Context, string, contract.ChatRequest) (contract.ChatResponse, error) {
+	return contract.ChatResponse{}, fmt.Errorf("dial mcptest host: %w", b.err)
+}
+
+func (b brokenHost) Embed(context.Context, string, contract.EmbedRequest) (contract.EmbedResponse, error) {
+	return contract.EmbedResponse{}, fmt.Errorf("dial mcptest host: %w", b.err)
+}
+
+// noHost is the Host of a plugin whose host serves none.
+type noHost struct{}
+
+func (noHost) Complete(context.Context, string, contract.ChatRequest) (contract.ChatResponse, error) {
+	return contract.ChatResponse{}, contract.ErrNoHost
+}
+
+func (noHost) Embed(context.Context, string, contract.EmbedRequest) (contract.EmbedResponse, error) {
+	return contract.EmbedResponse{}, contract.ErrNoHost
+}
+
+// hostErrorFromStatus restores ErrNoModelKey on the plugin side from the
+// FailedPrecondition status the host sends for it (HostErrorToStatus).
+func hostErrorFromStatus(what string, err error) error {
+	if s, ok := status.FromError(err); ok && s.Code() == codes.FailedPrecondition {
+		return fmt.Errorf("%s: %w: %s", what, contract.ErrNoModelKey, s.Message())
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// HostErrorToStatus carries ErrNoModelKey across the wire as
+// FailedPrecondition, so the plugin can tell "no key" from a failure; the
+// host's Host service (hostrpc) sends its errors through it.
+func HostErrorToStatus(err error) error {
+	if errors.Is(err, contract.ErrNoModelKey) {
+		return status.Error(codes.FailedPrecondition, err.Error())
+	}
+	return err
+}

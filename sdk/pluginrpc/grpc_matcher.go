@@ -1,0 +1,140 @@
+package pluginrpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/mcptest/mcptest/sdk/contract"
+	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
+)
+
+// matcherServer serves a plugin's matchers.
+type matcherServer struct {
+	pluginv1.UnimplementedMatcherServer
+	srv *pluginServer
+}
+
+func (s *matcherServer) Check(_ context.Context, req *pluginv1.CheckRequest) (*pluginv1.CheckResponse, error) {
+	out := &pluginv1.CheckResponse{Results: make([]*pluginv1.CheckResult, len(req.GetItems()))}
+	for i, it := range req.GetItems() {
+		res := &pluginv1.CheckResult{Id: it.GetId()}
+		if err := s.check(it); err != nil {
+			res.Error = err.Error()
+		}
+		out.Results[i] = res
+	}
+	return out, nil
+}
+
+func (s *matcherServer) check(it *pluginv1.CheckItem) (err error) {
+	m, ok := s.srv.plugin.Matchers[it.GetKey()]
+	if !ok {
+		return fmt.Errorf("plugin %q has no matcher %q", s.srv.plugin.Name, it.GetKey())
+	}
+	c, ok := m.(contract.ArgumentChecker)
+	if !ok {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("argument check panicked: %v", r)
+		}
+	}()
+	return c.CheckArgument(it.GetKey(), it.GetArgumentJson())
+}
+
+func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (*pluginv1.MatchResponse, error) {
+	host := s.srv.hostClient()
+	if packed := req.GetPackedItems(); len(packed) > 0 {
+		return s.matchPacked(ctx, host, packed)
+	}
+	items := req.GetItems()
+	out := &pluginv1.MatchResponse{Results: make([]*pluginv1.MatchResult, len(items))}
+	contexts := req.GetContexts()
+	// One allocation for all results: batches are large and items cheap.
+	results := make([]pluginv1.MatchResult, len(items))
+	parallel(len(items), func(i int) {
+		it := items[i]
+		res := &results[i]
+		in := matchInputFromProto(it, host)
+		var r MatchItemResult
+		if n := it.GetContext(); n > 0 {
+			if int(n) > len(contexts) {
+				r = MatchItemResult{Error: fmt.Sprintf("item refers to context %d of %d", n, len(contexts)), ErrorKind: ErrorKindInternal}
+			} else {
+				applyContextFromProto(&in.Options, contexts[n-1])
+			}
+		}
+		if r.Error == "" {
+			r = s.evaluate(ctx, in)
+		}
+		matchResultToProto(res, it.GetId(), r)
+		out.Results[i] = res
+	})
+	return out, nil
+}
+
+// matchPacked serves a batch in the packed encoding (packed.go).
+func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, packed []byte) (*pluginv1.MatchResponse, error) {
+	items, contexts, err := decodePackedItems(packed)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	results := make([]MatchItemResult, len(items))
+	parallel(len(items), func(i int) {
+		it := &items[i]
+		in := contract.MatchInput{
+			Key: it.key, Actual: it.actual, Argument: it.argument, Host: host,
+			Options: contract.MatchOptions{Target: it.target, Message: it.message},
+		}
+		if len(it.options) > 0 {
+			in.Options.Raw = it.options
+		}
+		if it.context > 0 {
+			c := &contexts[it.context-1]
+			o := &in.Options
+			o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.testID, c.testName, c.suiteFile, c.suiteDir, c.update
+		}
+		results[i] = s.evaluate(ctx, in)
+	})
+	return &pluginv1.MatchResponse{PackedResults: encodePackedResults(results)}, nil
+}
+
+// evaluate judges one assertion; a panic or error errors this item only.
+func (s *matcherServer) evaluate(ctx context.Context, in contract.MatchInput) (res MatchItemResult) {
+	m, ok := s.srv.plugin.Matchers[in.Key]
+	if !ok {
+		return MatchItemResult{Error: fmt.Sprintf("plugin %q has no matcher %q", s.srv.plugin.Name, in.Key), ErrorKind: ErrorKindInvalidArgument}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.srv.logger.Error("matcher panicked", "key", in.Key, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			res = MatchItemResult{Error: fmt.Sprintf("matcher %q panicked: %v", in.Key, r), ErrorKind: ErrorKindPanic}
+		}
+	}()
+	r, err := m.Match(ctx, in)
+	if err != nil {
+		kind := ErrorKindInternal
+		if errors.Is(err, contract.ErrInvalidArgument) {
+			kind = ErrorKindInvalidArgument
+		}
+		return MatchItemResult{Error: err.Error(), ErrorKind: kind}
+	}
+	if r.Score != nil && !(*r.Score >= 0 && *r.Score <= 1) {
+		return MatchItemResult{Error: fmt.Sprintf("matcher %q returned score %v, outside [0, 1]", in.Key, *r.Score), ErrorKind: ErrorKindInternal}
+	}
+	res = MatchItemResult{Pass: r.Pass, Score: r.Score}
+	if !r.Pass && r.Failure != nil {
+		b, err := appendFailure(nil, boundFailure(r.Failure))
+		if err != nil {
+			return MatchItemResult{Error: fmt.Sprintf("encode failure: %v", err), ErrorKind: ErrorKindInternal}
+		}
+		res.Failure = b
+	}
+	return res
+}

@@ -1,0 +1,376 @@
+package pluginrpc
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+)
+
+// The packed encoding of a Match batch (protocol minor 1). Protobuf gives
+// every item of a batch its own message, strings and byte slices, which
+// costs more than judging a simple assertion; packed, a batch is one byte
+// string: the strings the items share (keys, targets, test contexts) once
+// in a table, then per item indexes into it and its JSON values, which the
+// plugin reads in place. Results come back the same way.
+//
+// Request:  version 1, table (count, then length-prefixed strings),
+//           contexts (count, then test id, test name, suite file and suite
+//           dir as table indexes and an update byte), items (count, then
+//           key, target and message as table indexes, context (0: none,
+//           else 1-based), and actual, argument and options JSON, each
+//           length-prefixed). Items are numbered by position.
+// Response: version 1, count, then per item a flags byte (pass, score,
+//           failure, error), the score as 8 bytes, the error kind, the
+//           failure JSON and the error text, each only when flagged.
+//
+// Integers are unsigned varints. A decoder checks every length and index
+// against the bytes it has: a malformed batch is an error, never a panic.
+
+// packedVersion is the first byte of every packed batch.
+const packedVersion = 1
+
+// errBadPacked is wrapped by the errors of malformed packed data.
+var errBadPacked = errors.New("malformed packed batch")
+
+// Result flags.
+const (
+	packedPass    = 1 << 0
+	packedScore   = 1 << 1
+	packedFailure = 1 << 2
+	packedError   = 1 << 3
+)
+
+// packedItem is one decoded item: its strings come from the table, its
+// JSON values are slices of the batch.
+type packedItem struct {
+	key, target, message string
+	context              uint64
+	actual, argument     []byte
+	options              []byte
+}
+
+// packedContext is one decoded test context.
+type packedContext struct {
+	testID, testName, suiteFile, suiteDir string
+	update                                bool
+}
+
+// packedWriter builds a batch.
+type packedWriter struct {
+	strs  map[string]uint64
+	table []byte
+	n     uint64
+}
+
+// index returns s's place in the string table, adding it if new.
+func (w *packedWriter) index(s string) uint64 {
+	if i, ok := w.strs[s]; ok {
+		return i
+	}
+	i := w.n
+	w.n++
+	w.strs[s] = i
+	w.table = binary.AppendUvarint(w.table, uint64(len(s)))
+	w.table = append(w.table, s...)
+	return i
+}
+
+// packedBuffers are the buffers of one encoded batch, reused for the next
+// once the call has returned.
+type packedBuffers struct {
+	body, out []byte
+	w         packedWriter
+}
+
+var packedPool = sync.Pool{New: func() any { return &packedBuffers{w: packedWriter{strs: map[string]uint64{}}} }}
+
+// packedKeepMax is the largest buffer kept for reuse; a bigger one goes to
+// the collector rather than stay alive in the pool.
+const packedKeepMax = 8 << 20
+
+// release returns the buffers to the pool.
+func (p *packedBuffers) release() {
+	if cap(p.out) > packedKeepMax || cap(p.body) > packedKeepMax {
+		return
+	}
+	clear(p.w.strs)
+	p.w.table, p.w.n = p.w.table[:0], 0
+	p.body, p.out = p.body[:0], p.out[:0]
+	packedPool.Put(p)
+}
+
+// encodePackedItems encodes items; their IDs are not sent (results come
+// back in item order).
+func encodePackedItems(items []MatchItem) []byte {
+	return encodePackedItemsInto(&packedBuffers{w: packedWriter{strs: map[string]uint64{}}}, items)
+}
+
+// EncodePackedItems encodes items for a packed Match request in pooled
+// buffers. The bytes stay valid until release is called, which the caller
+// does once the call has returned (gRPC has encoded the request by then).
+func EncodePackedItems(items []MatchItem) (packed []byte, release func()) {
+	bufs := packedPool.Get().(*packedBuffers)
+	return encodePackedItemsInto(bufs, items), bufs.release
+}
+
+// encodePackedItemsInto encodes items in bufs' buffers; the result is
+// valid until bufs is released.
+func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
+	w := &bufs.w
+	type ctxKey struct {
+		id, name, file, dir string
+		update              bool
+	}
+	ctxIndex := map[ctxKey]uint64{}
+	var ctxs, body []byte
+	var nctx uint64
+	var last ctxKey
+	var lastN uint64
+	size := 0
+	for i := range items {
+		size += len(items[i].Actual) + len(items[i].Argument) + len(items[i].Options.Raw) + 16
+	}
+	body = slices.Grow(bufs.body[:0], size)
+	for i := range items {
+		it := &items[i]
+		o := &it.Options
+		k := ctxKey{o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots}
+		n, ok := lastN, lastN > 0 && k == last
+		if !ok {
+			n, ok = ctxIndex[k]
+		}
+		if !ok {
+			ctxs = binary.AppendUvarint(ctxs, w.index(k.id))
+			ctxs = binary.AppendUvarint(ctxs, w.index(k.name))
+			ctxs = binary.AppendUvarint(ctxs, w.index(k.file))
+			ctxs = binary.AppendUvarint(ctxs, w.index(k.dir))
+			if k.update {
+				ctxs = append(ctxs, 1)
+			} else {
+				ctxs = append(ctxs, 0)
+			}
+			nctx++
+			n = nctx
+			ctxIndex[k] = n
+		}
+		last, lastN = k, n
+		body = binary.AppendUvarint(body, w.index(it.Key))
+		body = binary.AppendUvarint(body, w.index(o.Target))
+		body = binary.AppendUvarint(body, w.index(o.Message))
+		body = binary.AppendUvarint(body, n)
+		body = appendBytes(body, it.Actual)
+		body = appendBytes(body, it.Argument)
+		body = appendBytes(body, o.Raw)
+	}
+	bufs.body = body
+	out := slices.Grow(bufs.out[:0], 3*binary.MaxVarintLen64+len(w.table)+len(ctxs)+len(body))
+	out = append(out, packedVersion)
+	out = binary.AppendUvarint(out, w.n)
+	out = append(out, w.table...)
+	out = binary.AppendUvarint(out, nctx)
+	out = append(out, ctxs...)
+	out = binary.AppendUvarint(out, uint64(len(items)))
+	out = append(out, body...)
+	bufs.out = out
+	return out
+}
+
+func appendBytes(dst, b []byte) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(b)))
+	return append(dst, b...)
+}
+
+// packedReader reads a batch, failing on the first bad length or index.
+type packedReader struct {
+	b   []byte
+	err error
+}
+
+func (r *packedReader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: %s", errBadPacked, what)
+	}
+}
+
+func (r *packedReader) uvarint(what string) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail(what)
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// count reads a count of things that take at least min bytes each, so a
+// lying count cannot make the reader allocate more than the batch holds.
+func (r *packedReader) count(what string, min int) int {
+	n := r.uvarint(what)
+	if r.err == nil && n > uint64(len(r.b)/min) {
+		r.fail(what + " exceeds the batch")
+		return 0
+	}
+	return int(n)
+}
+
+func (r *packedReader) bytes(what string) []byte {
+	n := r.uvarint(what)
+	if r.err != nil {
+		return nil
+	}
+	if n > uint64(len(r.b)) {
+		r.fail(what + " runs past the batch")
+		return nil
+	}
+	out := r.b[:n:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *packedReader) byte(what string) byte {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) == 0 {
+		r.fail(what)
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *packedReader) str(table []string, what string) string {
+	i := r.uvarint(what)
+	if r.err == nil && i >= uint64(len(table)) {
+		r.fail(what + " is not in the string table")
+		return ""
+	}
+	if r.err != nil {
+		return ""
+	}
+	return table[i]
+}
+
+// decodePackedItems reads a batch. The items' JSON values are slices of b,
+// which the caller must not change while they are in use.
+func decodePackedItems(b []byte) ([]packedItem, []packedContext, error) {
+	r := &packedReader{b: b}
+	if r.byte("version") != packedVersion && r.err == nil {
+		return nil, nil, fmt.Errorf("%w: unknown version %d", errBadPacked, b[0])
+	}
+	table := make([]string, r.count("string count", 1))
+	for i := range table {
+		table[i] = string(r.bytes("string"))
+	}
+	ctxs := make([]packedContext, r.count("context count", 5))
+	for i := range ctxs {
+		c := &ctxs[i]
+		c.testID, c.testName = r.str(table, "test id"), r.str(table, "test name")
+		c.suiteFile, c.suiteDir = r.str(table, "suite file"), r.str(table, "suite dir")
+		c.update = r.byte("update flag") == 1
+	}
+	items := make([]packedItem, r.count("item count", 7))
+	for i := range items {
+		it := &items[i]
+		it.key, it.target, it.message = r.str(table, "key"), r.str(table, "target"), r.str(table, "message")
+		it.context = r.uvarint("context")
+		if r.err == nil && it.context > uint64(len(ctxs)) {
+			r.fail("item context out of range")
+		}
+		it.actual, it.argument, it.options = r.bytes("actual"), r.bytes("argument"), r.bytes("options")
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("trailing bytes")
+	}
+	if r.err != nil {
+		return nil, nil, r.err
+	}
+	return items, ctxs, nil
+}
+
+// encodePackedResults encodes one result per item, in item order.
+func encodePackedResults(results []MatchItemResult) []byte {
+	size := 1 + binary.MaxVarintLen64
+	for i := range results {
+		size += 1 + 8 + 2 + len(results[i].Failure) + len(results[i].Error) + 2*binary.MaxVarintLen64
+	}
+	out := make([]byte, 0, size)
+	out = append(out, packedVersion)
+	out = binary.AppendUvarint(out, uint64(len(results)))
+	for i := range results {
+		res := &results[i]
+		var flags byte
+		if res.Pass {
+			flags |= packedPass
+		}
+		if res.Score != nil {
+			flags |= packedScore
+		}
+		if len(res.Failure) > 0 {
+			flags |= packedFailure
+		}
+		if res.Error != "" {
+			flags |= packedError
+		}
+		out = append(out, flags)
+		if res.Score != nil {
+			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(*res.Score))
+		}
+		out = binary.AppendUvarint(out, uint64(res.ErrorKind))
+		if len(res.Failure) > 0 {
+			out = appendBytes(out, res.Failure)
+		}
+		if res.Error != "" {
+			out = binary.AppendUvarint(out, uint64(len(res.Error)))
+			out = append(out, res.Error...)
+		}
+	}
+	return out
+}
+
+// DecodePackedResults reads n results into out (len(out) == n), giving
+// them ids[i]. Failures are slices of b.
+func DecodePackedResults(b []byte, ids func(i int) uint64, out []MatchItemResult) error {
+	r := &packedReader{b: b}
+	if r.byte("version") != packedVersion && r.err == nil {
+		return fmt.Errorf("%w: unknown version %d", errBadPacked, b[0])
+	}
+	if n := r.uvarint("result count"); r.err == nil && n != uint64(len(out)) {
+		return fmt.Errorf("%w: %d results for %d items", errBadPacked, n, len(out))
+	}
+	for i := range out {
+		flags := r.byte("flags")
+		res := MatchItemResult{ID: ids(i), Pass: flags&packedPass != 0}
+		if flags&packedScore != 0 {
+			if len(r.b) < 8 {
+				r.fail("score")
+			} else {
+				score := math.Float64frombits(binary.LittleEndian.Uint64(r.b))
+				r.b = r.b[8:]
+				res.Score = &score
+			}
+		}
+		res.ErrorKind = ErrorKind(r.uvarint("error kind"))
+		if flags&packedFailure != 0 {
+			res.Failure = r.bytes("failure")
+		}
+		if flags&packedError != 0 {
+			res.Error = string(r.bytes("error"))
+		}
+		if r.err != nil {
+			return r.err
+		}
+		out[i] = res
+	}
+	if len(r.b) != 0 {
+		return fmt.Errorf("%w: trailing bytes", errBadPacked)
+	}
+	return nil
+}
