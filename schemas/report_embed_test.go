@@ -35,6 +35,8 @@ var reportDefs = map[reflect.Type]string{
 	reflect.TypeFor[report.Node]():           "node",
 	reflect.TypeFor[report.VersionSummary](): "version_summary",
 	reflect.TypeFor[report.LatencySummary](): "latency_summary",
+	reflect.TypeFor[report.Trials]():         "trials",
+	reflect.TypeFor[report.TrialTest]():      "trial_test",
 }
 
 // TestReportSchemaMatchesGoTypes walks the report types and checks that
