@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -15,12 +16,24 @@ func (c *converter) resources(path string, doc *yaml.Node, r *resourceBlock, t T
 		return false
 	}
 	switch {
-	case r.Read != nil:
+	case r.Read.Kind != 0:
 		exp, ok := c.expect(path, doc, "assert_resources", &r.Expect, "result.contents", "")
 		if !ok {
 			return false
 		}
-		t.URI, t.Expect = r.Read["uri"], exp
+		// read is a URI, or a map with one.
+		switch r.Read.Kind {
+		case yaml.ScalarNode:
+			t.URI = r.Read.Value
+		default:
+			var m map[string]string
+			if err := r.Read.Decode(&m); err != nil || m["uri"] == "" {
+				c.issue(path, r.Read.Line, false, "assert_resources.read: want a URI or {uri: URI}")
+				return false
+			}
+			t.URI = m["uri"]
+		}
+		t.Expect = exp
 		t.URI = strings.ReplaceAll(t.URI, "{{fixture}}", "${fixture}")
 		c.res.Suite.Resources = append(c.res.Suite.Resources, t)
 	case r.List.Kind != 0:
@@ -34,6 +47,33 @@ func (c *converter) resources(path string, doc *yaml.Node, r *resourceBlock, t T
 		c.issue(path, lineOf(doc, "assert_resources"), false, "assert_resources has neither read nor list")
 		return false
 	}
+	return true
+}
+
+// completion converts assert_completion into a completions test; the
+// values are what mcp-assert's text checks search.
+func (c *converter) completion(path string, doc *yaml.Node, cb *completionBlock, t Test) bool {
+	ref := map[string]string{}
+	switch cb.Ref["type"] {
+	case "ref/prompt":
+		ref["prompt"] = cb.Ref["name"]
+	case "ref/resource":
+		ref["resource"] = cmp.Or(cb.Ref["uri"], cb.Ref["name"])
+	default:
+		c.issue(path, lineOf(doc, "assert_completion", "ref"), false, "assert_completion.ref.type %q is neither ref/prompt nor ref/resource", cb.Ref["type"])
+		return false
+	}
+	exp, ok := c.expect(path, doc, "assert_completion", &cb.Expect, "result.completion.values", "")
+	if !ok {
+		return false
+	}
+	for i, a := range exp {
+		if cel, ok := a.Matcher["cel"].(string); ok {
+			exp[i].Matcher = map[string]any{"cel": strings.ReplaceAll(cel, joined, "value.join(' ')")}
+		}
+	}
+	t.Ref, t.Argument, t.Context, t.Expect = ref, cb.Argument, cb.Context, exp
+	c.res.Suite.Completions = append(c.res.Suite.Completions, t)
 	return true
 }
 

@@ -190,9 +190,10 @@ func (c *converter) file(path string) {
 		if !c.prompts(path, doc, a.Prompts, t) {
 			return
 		}
-	case a.Completion.Kind != 0:
-		c.issue(path, lineOf(doc, "assert_completion"), false, "assert_completion has no converter yet (write a completions: test)")
-		return
+	case a.Completion != nil:
+		if !c.completion(path, doc, a.Completion, t) {
+			return
+		}
 	default:
 		c.issue(path, 1, false, "no assert, assert_resources or assert_prompts block")
 		return

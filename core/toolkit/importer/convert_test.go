@@ -55,3 +55,26 @@ func TestSetupBecomesComposition(t *testing.T) {
 		t.Errorf("composition = %+v", c)
 	}
 }
+
+func TestCompletionAndReadForms(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "c.yaml", "name: c\nserver: {command: srv}\nassert_completion:\n  ref: {type: ref/prompt, name: p}\n  argument: {name: style, value: f}\n  expect: {contains: [formal]}\n")
+	write(t, dir, "r.yaml", "name: r\nserver: {command: srv}\nassert_resources:\n  read: \"demo://info\"\n  expect: {not_empty: true}\n")
+	write(t, dir, "x.yaml", "name: x\nserver: {command: srv}\nassert_completion:\n  ref: {type: ref/other}\n")
+	res, err := Convert([]string{dir}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Suite.Completions) != 1 || res.Suite.Completions[0].Ref["prompt"] != "p" || res.Suite.Completions[0].Argument["value"] != "f" {
+		t.Errorf("completions = %+v", res.Suite.Completions)
+	}
+	if got := res.Suite.Completions[0].Expect[0].Matcher["cel"]; got != `value.join(' ').contains("formal")` {
+		t.Errorf("completion check = %v", got)
+	}
+	if len(res.Suite.Resources) != 1 || res.Suite.Resources[0].URI != "demo://info" {
+		t.Errorf("resources = %+v", res.Suite.Resources)
+	}
+	if len(res.Issues) != 1 || filepath.Base(res.Issues[0].File) != "x.yaml" || res.Issues[0].Line != 4 {
+		t.Errorf("issues = %v", res.Issues)
+	}
+}

@@ -26,21 +26,21 @@ const maxFile = 1 << 20
 
 // assertFile is one mcp-assert assertion file.
 type assertFile struct {
-	Name          string         `yaml:"name"`
-	Server        *serverBlock   `yaml:"server"`
-	Timeout       string         `yaml:"timeout"`
-	Skip          bool           `yaml:"skip"`
-	SkipUnlessEnv string         `yaml:"skip_unless_env"`
-	Setup         []step         `yaml:"setup"`
-	Assert        *toolAssert    `yaml:"assert"`
-	Resources     *resourceBlock `yaml:"assert_resources"`
-	Prompts       *promptBlock   `yaml:"assert_prompts"`
-	Completion    yaml.Node      `yaml:"assert_completion"`
-	Logging       yaml.Node      `yaml:"assert_logging"`
-	Sampling      yaml.Node      `yaml:"assert_sampling"`
-	Notifications yaml.Node      `yaml:"assert_notifications"`
-	Trace         yaml.Node      `yaml:"trace"`
-	Trajectory    yaml.Node      `yaml:"trajectory"`
+	Name          string           `yaml:"name"`
+	Server        *serverBlock     `yaml:"server"`
+	Timeout       string           `yaml:"timeout"`
+	Skip          bool             `yaml:"skip"`
+	SkipUnlessEnv string           `yaml:"skip_unless_env"`
+	Setup         []step           `yaml:"setup"`
+	Assert        *toolAssert      `yaml:"assert"`
+	Resources     *resourceBlock   `yaml:"assert_resources"`
+	Prompts       *promptBlock     `yaml:"assert_prompts"`
+	Completion    *completionBlock `yaml:"assert_completion"`
+	Logging       yaml.Node        `yaml:"assert_logging"`
+	Sampling      yaml.Node        `yaml:"assert_sampling"`
+	Notifications yaml.Node        `yaml:"assert_notifications"`
+	Trace         yaml.Node        `yaml:"trace"`
+	Trajectory    yaml.Node        `yaml:"trajectory"`
 }
 
 type serverBlock struct {
@@ -72,11 +72,18 @@ type toolAssert struct {
 }
 
 type resourceBlock struct {
-	List        yaml.Node         `yaml:"list"`
-	Read        map[string]string `yaml:"read"`
-	Subscribe   yaml.Node         `yaml:"subscribe"`
-	Unsubscribe yaml.Node         `yaml:"unsubscribe"`
-	Expect      yaml.Node         `yaml:"expect"`
+	List        yaml.Node `yaml:"list"`
+	Read        yaml.Node `yaml:"read"`
+	Subscribe   yaml.Node `yaml:"subscribe"`
+	Unsubscribe yaml.Node `yaml:"unsubscribe"`
+	Expect      yaml.Node `yaml:"expect"`
+}
+
+type completionBlock struct {
+	Ref      map[string]string `yaml:"ref"`
+	Argument map[string]string `yaml:"argument"`
+	Context  map[string]any    `yaml:"context"`
+	Expect   yaml.Node         `yaml:"expect"`
 }
 
 type promptBlock struct {

@@ -14,6 +14,7 @@ type Suite struct {
 	Resources    []Test             `yaml:"resources,omitempty"`
 	Prompts      []Test             `yaml:"prompts,omitempty"`
 	Lists        []Test             `yaml:"lists,omitempty"`
+	Completions  []Test             `yaml:"completions,omitempty"`
 	Compositions []Composition      `yaml:"compositions,omitempty"`
 }
 
@@ -31,16 +32,19 @@ type Server struct {
 
 // Test is a tool, resource, prompt or list test.
 type Test struct {
-	Name      string         `yaml:"name"`
-	Server    string         `yaml:"server"`
-	Tool      string         `yaml:"tool,omitempty"`
-	URI       string         `yaml:"uri,omitempty"`
-	Prompt    string         `yaml:"prompt,omitempty"`
-	List      string         `yaml:"list,omitempty"`
-	Args      map[string]any `yaml:"args,omitempty"`
-	TimeoutMS int            `yaml:"timeout_ms,omitempty"`
-	Tags      []string       `yaml:"tags,omitempty"`
-	Expect    []Assertion    `yaml:"expect,omitempty"`
+	Name      string            `yaml:"name"`
+	Server    string            `yaml:"server"`
+	Tool      string            `yaml:"tool,omitempty"`
+	URI       string            `yaml:"uri,omitempty"`
+	Prompt    string            `yaml:"prompt,omitempty"`
+	List      string            `yaml:"list,omitempty"`
+	Args      map[string]any    `yaml:"args,omitempty"`
+	Ref       map[string]string `yaml:"ref,omitempty"`
+	Argument  map[string]string `yaml:"argument,omitempty"`
+	Context   map[string]any    `yaml:"context,omitempty"`
+	TimeoutMS int               `yaml:"timeout_ms,omitempty"`
+	Tags      []string          `yaml:"tags,omitempty"`
+	Expect    []Assertion       `yaml:"expect,omitempty"`
 }
 
 // Composition is setup steps and an assertion as a graph of calls.
