@@ -43,6 +43,9 @@ run_bench '^BenchmarkValidateHuge$' 1x ./bench/
 # One compliance run per server and count: each takes seconds, and a
 # server that is not installed skips (the table says so).
 run_bench '^BenchmarkCompliance$' 1x ./bench/
+# The agent loop against the stub provider plugin and the demo server, and
+# the same requests and tool calls made raw (the floor), alternating.
+run_bench '^BenchmarkAgentLoop$' 20x ./bench/
 
 # metric NAME UNIT prints the median of UNIT over the runs of benchmark
 # NAME (without the -GOMAXPROCS suffix); it fails when there is none, e.g.
@@ -82,6 +85,9 @@ vh_tests=$(metric BenchmarkValidateHuge tests)
 k100_pipeline=$(metric BenchmarkJudge100k ns/assert)
 k100_direct=$(metric BenchmarkDirect100k ns/assert)
 k100_over=$(awk -v p="$k100_pipeline" -v d="$k100_direct" 'BEGIN { print p - d }')
+agent_loop=$(metric BenchmarkAgentLoop us-loop/turn)
+agent_raw=$(metric BenchmarkAgentLoop us-raw/turn)
+agent_over=$(metric BenchmarkAgentLoop us-overhead/turn)
 
 # verdict VALUE LIMIT prints PASS when VALUE <= LIMIT, else OVER.
 verdict() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "PASS" : "OVER" }'; }
@@ -140,6 +146,13 @@ awk -v f="$mem_floor" -v t="$mem_10k" -v h="$mem_huge" -v x="$mem_x" -v vt="$(ve
 }'
 awk -v p="$k100_pipeline" -v d="$k100_direct" -v o="$k100_over" -v v="$(verdict "$k100_over" 2000)" 'BEGIN {
 	printf "100,000 assertions through the text plugin: pipeline %.0f ns/assert, direct %.0f ns/assert, overhead %.0f ns/assert (budget 2,000) %s\n", p, d, o, v
+}'
+
+awk -v l="$agent_loop" -v r="$agent_raw" -v o="$agent_over" -v v="$(verdict "$agent_over" 1000)" 'BEGIN {
+	print "agent loop, 20 turns against the stub provider plugin and the demo server"
+	printf "  %-44s %13.0f us\n", "loop, budget and report trace, per turn", l
+	printf "  %-44s %13.0f us\n", "same model and tool calls raw (floor)", r
+	printf "  %-44s %13.0f us  %s\n", "overhead per turn (budget 1,000 us)", o, v
 }'
 
 # The compliance budget: every interop server checked in at most 4 s. The

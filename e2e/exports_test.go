@@ -127,7 +127,7 @@ func TestExportsOfAWarnedRun(t *testing.T) {
 			t.Errorf("span %d: the two exports disagree (%x %s, %v %v)", i, sp.SpanId, sp.Name, oi[i]["span_id"], oi[i]["name"])
 		}
 		for _, kv := range sp.Attributes {
-			if !strings.HasPrefix(kv.Key, "mcptest.") && !conv[kv.Key] {
+			if !strings.HasPrefix(kv.Key, "mcptest.") && !conventionKey(conv, kv.Key) {
 				t.Errorf("OTLP span %s: %q is not an OpenInference convention", sp.Name, kv.Key)
 			}
 		}
@@ -254,7 +254,7 @@ func checkConventions(t *testing.T, conv map[string]bool, lines []map[string]any
 	t.Helper()
 	for _, l := range lines {
 		for k := range attrs(l) {
-			if !strings.HasPrefix(k, "mcptest.") && !conv[k] {
+			if !strings.HasPrefix(k, "mcptest.") && !conventionKey(conv, k) {
 				t.Errorf("span %v: %q is not an OpenInference convention", l["name"], k)
 			}
 		}

@@ -34,6 +34,10 @@ func TestMain(m *testing.M) {
 		fmt.Println("e2e: skipped in -short mode")
 		os.Exit(0)
 	}
+	// server-everything's gzip tool downloads a GitHub URL when called
+	// without data; no test may reach a host outside this machine, so every
+	// server started from here (they inherit the environment) refuses it.
+	os.Setenv("GZIP_ALLOWED_DOMAINS", "mcptest.invalid")
 	code, err := setup()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e setup:", err)

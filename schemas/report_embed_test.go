@@ -17,26 +17,33 @@ import (
 // reportDefs maps each report type to where the schema describes it ("" is
 // the root).
 var reportDefs = map[reflect.Type]string{
-	reflect.TypeFor[report.Run]():            "",
-	reflect.TypeFor[report.ToolInfo]():       "tool",
-	reflect.TypeFor[report.Server]():         "server",
-	reflect.TypeFor[report.Summary]():        "summary",
-	reflect.TypeFor[report.RunError]():       "run_error",
-	reflect.TypeFor[report.Test]():           "test",
-	reflect.TypeFor[report.Assertion]():      "assertion",
-	reflect.TypeFor[report.Error]():          "test_error",
-	reflect.TypeFor[report.Frame]():          "frame",
-	reflect.TypeFor[report.Check]():          "check",
-	reflect.TypeFor[report.Shard]():          "shard",
-	reflect.TypeFor[report.Partial]():        "partial",
-	reflect.TypeFor[report.Hook]():           "hook",
-	reflect.TypeFor[report.DerivedMetric]():  "derived_metric",
-	reflect.TypeFor[report.MetricRollup]():   "metric_rollup",
-	reflect.TypeFor[report.Node]():           "node",
-	reflect.TypeFor[report.VersionSummary](): "version_summary",
-	reflect.TypeFor[report.LatencySummary](): "latency_summary",
-	reflect.TypeFor[report.Trials]():         "trials",
-	reflect.TypeFor[report.TrialTest]():      "trial_test",
+	reflect.TypeFor[report.Run]():                  "",
+	reflect.TypeFor[report.ToolInfo]():             "tool",
+	reflect.TypeFor[report.Server]():               "server",
+	reflect.TypeFor[report.Summary]():              "summary",
+	reflect.TypeFor[report.RunError]():             "run_error",
+	reflect.TypeFor[report.Test]():                 "test",
+	reflect.TypeFor[report.Assertion]():            "assertion",
+	reflect.TypeFor[report.Error]():                "test_error",
+	reflect.TypeFor[report.Frame]():                "frame",
+	reflect.TypeFor[report.Check]():                "check",
+	reflect.TypeFor[report.Shard]():                "shard",
+	reflect.TypeFor[report.Partial]():              "partial",
+	reflect.TypeFor[report.Hook]():                 "hook",
+	reflect.TypeFor[report.DerivedMetric]():        "derived_metric",
+	reflect.TypeFor[report.MetricRollup]():         "metric_rollup",
+	reflect.TypeFor[report.Node]():                 "node",
+	reflect.TypeFor[report.VersionSummary]():       "version_summary",
+	reflect.TypeFor[report.LatencySummary]():       "latency_summary",
+	reflect.TypeFor[report.Agent]():                "agent",
+	reflect.TypeFor[report.AgentTokens]():          "agent_tokens",
+	reflect.TypeFor[report.AgentMessage]():         "agent_message",
+	reflect.TypeFor[report.AgentMessageToolCall](): "agent_message_tool_call",
+	reflect.TypeFor[report.AgentModelCall]():       "agent_model_call",
+	reflect.TypeFor[report.AgentToolCall]():        "agent_tool_call",
+	reflect.TypeFor[report.AgentOmitted]():         "agent_omitted",
+	reflect.TypeFor[report.Trials]():               "trials",
+	reflect.TypeFor[report.TrialTest]():            "trial_test",
 }
 
 // TestReportSchemaMatchesGoTypes walks the report types and checks that
@@ -66,8 +73,10 @@ func TestReportSchemaMatchesGoTypes(t *testing.T) {
 // because reports saved before the field existed lack it and must still
 // re-render (mcptest report checks saved reports against the schema).
 var laterFields = map[string]bool{
-	"Summary.warned":        true,
-	"VersionSummary.warned": true,
+	"Summary.warned":          true,
+	"VersionSummary.warned":   true,
+	"Summary.deferred":        true,
+	"VersionSummary.deferred": true,
 }
 
 func checkReportObject(t *testing.T, typ reflect.Type, obj map[string]any) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcptest/mcptest/core/cassette"
+	"github.com/mcptest/mcptest/core/cassette/modeltape"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/run"
@@ -85,7 +86,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			if srv.Kind == config.CassetteServer {
 				continue
 			}
-			recs[recordKey(s, name)] = &recording{suite: s.File, server: name, rec: cassette.NewRecorder(name, scrub)}
+			recs[recordKey(s, name)] = &recording{suite: s.File, server: name, rec: cassette.NewRecorder(name, scrub), models: modeltape.NewRecorder(scrub)}
 		}
 	}
 
@@ -100,6 +101,14 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 					r.rec.Observe(sess, method, params, out, err)
 				}
 			},
+			// Agent tests' model exchanges go into the cassette of their
+			// first server, so replaying it needs no model key.
+			ModelRecorder: func(suite *config.Suite, server string) *modeltape.Recorder {
+				if r := recs[recordKey(suite, server)]; r != nil {
+					return r.models
+				}
+				return nil
+			},
 		},
 	}.execute(ctx, stdout, stderr)
 	if ctx.Err() != nil {
@@ -112,10 +121,12 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return code
 }
 
-// recording is the recorder of one server of one suite.
+// recording is the recorder of one server of one suite, and of the model
+// exchanges of the agent tests whose first server it is.
 type recording struct {
 	suite, server string
 	rec           *cassette.Recorder
+	models        *modeltape.Recorder
 }
 
 func recordKey(s *config.Suite, server string) string { return s.File + "\x00" + server }
@@ -143,7 +154,7 @@ func cassetteFile(server string) string {
 func writeCassettes(recs map[string]*recording, dir string, stderr io.Writer) bool {
 	byFile := map[string][]*recording{}
 	for _, r := range recs {
-		if r.rec.Empty() {
+		if r.rec.Empty() && r.models.Empty() {
 			continue
 		}
 		path := filepath.Join(dir, cassetteFile(r.server))
@@ -168,12 +179,25 @@ func writeCassettes(recs map[string]*recording, dir string, stderr io.Writer) bo
 			continue
 		}
 		c := rs[0].rec.Cassette()
+		if sec := rs[0].models.Section(); sec != nil {
+			raw, err := sec.Encode()
+			if err != nil {
+				fmt.Fprintf(stderr, "mcptest record: %s: model exchanges: %v\n", path, err)
+				ok = false
+				continue
+			}
+			c.Models = raw
+		}
 		if err := c.WriteFile(path); err != nil {
 			fmt.Fprintf(stderr, "mcptest record: %v\n", err)
 			ok = false
 			continue
 		}
-		fmt.Fprintf(stderr, "mcptest record: wrote %s (server %q, %d exchanges)\n", path, rs[0].server, len(c.Exchanges))
+		if n := rs[0].models.Runs(); n > 0 {
+			fmt.Fprintf(stderr, "mcptest record: wrote %s (server %q, %d exchanges, model exchanges of %d agent runs)\n", path, rs[0].server, len(c.Exchanges), n)
+		} else {
+			fmt.Fprintf(stderr, "mcptest record: wrote %s (server %q, %d exchanges)\n", path, rs[0].server, len(c.Exchanges))
+		}
 	}
 	if len(paths) == 0 {
 		fmt.Fprintln(stderr, "mcptest record: no server answered a request; no cassette written")

@@ -30,6 +30,7 @@ type runFlags struct {
 	runID           string
 	noCache         bool
 	cacheDir        string
+	requireModels   bool
 	failFast        bool
 	maxFailures     int
 	list            bool
@@ -53,6 +54,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.runID, "run-id", "", "id recorded in the report (default: generated); give all shards of a CI run the same one")
 	fs.BoolVar(&f.noCache, "no-cache", false, "send every request to its server; never answer one from the result cache")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "keep cacheable answers in this folder and reuse them in later runs")
+	fs.BoolVar(&f.requireModels, "require-models", os.Getenv(requireModelsEnv) == "1",
+		"an agent test whose model has no key is an error (exit 2), not deferred; also "+requireModelsEnv+"=1")
 	fs.BoolVarP(&f.failFast, "fail-fast", "x", false, "stop starting tests after the first failed or errored test; the rest are reported skipped")
 	fs.IntVar(&f.maxFailures, "max-failures", 0, "stop starting tests after N failed or errored tests (0: never)")
 	fs.BoolVar(&f.list, "list", false, "print the selected tests (after --tag, --include, --shard, --last-failed...) and exit without starting anything")
@@ -149,10 +152,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		opts: run.Options{
 			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,
 			UpdateSnapshots: f.updateSnapshots, RunID: f.runID,
-			NoCache: f.noCache, CacheDir: f.cacheDir, MaxFailures: maxFailures,
+			NoCache: f.noCache, CacheDir: f.cacheDir, MaxFailures: maxFailures, RequireModels: f.requireModels,
 		},
 	}.execute(ctx, stdout, stderr)
 }
+
+// requireModelsEnv set to 1 is --require-models, for CI jobs that are
+// meant to have model keys.
+const requireModelsEnv = "MCPTEST_REQUIRE_MODELS"
 
 // historyOutput is the JSON report a run saves into its --history folder;
 // it goes through the json reporter like any report, secrets masked.

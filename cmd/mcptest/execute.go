@@ -8,7 +8,10 @@ import (
 	"os"
 	"time"
 
+	"github.com/mcptest/mcptest/core/agent"
 	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/budget"
+	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/models"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -51,6 +54,12 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	router := models.New(models.Options{Backend: models.PluginBackend(e.registry, host), Providers: planProviders(e.plan),
 		Getenv: planGetenv(e.plan), Redactor: redactor})
 	services.Caller = router
+	// A budget whose models have no price could not be enforced: refuse
+	// the run before anything starts (prices come from the manifests).
+	if errs := budgetErrors(e.plan, router); len(errs) > 0 {
+		fmt.Fprintf(stderr, "%v\n", errs)
+		return score.ExitError
+	}
 	needed := append([]*plugin.Found(nil), e.plan.Matchers...)
 	for _, o := range e.outputs {
 		needed = append(needed, o.Plugin)
@@ -75,6 +84,10 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	finishOnInterrupt(ctx, 2*e.plugins.timeout+30*time.Second)
 	opts := e.opts
 	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redactor, version
+	opts.Pricer = router
+	if opts.Models == nil {
+		opts.Models = agent.RouterModels{Router: router}
+	}
 	result := run.Execute(ctx, e.plan, opts)
 	if e.finish != nil {
 		e.finish(result)
@@ -138,6 +151,16 @@ func planProviders(p *plan.Plan) map[string]models.Provider {
 		}
 	}
 	return out
+}
+
+// budgetErrors checks every suite's budget block against the models' prices
+// (core/budget.Check).
+func budgetErrors(p *plan.Plan, pricer budget.Pricer) config.Errors {
+	var errs config.Errors
+	for _, s := range p.Suites {
+		errs = append(errs, budget.Check(s, pricer)...)
+	}
+	return errs
 }
 
 // planGetenv reads model keys and base URLs as the suites read variables:

@@ -41,8 +41,8 @@ func TestValidateNotesGapsAndOverrides(t *testing.T) {
   api: {command: ["./api"]}
 tools:
   - {name: t, server: api, tool: echo}
-agents:
-  - {name: a, model: claude-sonnet-4-5, servers: [api], prompt: hi}
+evals:
+  - {name: e, server: api, prompt: p, rubric: "be right"}
 `)
 	code, stdout, stderr := cli(t, "validate", "--server-url", "https://preview.example.com/mcp", suite)
 	if code != 0 {
@@ -53,7 +53,7 @@ agents:
 	}
 	for _, want := range []string{
 		"mcptest: server overrides in effect: api: url=https://preview.example.com/mcp (--server-url)\n",
-		"not supported yet: agents",
+		"not supported yet: evals",
 		"mcptest run refuses it for now",
 	} {
 		if !strings.Contains(stderr, want) {

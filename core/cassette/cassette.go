@@ -42,6 +42,10 @@ type Cassette struct {
 	Capabilities json.RawMessage `json:"capabilities,omitempty"`
 	// Exchanges are the recorded requests and their answers.
 	Exchanges []Exchange `json:"exchanges"`
+	// Models is the optional section of agent tests' model exchanges
+	// whose first server this is (core/cassette/modeltape owns its
+	// format); absent in cassettes of suites without agent tests.
+	Models json.RawMessage `json:"models,omitempty"`
 }
 
 // ServerInfo is initialize's serverInfo.

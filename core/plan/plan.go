@@ -67,9 +67,9 @@ type Test struct {
 	// #N appended to repeated names), independent of its position.
 	ID string
 	// Kind is KindTool, KindResource, KindPrompt, KindComposition,
-	// KindList, KindCompletion or KindCompliance; exactly the matching one
-	// of Tool, Resource, Prompt, Composition, List, Completion and
-	// Compliance is set.
+	// KindList, KindCompletion, KindCompliance or KindAgent; exactly the
+	// matching one of Tool, Resource, Prompt, Composition, List,
+	// Completion, Compliance and Agent is set.
 	Kind string
 	// Suite is the suite the test belongs to.
 	Suite       *config.Suite
@@ -80,11 +80,13 @@ type Test struct {
 	List        *config.ListTest
 	Completion  *config.CompletionTest
 	Compliance  *Compliance
+	Agent       *Agent
 	// Name, Options and Pos are those of the test, whatever its kind.
 	Name    string
 	Options *config.TestOptions
 	Pos     config.Pos
-	// Server is the server the test talks to.
+	// Server is the server the test talks to (an agent test's first
+	// server; Agent.Servers lists them all).
 	Server *config.Server
 	// Assertions are the planned plain assertions, in order.
 	Assertions []*Assertion
@@ -237,6 +239,7 @@ func (b *builder) suite(s *config.Suite) {
 		}
 	}
 	b.kinds(s, names, add)
+	b.agents(s, names, add)
 	b.fixtureScopes(s, b.plan.Tests[first:])
 	b.linkCaptures(s, b.plan.Tests[first:])
 	b.otherBlocks(s)
@@ -244,7 +247,7 @@ func (b *builder) suite(s *config.Suite) {
 }
 
 // otherBlocks counts and selects the tests of the blocks this build cannot
-// run (agents, evals), reports them as gaps,
+// run (evals), reports them as gaps,
 // and resolves the matchers of their assertions so that an unknown matcher
 // is reported even there.
 func (b *builder) otherBlocks(s *config.Suite) {
@@ -257,16 +260,10 @@ func (b *builder) otherBlocks(s *config.Suite) {
 		*sel = append(*sel, pos)
 		return true
 	}
-	var agents, evals []config.Pos
-	for _, a := range s.Agents {
-		if pick(a.Name, a.Tags, a.Profile, a.Pos, &agents) {
-			b.resolveOnly(a.Expect)
-		}
-	}
+	var evals []config.Pos
 	for _, e := range s.Evals {
 		pick(e.Name, e.Tags, e.Profile, e.Pos, &evals)
 	}
-	b.gaps.blockGap("agents", "agent tests", agents)
 	b.gaps.blockGap("evals", "evals", evals)
 }
 

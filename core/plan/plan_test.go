@@ -170,8 +170,8 @@ tools:
       - assert-set: {assertions: [{target: result, matcher: {contains: x}}]}
   - {name: remote, server: web, tool: t, tags: [remote]}
   - {name: plain, server: s, tool: t, tags: [plain]}
-agents:
-  - {name: agent, model: m, servers: [s], prompt: hi, tags: [agent]}
+evals:
+  - {name: judged, server: s, prompt: hi, rubric: "is it good?", tags: [eval]}
 `
 
 func TestGaps(t *testing.T) {
@@ -186,14 +186,14 @@ func TestGaps(t *testing.T) {
 		got = append(got, strings.TrimPrefix(g.Error(), s.File+":"))
 	}
 	want := []string{
-		`17:5: /agents/0: not supported yet: agents (this build cannot run agent tests; 1 is selected)`,
+		`17:5: /evals/0: not supported yet: evals (this build cannot run evals; 1 is selected)`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("gaps:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 	// A run refuses the gaps of the selected tests only.
 	if _, err := plan.BuildWith([]*config.Suite{s}, reg, plan.Options{Run: true}); err == nil ||
-		!strings.Contains(err.Error(), "not supported yet: agents") {
+		!strings.Contains(err.Error(), "not supported yet: evals") {
 		t.Errorf("run error = %v", err)
 	}
 	// Hooks run: the plain test has nothing left to refuse.

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/core/assert"
+	"github.com/mcptest/mcptest/core/budget"
 	"github.com/mcptest/mcptest/core/capture"
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/hooks"
@@ -75,6 +76,17 @@ type Options struct {
 	// (not cache hits nor injected errors), with the method and params as
 	// sent and the server's answer; mcptest record builds cassettes from it.
 	OnCall CallObserver
+	// Models gives agent tests their models; nil errors every agent test.
+	Models AgentModels
+	// Pricer prices agent model calls for the suites' budget blocks
+	// (core/models' router); nil meters them at no cost.
+	Pricer budget.Pricer
+	// ModelRecorder, when set, records agent tests' model exchanges into
+	// the cassettes (mcptest record).
+	ModelRecorder ModelRecorder
+	// RequireModels makes an agent test whose model has no key an error
+	// instead of deferred (--require-models, MCPTEST_REQUIRE_MODELS=1).
+	RequireModels bool
 	// WireAll keeps the wire frames of every test in the report (--wire
 	// all); by default only tests that did not pass keep them.
 	WireAll bool
@@ -111,6 +123,8 @@ type runner struct {
 
 	mu         sync.Mutex
 	pluginErrs map[string]*plugin.PluginError
+	// agentx holds agent tests' spend meters and replays (agent_models.go).
+	agentx agentExtras
 }
 
 // Execute runs the plan and returns the complete report. It always

@@ -71,6 +71,8 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		return r.runList(ctx, t)
 	case plan.KindCompliance:
 		return r.runCompliance(ctx, t)
+	case plan.KindAgent:
+		return r.runAgent(ctx, t)
 	}
 	if !r.caps.Await(ctx, t, &res) {
 		return res

@@ -134,9 +134,12 @@ type Summary struct {
 	Failed int `json:"failed"`
 	// Warned counts compliance tests that broke only SHOULD requirements;
 	// they do not fail the run.
-	Warned     int     `json:"warned"`
-	Errored    int     `json:"errored"`
-	Skipped    int     `json:"skipped"`
+	Warned  int `json:"warned"`
+	Errored int `json:"errored"`
+	Skipped int `json:"skipped"`
+	// Deferred counts agent tests that could not run because their
+	// model's key is not set; never counted as passed.
+	Deferred   int     `json:"deferred"`
 	DurationMS float64 `json:"duration_ms"`
 }
 
@@ -173,6 +176,8 @@ func (s *Summary) Add(st Status) {
 		s.Errored++
 	case StatusSkipped:
 		s.Skipped++
+	case StatusDeferred:
+		s.Deferred++
 	}
 }
 

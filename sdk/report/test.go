@@ -15,6 +15,10 @@ const (
 	StatusWarned  Status = "warned"
 	StatusErrored Status = "errored"
 	StatusSkipped Status = "skipped"
+	// StatusDeferred is a test status only: an agent test (or judged
+	// metric) that could not run because its model's key is not set. It
+	// is neither a pass nor a failure, and is counted on its own.
+	StatusDeferred Status = "deferred"
 )
 
 // Test is the result of one test.
@@ -77,6 +81,8 @@ type Test struct {
 	Nodes []Node `json:"nodes,omitempty"`
 	// Check describes a compliance check, for tests that are one.
 	Check *Check `json:"check,omitempty"`
+	// Agent is the trace of an agent test's run; nil for other tests.
+	Agent *Agent `json:"agent,omitempty"`
 }
 
 // Check identifies a compliance check and what the specification demands.

@@ -12,6 +12,7 @@ type VersionSummary struct {
 	Warned          int    `json:"warned"`
 	Errored         int    `json:"errored"`
 	Skipped         int    `json:"skipped"`
+	Deferred        int    `json:"deferred"`
 }
 
 // add counts one test.
@@ -24,6 +25,7 @@ func (v *VersionSummary) add(st Status) {
 	v.Warned += s.Warned
 	v.Errored += s.Errored
 	v.Skipped += s.Skipped
+	v.Deferred += s.Deferred
 }
 
 // versionSummaries counts tests per protocol revision, in the order the

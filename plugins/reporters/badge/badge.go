@@ -102,6 +102,13 @@ func badgeFor(run *report.Run) badge {
 		if s.Skipped > 0 {
 			b.Message += ", " + strconv.Itoa(s.Skipped) + " skipped"
 		}
+		if s.Deferred > 0 {
+			b.Message += ", " + strconv.Itoa(s.Deferred) + " deferred"
+		}
+	case s.Deferred > 0:
+		// Nothing was judged: a run of deferred agent tests is no pass.
+		b.Color = colorNoTests
+		b.Message = strconv.Itoa(s.Deferred) + " deferred"
 	case s.Skipped > 0:
 		b.Color = colorNoTests
 		b.Message = strconv.Itoa(s.Skipped) + " skipped"

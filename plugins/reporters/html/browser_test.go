@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -45,20 +47,41 @@ func dumpDOM(t *testing.T, browser, url string) *html.Node {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, browser,
+	stdout, stderr, err := runChromium(ctx, browser,
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--user-data-dir="+t.TempDir(), "--dump-dom", url)
-	cmd.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err != nil {
 		t.Fatalf("chromium: %v\n%s", err, tail(stderr.String(), 20))
 	}
 	if stdout.Len() == 0 {
 		t.Fatalf("chromium printed no DOM\n%s", tail(stderr.String(), 20))
 	}
 	return parseHTML(t, stdout.String())
+}
+
+// runChromium runs Chromium with args and runs it once more when Chromium
+// itself died of a signal: on a loaded machine headless Chromium sometimes
+// segfaults before it loads anything, which says nothing about the page
+// under test. Any other failure is returned as is.
+func runChromium(ctx context.Context, browser string, args ...string) (stdout, stderr *bytes.Buffer, err error) {
+	for attempt := 0; ; attempt++ {
+		stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
+		cmd := exec.CommandContext(ctx, browser, args...)
+		cmd.WaitDelay = 5 * time.Second
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		err = cmd.Run()
+		var exit *exec.ExitError
+		if attempt > 0 || ctx.Err() != nil || !errors.As(err, &exit) || !signalled(exit.ProcessState) {
+			return stdout, stderr, err
+		}
+	}
+}
+
+// signalled reports whether a process ended by a signal.
+func signalled(ps *os.ProcessState) bool {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled()
 }
 
 func tail(s string, n int) string {

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -117,14 +115,11 @@ func TestChartsInChromium(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, browser,
+	_, stderr, err := runChromium(ctx, browser,
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--hide-scrollbars",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--force-color-profile=srgb",
 		"--user-data-dir="+t.TempDir(), "--window-size=1200,2400", "--screenshot="+shot, "file://"+path)
-	cmd.WaitDelay = 5 * time.Second
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	if err != nil {
 		t.Fatalf("chromium: %v\n%s", err, tail(stderr.String(), 20))
 	}
 	f, err := os.Open(shot)

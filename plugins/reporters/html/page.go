@@ -76,6 +76,7 @@ type testView struct {
 	Error, Response, Stderr       string
 	Assertions                    []assertionView
 	Frames                        []frameView
+	Agent                         *agentView // conversation.go
 }
 
 // checkView describes a compliance check.
@@ -103,7 +104,7 @@ var statusNames = []struct {
 	label  string
 }{
 	{report.StatusPassed, "passed"}, {report.StatusFailed, "failed"}, {report.StatusWarned, "warned"},
-	{report.StatusErrored, "errored"}, {report.StatusSkipped, "skipped"},
+	{report.StatusErrored, "errored"}, {report.StatusSkipped, "skipped"}, {report.StatusDeferred, "deferred"},
 }
 
 // statusClass is the CSS class of a status; unknown statuses share one.
@@ -212,6 +213,8 @@ func verdict(run *report.Run) (string, string) {
 		return "no tests", "st-skipped"
 	case s.Warned > 0:
 		return "passed with warnings", "st-warned"
+	case s.Deferred > 0:
+		return fmt.Sprintf("passed, %d deferred (no model key)", s.Deferred), "st-passed"
 	}
 	return "passed", "st-passed"
 }
@@ -242,7 +245,7 @@ func newTestView(index int, t *report.Test, openFailures bool) testView {
 	tagsJSON, _ := json.Marshal(append([]string{}, v.Tags...))
 	v.TagsJSON = string(tagsJSON)
 	v.Search = strings.ToLower(strings.Join([]string{v.Name, v.ID, v.Location, v.Server, v.Tool}, " "))
-	if t.Status != report.StatusSkipped || t.DurationMS > 0 {
+	if (t.Status != report.StatusSkipped && t.Status != report.StatusDeferred) || t.DurationMS > 0 {
 		v.Duration = formatMS(t.DurationMS)
 	}
 	if t.Score != nil {
@@ -265,6 +268,9 @@ func newTestView(index int, t *report.Test, openFailures bool) testView {
 	}
 	for i := range t.Assertions {
 		v.Assertions = append(v.Assertions, newAssertionView(&t.Assertions[i]))
+	}
+	if t.Agent != nil {
+		v.Agent = newAgentView(t.Agent)
 	}
 	for _, f := range t.Frames {
 		fv := frameView{Direction: textsafe.Clean(f.Direction), Class: "other", Arrow: "•", At: formatMS(f.AtMS), Body: frameBody(f.Data, f.Truncated), Truncated: f.Truncated}

@@ -102,7 +102,7 @@ func buildSuite(run *report.Run, g *group, id int) *suiteXML {
 		switch statusOf(t) {
 		case report.StatusFailed:
 			s.Failures++
-		case report.StatusSkipped:
+		case report.StatusSkipped, report.StatusDeferred:
 			s.Skipped++
 		case report.StatusWarned:
 			stdout.WriteString(warningText(t))

@@ -17,7 +17,7 @@ const stderrLines = 20
 // a report that cannot be read must not pass silently.
 func statusOf(t *report.Test) report.Status {
 	switch t.Status {
-	case report.StatusPassed, report.StatusFailed, report.StatusWarned, report.StatusSkipped:
+	case report.StatusPassed, report.StatusFailed, report.StatusWarned, report.StatusSkipped, report.StatusDeferred:
 		return t.Status
 	}
 	return report.StatusErrored
@@ -40,10 +40,15 @@ func buildCase(t *report.Test, file, block string) caseXML {
 		c.Failure = failureDetail(t)
 	case report.StatusErrored:
 		c.Error = errorDetail(t)
-	case report.StatusSkipped:
-		msg := "skipped"
+	case report.StatusSkipped, report.StatusDeferred:
+		// A deferred agent test is a skip whose message names the missing
+		// key: JUnit has no element for "could not run for want of a key".
+		msg := string(statusOf(t))
 		if t.Error != nil {
 			msg = nonEmpty(textsafe.CleanLineTrim(t.Error.Message), msg)
+		}
+		if t.Status == report.StatusDeferred && msg != string(report.StatusDeferred) {
+			msg = "deferred: " + msg
 		}
 		c.Skipped = &detailXML{Message: msg}
 	}

@@ -14,7 +14,7 @@ import (
 func writeDetails(b *strings.Builder, run *report.Run) {
 	var tests []*report.Test
 	for _, t := range notPassed(run) {
-		if t.Status != report.StatusSkipped {
+		if t.Status != report.StatusSkipped && t.Status != report.StatusDeferred {
 			tests = append(tests, t)
 		}
 	}

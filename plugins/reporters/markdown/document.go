@@ -38,6 +38,8 @@ var statusLabels = map[report.Status]string{
 	report.StatusWarned:  "🟡 warned",
 	report.StatusErrored: "⚠️ errored",
 	report.StatusSkipped: "⏭️ skipped",
+	// Deferred: an agent test whose model has no key.
+	report.StatusDeferred: "⏸️ deferred",
 }
 
 // statusLabel returns the label of st, escaping statuses it does not know.
@@ -87,6 +89,8 @@ func verdict(run *report.Run) string {
 		return "⚪ mcptest: no tests ran"
 	case s.Warned > 0:
 		return "✅ mcptest: passed with warnings"
+	case s.Deferred > 0:
+		return fmt.Sprintf("✅ mcptest: passed, %d deferred (no model key)", s.Deferred)
 	}
 	return "✅ mcptest: passed"
 }
@@ -111,8 +115,12 @@ func writeHeader(b *strings.Builder, run *report.Run) {
 	if s.Warned > 0 {
 		warned = fmt.Sprintf("%d warned, ", s.Warned)
 	}
-	line := fmt.Sprintf("%d passed, %d failed, %s%d errored, %d skipped of %d tests in %s",
-		s.Passed, s.Failed, warned, s.Errored, s.Skipped, s.Total, seconds(runMS(run)))
+	deferred := ""
+	if s.Deferred > 0 {
+		deferred = fmt.Sprintf(", %d deferred", s.Deferred)
+	}
+	line := fmt.Sprintf("%d passed, %d failed, %s%d errored, %d skipped%s of %d tests in %s",
+		s.Passed, s.Failed, warned, s.Errored, s.Skipped, deferred, s.Total, seconds(runMS(run)))
 	if run.Shard != nil {
 		line += fmt.Sprintf(" · shard %d/%d", run.Shard.Index, run.Shard.Total)
 	}

@@ -85,7 +85,7 @@ func jsonText(raw json.RawMessage) string {
 // reason is the first reason a test did not pass, for the summary table,
 // already escaped for a table cell.
 func reason(t *report.Test) string {
-	if t.Status == report.StatusErrored || t.Status == report.StatusSkipped {
+	if t.Status == report.StatusErrored || t.Status == report.StatusSkipped || t.Status == report.StatusDeferred {
 		if t.Error != nil {
 			return errorText(t.Error)
 		}

@@ -238,7 +238,7 @@ func TestEveryLineValidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "edge cases": edgeRun(), "warning": spanstest.WarningRun(), "partial": partialRun()} {
+	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "edge cases": edgeRun(), "warning": spanstest.WarningRun(), "partial": partialRun(), "agent": spanstest.AgentRun()} {
 		for i, l := range lines(t, export(t, finishedOnly(run))) {
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(l))
 			if err != nil {
@@ -268,6 +268,26 @@ func TestEveryLineValidates(t *testing.T) {
 		}
 		if sch.Validate(inst) == nil {
 			t.Errorf("the schema accepts a broken span:\n%s", bad)
+		}
+	}
+	// Nor broken agent spans: a model call of the wrong kind, a tool span
+	// without its tool, an attribute outside the conventions.
+	agent := lines(t, export(t, finishedOnly(spanstest.AgentRun())))
+	llm, tool := string(agent[3]), string(agent[4])
+	for _, bad := range []string{
+		strings.Replace(llm, `"span_kind":"LLM"`, `"span_kind":"TOOL"`, 1),
+		strings.Replace(tool, `"tool.name":`, `"tool.nom":`, 1),
+		strings.Replace(llm, `"llm.input_messages.0.message.role"`, `"llm.input_messages.0.message.rol"`, 1),
+	} {
+		if bad == llm || bad == tool {
+			t.Fatalf("the replacement did not apply to %s", bad)
+		}
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sch.Validate(inst) == nil {
+			t.Errorf("the schema accepts a broken agent span:\n%s", bad)
 		}
 	}
 }

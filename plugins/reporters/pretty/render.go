@@ -109,7 +109,7 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 		// The blocks whose tests do not call a tool say what they are.
 		b.WriteString(" " + r.p.paint(dim, "["+kindLabel[t.Block]+"]"))
 	}
-	if t.Status != report.StatusSkipped || t.DurationMS > 0 {
+	if (t.Status != report.StatusSkipped && t.Status != report.StatusDeferred) || t.DurationMS > 0 {
 		b.WriteString(" " + r.p.paint(dim, "("+formatMS(t.DurationMS)+")"))
 	}
 	b.WriteString(r.slowMark(t))
@@ -127,7 +127,7 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 	r.writeScore(b, t)
 	if t.Error != nil {
 		label := "error"
-		if t.Status == report.StatusSkipped {
+		if t.Status == report.StatusSkipped || t.Status == report.StatusDeferred {
 			label = "reason"
 		}
 		msg := t.Error.Message
@@ -137,6 +137,9 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 		r.writeField(b, indent1, label, msg, len(label))
 	}
 	if t.Status == report.StatusFailed || t.Status == report.StatusWarned || t.Status == report.StatusErrored {
+		if t.Agent != nil {
+			r.writeTrajectory(b, indent1, t.Agent)
+		}
 		r.writeStderr(b, indent1, t.Stderr)
 		r.writeFrames(b, indent1, t.Frames)
 	}
@@ -302,6 +305,9 @@ func (r *renderer) summary(run *report.Run) string {
 		parts = append(parts, count(s.Warned, "warned", yellow))
 	}
 	parts = append(parts, count(s.Errored, "errored", yellow), count(s.Skipped, "skipped", dim))
+	if s.Deferred > 0 {
+		parts = append(parts, count(s.Deferred, "deferred", yellow))
+	}
 	line := strings.Join(parts, ", ") + fmt.Sprintf(" (%d %s) in %s", s.Total, tests, formatSeconds(ms))
 	if run.Interrupted() {
 		line = r.p.paint(yellow, "interrupted:") + " " + line

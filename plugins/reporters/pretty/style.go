@@ -55,6 +55,8 @@ var labels = map[report.Status]statusLabel{
 	report.StatusWarned:  {"!", "WARN", yellow},
 	report.StatusErrored: {"!", "ERROR", yellow},
 	report.StatusSkipped: {"-", "SKIP", dim},
+	// Deferred: an agent test whose model has no key; not a pass.
+	report.StatusDeferred: {"~", "DEFERRED", yellow},
 }
 
 // labelFor returns the label of st, inventing one for unknown statuses.

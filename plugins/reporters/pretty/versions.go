@@ -22,6 +22,9 @@ func (r *renderer) writeVersions(b *strings.Builder, run *report.Run) {
 			warned = fmt.Sprintf("%d warned, ", v.Warned)
 		}
 		counts := fmt.Sprintf("%d passed, %d failed, %s%d errored, %d skipped", v.Passed, v.Failed, warned, v.Errored, v.Skipped)
+		if v.Deferred > 0 {
+			counts += fmt.Sprintf(", %d deferred", v.Deferred)
+		}
 		st := green
 		switch {
 		case v.Failed > 0:

@@ -90,8 +90,8 @@ func (w *writer) finish(run *report.Run) error {
 		b.WriteString(comment(runErrorText(e)))
 	}
 	for _, v := range run.VersionSummaries {
-		b.WriteString(comment(fmt.Sprintf("protocol %s: %d passed, %d failed, %s%d errored, %d skipped",
-			v.ProtocolVersion, v.Passed, v.Failed, warned(v.Warned), v.Errored, v.Skipped)))
+		b.WriteString(comment(fmt.Sprintf("protocol %s: %d passed, %d failed, %s%d errored, %d skipped%s",
+			v.ProtocolVersion, v.Passed, v.Failed, warned(v.Warned), v.Errored, v.Skipped, deferred(v.Deferred))))
 	}
 	for _, l := range run.Latency {
 		verdict := "within budget"
@@ -102,8 +102,8 @@ func (w *writer) finish(run *report.Run) error {
 			l.File, l.P95MS, l.BudgetMS, l.Tests, l.Over, verdict)))
 	}
 	s := run.Summary
-	b.WriteString(comment(fmt.Sprintf("%d passed, %d failed, %s%d errored, %d skipped (%d tests)",
-		s.Passed, s.Failed, warned(s.Warned), s.Errored, s.Skipped, s.Total)))
+	b.WriteString(comment(fmt.Sprintf("%d passed, %d failed, %s%d errored, %d skipped%s (%d tests)",
+		s.Passed, s.Failed, warned(s.Warned), s.Errored, s.Skipped, deferred(s.Deferred), s.Total)))
 	if w.n == 0 {
 		b.WriteString("1..0 # SKIP no tests ran\n")
 	} else {
@@ -119,6 +119,15 @@ func warned(n int) string {
 		return ""
 	}
 	return strconv.Itoa(n) + " warned, "
+}
+
+// deferred is the deferred count of a summary comment ("" when none): a
+// deferred agent test is its own count, never inside the passes.
+func deferred(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return ", " + strconv.Itoa(n) + " deferred"
 }
 
 // runErrorText is one run-level problem on one line.

@@ -95,8 +95,8 @@ type Span struct {
 func (s *Span) IsRoot() bool { return s.ParentSpanID == "" }
 
 // Build projects run onto its span tree, in output order: the run span
-// first, then each test span followed by its verdict span, in report
-// order.
+// first, then each test span followed by its agent spans (an agent test's
+// loop, model calls and tool calls) and its verdict span, in report order.
 func Build(run *report.Run) []Span {
 	key := runKey(run)
 	trace := traceID(key)
@@ -111,6 +111,9 @@ func Build(run *report.Run) []Span {
 		ts := testSpan(t, trace, id, root)
 		clock.placeTest(&ts, t)
 		spans = append(spans, ts)
+		if t.Agent != nil {
+			spans = append(spans, agentSpans(t, key, &ts)...)
+		}
 		if judged(t) {
 			vs := verdictSpan(t, trace, verdictSpanID(key, id), id)
 			vs.StartUnixNano, vs.EndUnixNano = ts.EndUnixNano, ts.EndUnixNano
@@ -124,7 +127,7 @@ func Build(run *report.Run) []Span {
 // judged reports tests that carry a verdict worth its own evaluator span:
 // those scored against a threshold. The report sets Score only for them.
 func judged(t *report.Test) bool {
-	return t.Score != nil && t.Status != report.StatusSkipped
+	return t.Score != nil && t.Status != report.StatusSkipped && t.Status != report.StatusDeferred
 }
 
 // VerdictOf maps a test to the export's verdict word. A warning (a failed
@@ -138,7 +141,8 @@ func VerdictOf(t *report.Test) string {
 		return VerdictPass
 	case report.StatusFailed:
 		return VerdictFail
-	case report.StatusSkipped:
+	case report.StatusSkipped, report.StatusDeferred:
+		// A deferred agent test did not run (no model key): a skip.
 		return VerdictSkip
 	}
 	return VerdictInconclusive
