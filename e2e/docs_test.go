@@ -74,6 +74,18 @@ func TestDocsExamples(t *testing.T) {
 			}
 			n++
 		case "yaml":
+			if strings.HasPrefix(b.text, "# mock manifest") {
+				// A manifest for `mcptest mock`, not a suite.
+				path := filepath.Join(t.TempDir(), "mock.yml")
+				if err := os.WriteFile(path, []byte(b.text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if r := mcptestIn(t, work, nil, "mock", "--check", path); r.code != 0 {
+					t.Errorf("%s: the mock manifest does not check:\n%s", name, r)
+				}
+				n++
+				continue
+			}
 			suite := wrapFragment(b.text)
 			path := filepath.Join(t.TempDir(), "doc.yml")
 			if err := os.WriteFile(path, []byte(suite), 0o644); err != nil {

@@ -42,6 +42,8 @@ var reportDefs = map[reflect.Type]string{
 	reflect.TypeFor[report.AgentModelCall]():       "agent_model_call",
 	reflect.TypeFor[report.AgentToolCall]():        "agent_tool_call",
 	reflect.TypeFor[report.AgentOmitted]():         "agent_omitted",
+	reflect.TypeFor[report.Trials]():               "trials",
+	reflect.TypeFor[report.TrialTest]():            "trial_test",
 }
 
 // TestReportSchemaMatchesGoTypes walks the report types and checks that

@@ -38,6 +38,7 @@ type runFlags struct {
 	lastFailed      bool
 	ids             []string
 	history         string
+	trialFlags
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -63,11 +64,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.history, "history", "", "also save the run's JSON report in this folder, for mcptest report trend --history DIR")
 	fs.BoolVar(&f.lastFailed, "last-failed", false, "run only the tests that failed or errored last time (recorded in ./.mcptest/last-failed.json); all tests when none is recorded")
 	fs.StringArrayVar(&f.ids, "id", nil, "run only the test with this exact id, as --list and reports show it (repeatable)")
+	f.trialFlags.register(fs)
 	f.pluginFlags.register(fs)
 	f.suiteFlags.register(fs)
 	f.selectFlags.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	if !f.trialFlags.check(stderr) {
+		return 2
 	}
 	maxFailures, err := f.failureLimit()
 	if err != nil {
@@ -117,6 +122,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !applyIDs(p, f.ids, stderr) {
 		return 2
 	}
+	f.trialFlags.apply(p)
 	if f.list {
 		if err := p.WriteList(stdout, f.listJSON); err != nil {
 			fmt.Fprintf(stderr, "mcptest run: %v\n", err)
@@ -142,10 +148,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if shardTotal > 0 {
 			r.Shard = &rpt.Shard{Index: shardIndex, Total: shardTotal}
 		}
+		f.trialFlags.finish(r)
 		recordLastFailed(r, stderr)
 	}
 	return execution{
 		cmd: "run", plan: p, registry: reg, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor, finish: finish,
+		gate: func(r *rpt.Run) int { return f.trialFlags.gate(r, stderr) },
 		opts: run.Options{
 			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,
 			UpdateSnapshots: f.updateSnapshots, RunID: f.runID,

@@ -34,6 +34,9 @@ type execution struct {
 	opts    run.Options
 	// finish, when set, amends the report before run_finished is sent.
 	finish func(*rpt.Run)
+	// gate, when set, may change the exit code once it is computed
+	// (--fail-on-regression, --min-pass-rate).
+	gate func(*rpt.Run) int
 	// registry resolves the provider plugins of model calls.
 	registry *plugin.Registry
 }
@@ -92,6 +95,9 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	// Reporter failures so far belong in the report itself.
 	result.Errors = append(result.Errors, emitter.Errors()...)
 	result.ExitCode = score.ExitCode(result)
+	if e.gate != nil {
+		result.ExitCode = e.gate(result)
+	}
 	if ctx.Err() != nil {
 		noteInterrupt(ctx, result)
 	}

@@ -104,6 +104,11 @@ type Test struct {
 	// ProtocolVersion is the MCP revision the test runs at when its suite
 	// lists target_versions; "" means the run's revision.
 	ProtocolVersion string
+	// Trial is the 1-based trial of a test run Trials times (--trials);
+	// TrialOf is then the ID the test has without its trial suffix. All
+	// three are zero for a run without trials.
+	Trial, Trials int
+	TrialOf       string
 }
 
 // Assertion is one planned expect entry: a plain assertion (Plugin set),

@@ -154,7 +154,7 @@ func (r *runner) runNode(ctx context.Context, t *plan.Test, n *config.Compositio
 	}
 	release := r.servers.Hold(t.Suite, srv, t.ProtocolVersion, false)
 	cctx, cancel := context.WithTimeout(ctx, t.Timeout)
-	out, hit, err := r.send(cctx, t.Suite, srv, sess, servers.Request{Method: servers.MethodToolsCall, Name: n.Tool, Args: args, Version: t.ProtocolVersion})
+	out, hit, err := r.send(cctx, t.Suite, srv, sess, servers.Request{Method: servers.MethodToolsCall, Name: n.Tool, Args: args, Version: t.ProtocolVersion, Trial: t.Trial})
 	cancel()
 	release()
 	st.rec.CacheHit = hit

@@ -18,16 +18,16 @@ func (r *runner) requestOf(t *plan.Test) (servers.Request, error) {
 	switch t.Kind {
 	case plan.KindResource:
 		uri, err := r.caps.ResolveText(t, t.Resource.URI)
-		return servers.Request{Method: servers.MethodResourcesRead, Name: uri, Version: t.ProtocolVersion}, err
+		return servers.Request{Method: servers.MethodResourcesRead, Name: uri, Version: t.ProtocolVersion, Trial: t.Trial}, err
 	case plan.KindPrompt:
 		args, err := r.caps.Resolve(t, t.Prompt.Args)
-		return servers.Request{Method: servers.MethodPromptsGet, Name: t.Prompt.Prompt, Args: args, Version: t.ProtocolVersion}, err
+		return servers.Request{Method: servers.MethodPromptsGet, Name: t.Prompt.Prompt, Args: args, Version: t.ProtocolVersion, Trial: t.Trial}, err
 	case plan.KindCompletion:
 		params, err := r.caps.Resolve(t, t.Completion.Params())
-		return servers.Request{Method: methodComplete, Raw: params, Version: t.ProtocolVersion}, err
+		return servers.Request{Method: methodComplete, Raw: params, Version: t.ProtocolVersion, Trial: t.Trial}, err
 	}
 	args, err := r.caps.Resolve(t, t.Tool.Args)
-	return servers.Request{Method: servers.MethodToolsCall, Name: t.Tool.Tool, Args: args, Version: t.ProtocolVersion}, err
+	return servers.Request{Method: servers.MethodToolsCall, Name: t.Tool.Tool, Args: args, Version: t.ProtocolVersion, Trial: t.Trial}, err
 }
 
 // send makes a request through the result cache (a plain call when caching

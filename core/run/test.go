@@ -36,6 +36,8 @@ func testHeader(t *plan.Test) rpt.Test {
 		// Set for suites that list target_versions only, so reports of
 		// other suites keep their shape.
 		ProtocolVersion: t.ProtocolVersion,
+		Trial:           t.Trial,
+		TrialOf:         t.TrialOf,
 	}
 	if t.Options != nil {
 		h.Tags = t.Options.Tags

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"sync"
 
 	"github.com/mcptest/mcptest/core/config"
@@ -178,7 +179,7 @@ func (c *Cache) key(suite *config.Suite, srv *config.Server, q Request) string {
 		}
 	}
 	h := sha256.New()
-	for _, part := range []string{c.serverIdentity(suite, srv), cmp.Or(q.Version, c.protocolVersion), q.Method, q.Name} {
+	for _, part := range []string{c.serverIdentity(suite, srv), cmp.Or(q.Version, c.protocolVersion), q.Method, q.Name, strconv.Itoa(q.Trial)} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}

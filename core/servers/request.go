@@ -29,6 +29,9 @@ type Request struct {
 	// ProtocolVersion): answers at one revision never stand in for
 	// another's.
 	Version string
+	// Trial is the test's trial (plan.Test.Trial) under --trials: each
+	// trial must reach the server, so it is part of the cache key.
+	Trial int
 	// Raw, when set, is the request's params as they are sent (the
 	// methods other than tools/call, resources/read and prompts/get).
 	Raw json.RawMessage

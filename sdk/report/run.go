@@ -35,6 +35,10 @@ type Run struct {
 	// latencies; absent unless a suite sets performance.p95_latency_ms.
 	// Summarize computes it.
 	Latency []LatencySummary `json:"latency,omitempty"`
+	// Trials summarises a run whose tests ran several times (--trials):
+	// pass@k and pass^k per test and overall, and the flaky tests.
+	// Summarize computes it; absent without trials.
+	Trials *Trials `json:"trials,omitempty"`
 	// ModelCompatibility lists the model identifiers the run's suites say
 	// they target (their model_compatibility), in first-seen order without
 	// repeats: metadata reporters label the run with. Absent when no suite
@@ -187,4 +191,5 @@ func (r *Run) Summarize() {
 	}
 	r.VersionSummaries = versionSummaries(r.Tests)
 	r.Latency = latencySummaries(r.Tests)
+	r.Trials = trialSummary(r.Tests, r.Trials)
 }

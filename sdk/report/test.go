@@ -62,6 +62,11 @@ type Test struct {
 	// ProtocolVersion is the MCP revision the test ran against when the
 	// suite fans out over several.
 	ProtocolVersion string `json:"protocol_version,omitempty"`
+	// Trial is the 1-based trial of a test run several times (mcptest run
+	// --trials N), and TrialOf the test's ID without the trial suffix;
+	// both are absent without --trials.
+	Trial   int    `json:"trial,omitempty"`
+	TrialOf string `json:"trial_of,omitempty"`
 	// CacheHit is set when the test's answer came from the result cache:
 	// an identical earlier request of the run, or the cache folder.
 	CacheHit bool `json:"cache_hit,omitempty"`
@@ -174,7 +179,8 @@ type Frame struct {
 // location, server, tool, tags), as test_started events carry it.
 func (t *Test) Header() Test {
 	return Test{ID: t.ID, Name: t.Name, File: t.File, Line: t.Line, Col: t.Col, Block: t.Block,
-		Server: t.Server, Tool: t.Tool, Tags: t.Tags, ProtocolVersion: t.ProtocolVersion, Check: t.Check}
+		Server: t.Server, Tool: t.Tool, Tags: t.Tags, ProtocolVersion: t.ProtocolVersion, Check: t.Check,
+		Trial: t.Trial, TrialOf: t.TrialOf}
 }
 
 // IsWarning reports whether the test is a warning: a compliance test that

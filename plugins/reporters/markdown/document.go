@@ -56,6 +56,7 @@ func document(run *report.Run, opt docOptions) string {
 	writeHeader(&b, run)
 	writeModels(&b, run)
 	writeVersions(&b, run)
+	writeTrials(&b, run)
 	writeLatency(&b, run)
 	if opt.note != "" {
 		b.WriteString("> " + opt.note + "\n\n")

@@ -219,6 +219,7 @@ func (r *renderer) finish(run *report.Run) error {
 		}
 	}
 	r.writeVersions(&b, run)
+	r.writeTrials(&b, run)
 	r.writeLatency(&b, run)
 	b.WriteString("\n" + r.summary(run) + "\n")
 	return r.write(b.String())
