@@ -127,7 +127,8 @@ func (b *build) open(file, abs string, data []byte) *doc {
 // finish runs the checks that need the merged suite, then the overrides,
 // the secrets and the variable warnings.
 func (b *build) finish(s *Suite, sc *scope) {
-	if len(s.Servers) == 0 && !yamlpos.HasKey(yamlpos.Deref(b.root.root), "servers") {
+	// A suite of trajectories only judges trace files and needs no server.
+	if len(s.Servers) == 0 && len(s.Trajectories) == 0 && !yamlpos.HasKey(yamlpos.Deref(b.root.root), "servers") {
 		b.root.l.C.Add(b.root.root, "", `missing required key "servers" in the suite`,
 			"declare the servers under test, or import a file that does")
 	}

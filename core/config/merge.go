@@ -30,6 +30,7 @@ func mergeFragments(frags []*Suite) *Suite {
 		s.Lists = append(s.Lists, f.Lists...)
 		s.Completions = append(s.Completions, f.Completions...)
 		s.Agents = append(s.Agents, f.Agents...)
+		s.Trajectories = append(s.Trajectories, f.Trajectories...)
 		s.Faults = append(s.Faults, f.Faults...)
 		s.Compliance = append(s.Compliance, f.Compliance...)
 		s.Evals = append(s.Evals, f.Evals...)

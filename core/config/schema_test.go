@@ -161,6 +161,7 @@ var schemaObjects = []struct {
 	{"$defs/matcher/properties/is-xml/oneOf/2", xmlArgKeys},
 	{"$defs/modelRef/oneOf/1", modelRefKeys},
 	{"$defs/agentTest", agentKeys},
+	{"$defs/trajectoryTest", trajectoryKeys},
 	{"$defs/turns/oneOf/0/items", turnKeys},
 	{"$defs/turns/oneOf/1", turnsKeys},
 	{"$defs/turns/oneOf/1/properties/simulate", simulateKeys},

@@ -45,6 +45,8 @@ type Suite struct {
 	Completions []*CompletionTest
 	// Agents holds the agent tests.
 	Agents []*AgentTest
+	// Trajectories holds the assertions over intercept traces.
+	Trajectories []*TrajectoryTest
 	// Faults holds the named fault injections agents refer to.
 	Faults []*Fault
 	// Providers holds the custom model providers by name.

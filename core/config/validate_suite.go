@@ -22,6 +22,7 @@ var suiteKeys = yamlpos.NewObjectSpec("the suite",
 	yamlpos.Key("lists"),
 	yamlpos.Key("completions"),
 	yamlpos.Key("agents"),
+	yamlpos.Key("trajectories"),
 	yamlpos.Key("faults"),
 	yamlpos.Key("providers"),
 	yamlpos.Key("budget"),
@@ -82,6 +83,8 @@ func (l *loader) fragment(root *yaml.Node) *Suite {
 			l.completions(s, v, ptr)
 		case "agents":
 			l.agents(s, v, ptr)
+		case "trajectories":
+			l.trajectories(s, v, ptr)
 		case "faults":
 			l.faults(s, v, ptr)
 		case "providers":

@@ -81,6 +81,8 @@ type Test struct {
 	Completion  *config.CompletionTest
 	Compliance  *Compliance
 	Agent       *Agent
+	// Trajectory is set for KindTrajectory (no Server then).
+	Trajectory *config.TrajectoryTest
 	// Name, Options and Pos are those of the test, whatever its kind.
 	Name    string
 	Options *config.TestOptions
@@ -240,6 +242,7 @@ func (b *builder) suite(s *config.Suite) {
 	}
 	b.kinds(s, names, add)
 	b.agents(s, names, add)
+	b.trajectories(s, names, add)
 	b.fixtureScopes(s, b.plan.Tests[first:])
 	b.linkCaptures(s, b.plan.Tests[first:])
 	b.otherBlocks(s)

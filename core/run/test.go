@@ -26,18 +26,20 @@ const stderrLines = 20
 // testHeader is the part of a result known before the test runs.
 func testHeader(t *plan.Test) rpt.Test {
 	h := rpt.Test{
-		ID:     t.ID,
-		Name:   t.Name,
-		File:   t.Suite.File,
-		Line:   t.Pos.Line,
-		Col:    t.Pos.Col,
-		Block:  t.Block(),
-		Server: t.Server.Name,
+		ID:    t.ID,
+		Name:  t.Name,
+		File:  t.Suite.File,
+		Line:  t.Pos.Line,
+		Col:   t.Pos.Col,
+		Block: t.Block(),
 		// Set for suites that list target_versions only, so reports of
 		// other suites keep their shape.
 		ProtocolVersion: t.ProtocolVersion,
 		Trial:           t.Trial,
 		TrialOf:         t.TrialOf,
+	}
+	if t.Server != nil { // nil for a trajectory test, which talks to no server
+		h.Server = t.Server.Name
 	}
 	if t.Options != nil {
 		h.Tags = t.Options.Tags
@@ -73,6 +75,8 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		return r.runCompliance(ctx, t)
 	case plan.KindAgent:
 		return r.runAgent(ctx, t)
+	case plan.KindTrajectory:
+		return r.runTrajectory(ctx, t)
 	}
 	if !r.caps.Await(ctx, t, &res) {
 		return res
