@@ -136,3 +136,26 @@ trajectories:
 	}
 	mustContain(t, "errors", r.stderr, "s.yml:3:", `"trace"`, "s.yml:8:", "expct")
 }
+
+// TestTrajectoriesWithHooks: per-test hooks run around a trajectory test,
+// which has no server (the context payload once dereferenced it and the
+// run panicked).
+func TestTrajectoriesWithHooks(t *testing.T) {
+	dir := t.TempDir()
+	writeFileIn(t, dir, "trace.jsonl", `{"seq":1,"dir":"client_to_server","message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}},"tool":"echo","args":{"message":"hi"}}`+"\n")
+	p := writeFileIn(t, dir, "s.yml", `
+hooks:
+  beforeEach:
+    - command: "sh -c 'cat >/dev/null; echo {}'"
+      mode: context
+  afterEach: "true"
+trajectories:
+  - name: one echo
+    trace: trace.jsonl
+    expect:
+      - {target: tool_names, matcher: {exact: [echo]}}
+`)
+	if r := mcptest(t, "run", p); r.code != 0 {
+		t.Fatalf("want a pass:\n%s", r)
+	}
+}

@@ -155,7 +155,10 @@ func payload(phase string, s *config.Suite, t *plan.Test, sc hookScope, result *
 		Result: result,
 	}
 	if t != nil {
-		p.Test = &hookTest{Name: t.Name, ID: t.ID, Block: t.Block(), Server: t.Server.Name}
+		p.Test = &hookTest{Name: t.Name, ID: t.ID, Block: t.Block()}
+		if t.Server != nil { // a trajectory test has none
+			p.Test.Server = t.Server.Name
+		}
 		if t.Options != nil {
 			p.Test.Tags = t.Options.Tags
 		}
