@@ -106,6 +106,9 @@ type Test struct {
 	// ProtocolVersion is the MCP revision the test runs at when its suite
 	// lists target_versions; "" means the run's revision.
 	ProtocolVersion string
+	// Files are the paths of the files["path"] targets, relative to the
+	// server's fixture copy (files.go).
+	Files []string
 	// Trial is the 1-based trial of a test run Trials times (--trials);
 	// TrialOf is then the ID the test has without its trial suffix. All
 	// three are zero for a run without trials.
@@ -218,6 +221,7 @@ func (b *builder) suite(s *config.Suite) {
 		b.selected++
 		t.Suite, t.Timeout = s, timeout(t.Options.TimeoutMS, s.DefaultTimeoutMS)
 		b.assertions(t, t.Options.Expect)
+		b.fileTargets(t, t.Options.Expect)
 		b.gaps.testGaps(t.Options, extra)
 		b.stepChecks(t)
 		b.plan.Tests = append(b.plan.Tests, t)

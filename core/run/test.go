@@ -94,6 +94,16 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		res.Status, res.Error = rpt.StatusFailed, terr
 		return res
 	}
+	// files["path"] targets compare with the files as they were before
+	// the call, so they are noted now.
+	var fw *fileWatch
+	if len(t.Files) > 0 {
+		if fw, err = r.watchFiles(ctx, t); err != nil {
+			res.Status = rpt.StatusErrored
+			res.Error = &rpt.Error{Kind: "files", Message: r.opts.Redact.String(err.Error())}
+			return res
+		}
+	}
 	// A test that injects a fixture error gets a synthesised answer and
 	// never starts its server (sess stays nil).
 	var sess *session.Session
@@ -137,10 +147,20 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		}
 		return envelope
 	}
-	if hooks.HasResponseTransform(t) || feat != nil || out.RPCError != nil {
+	if hooks.HasResponseTransform(t) || feat != nil || out.RPCError != nil || fw != nil {
 		var terr *rpt.Error
 		envelope, terr = r.hooks.TransformResponse(ctx, t, out, envelopeBytes())
 		envelope = r.withFeatures(feat, envelope)
+		if fw != nil && terr == nil {
+			withFiles, ferr := fw.add(envelope)
+			if ferr != nil {
+				res.Status = rpt.StatusErrored
+				res.Error = &rpt.Error{Kind: "files", Message: r.opts.Redact.String(ferr.Error())}
+				return res
+			}
+			// A file the server wrote may hold a secret, as a response may.
+			envelope = r.opts.Redact.Bytes(withFiles)
+		}
 		if terr != nil {
 			res.Status, res.Error = rpt.StatusFailed, terr
 			res.Response = r.truncate(envelope)
