@@ -159,3 +159,56 @@ trajectories:
 		t.Fatalf("want a pass:\n%s", r)
 	}
 }
+
+// TestImportTrajectories converts mcp-assert's trajectory corpus into a
+// trajectories block plus trace files and runs it green; a converted
+// file whose order check contradicts its trace fails (exit 1), so the
+// converted checks can fail.
+func TestImportTrajectories(t *testing.T) {
+	// The trajectory files of mcp-assert's examples (MIT, see the LICENSE
+	// beside them).
+	corpus := filepath.Join(root, "e2e", "testdata", "mcp-assert", "trajectory")
+	out := filepath.Join(t.TempDir(), "s.yml")
+	if r := mcptest(t, "import", "mcp-assert", corpus, "-o", out); r.code != 0 {
+		t.Fatalf("import:\n%s", r)
+	}
+	if r := mcptest(t, "run", out); r.code != 0 || !strings.Contains(r.stdout, "20 passed") {
+		t.Fatalf("the converted trajectories should pass:\n%s", r)
+	}
+	src := t.TempDir()
+	writeFileIn(t, src, "t.yaml", `name: rename protocol
+trace:
+  - tool: prepare_rename
+    args: {file: main.go, line: 6}
+  - tool: get_references
+  - tool: rename_symbol
+    args: {new_name: Entity}
+trajectory:
+  - type: order
+    tools: [prepare_rename, rename_symbol]
+  - type: presence
+    tools: [get_references]
+  - type: absence
+    tools: [apply_edit]
+  - type: args_contain
+    tool: rename_symbol
+    args: {new_name: Entity}
+`)
+	writeFileIn(t, src, "u.yaml", `name: wrong order
+trace:
+  - tool: a
+  - tool: b
+trajectory:
+  - type: order
+    tools: [b, a]
+`)
+	out = filepath.Join(t.TempDir(), "s.yml")
+	if r := mcptest(t, "import", "mcp-assert", src, "-o", out); r.code != 0 {
+		t.Fatalf("import:\n%s", r)
+	}
+	r := mcptest(t, "run", out)
+	if r.code != 1 {
+		t.Fatalf("want the wrong order to fail:\n%s", r)
+	}
+	mustContain(t, "output", r.stdout, "PASS  rename protocol", "FAIL  wrong order")
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/mcptest/mcptest/core/toolkit/importer"
 )
@@ -52,6 +53,10 @@ func cmdImport(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := os.WriteFile(*out, raw, 0o644); err != nil {
+		fmt.Fprintf(stderr, "mcptest import: %v\n", err)
+		return 2
+	}
+	if err := importer.WriteTraces(filepath.Dir(*out), res.Traces); err != nil {
 		fmt.Fprintf(stderr, "mcptest import: %v\n", err)
 		return 2
 	}

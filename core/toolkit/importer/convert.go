@@ -51,6 +51,9 @@ type Result struct {
 	Converted int
 	Files     int
 	Issues    []Issue
+	// Traces are the JSONL trace files of converted trajectory files, by
+	// path relative to the suite; the caller writes them beside it.
+	Traces map[string][]byte
 }
 
 // Convert reads every mcp-assert file under paths (directories are
@@ -60,7 +63,7 @@ func Convert(paths []string, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &converter{opt: opt, res: &Result{Suite: &Suite{Servers: map[string]*Server{}}}, byKey: map[string]string{}}
+	c := &converter{opt: opt, res: &Result{Suite: &Suite{Servers: map[string]*Server{}}, Traces: map[string][]byte{}}, byKey: map[string]string{}}
 	for _, f := range files {
 		c.res.Files++
 		c.file(f)
@@ -124,7 +127,7 @@ func (c *converter) file(path string) {
 	}
 	switch {
 	case a.Trace.Kind != 0 || a.Trajectory.Kind != 0:
-		c.issue(path, lineOf(doc, "trajectory"), false, "trace/trajectory assertions are not converted yet: record the session with mcptest intercept and write a trajectories: block by hand (docs/toolkit-2.md)")
+		c.trajectory(path, doc, a)
 		return
 	case a.Logging.Kind != 0:
 		c.issue(path, lineOf(doc, "assert_logging"), false, "assert_logging has no converter yet (use a tool test with log_level and the logs target by hand)")

@@ -9,13 +9,14 @@ import (
 
 // Suite is the v1 suite the importer writes (only the parts it uses).
 type Suite struct {
-	Servers      map[string]*Server `yaml:"servers"`
+	Servers      map[string]*Server `yaml:"servers,omitempty"`
 	Tools        []Test             `yaml:"tools,omitempty"`
 	Resources    []Test             `yaml:"resources,omitempty"`
 	Prompts      []Test             `yaml:"prompts,omitempty"`
 	Lists        []Test             `yaml:"lists,omitempty"`
 	Completions  []Test             `yaml:"completions,omitempty"`
 	Compositions []Composition      `yaml:"compositions,omitempty"`
+	Trajectories []Trajectory       `yaml:"trajectories,omitempty"`
 }
 
 // Server is one deduplicated server.
