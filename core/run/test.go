@@ -11,6 +11,7 @@ import (
 	"github.com/mcptest/mcptest/core/cassette"
 	"github.com/mcptest/mcptest/core/hooks"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/run/internal/filewatch"
 	"github.com/mcptest/mcptest/core/servers"
 	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/internal/jsonx"
@@ -96,7 +97,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	}
 	// files["path"] targets compare with the files as they were before
 	// the call, so they are noted now.
-	var fw *fileWatch
+	var fw *filewatch.Watch
 	if len(t.Files) > 0 {
 		if fw, err = r.watchFiles(ctx, t); err != nil {
 			res.Status = rpt.StatusErrored
@@ -152,7 +153,7 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		envelope, terr = r.hooks.TransformResponse(ctx, t, out, envelopeBytes())
 		envelope = r.withFeatures(feat, envelope)
 		if fw != nil && terr == nil {
-			withFiles, ferr := fw.add(envelope)
+			withFiles, ferr := fw.Add(envelope)
 			if ferr != nil {
 				res.Status = rpt.StatusErrored
 				res.Error = &rpt.Error{Kind: "files", Message: r.opts.Redact.String(ferr.Error())}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/toolkit/intercept"
 	"github.com/mcptest/mcptest/internal/safefile"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -24,14 +25,14 @@ func (r *runner) runTrajectory(ctx context.Context, t *plan.Test) (res rpt.Test)
 		res.Error = &rpt.Error{Kind: kind, Message: r.opts.Redact.String(err.Error())}
 		return res
 	}
-	data, err := safefile.ReadFile(tt.TracePath, traceLimit)
+	data, err := safefile.ReadFile(tt.TracePath, intercept.TraceLimit)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			err = fmt.Errorf("trace %s (line %d of %s) does not exist; write it with mcptest intercept -o", tt.Trace, tt.Pos.Line, t.Suite.File)
 		}
 		return errored("trace", err)
 	}
-	trace, err := traceFromIntercept(tt.Trace, data)
+	trace, err := intercept.Trajectory(tt.Trace, data)
 	if err != nil {
 		return errored("trace", err)
 	}

@@ -1,4 +1,4 @@
-package run
+package intercept
 
 import (
 	"errors"
@@ -9,14 +9,14 @@ import (
 // A call whose response came back carries its result; one without a
 // response is marked so; a repeat with keys reordered is redundant; a
 // broken line is a located ErrBadTrace.
-func TestTraceFromIntercept(t *testing.T) {
+func TestTrajectory(t *testing.T) {
 	trace := strings.Join([]string{
 		`{"seq":1,"dir":"client_to_server","message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}},"tool":"add","args":{"a":1,"b":2}}`,
 		`{"seq":2,"dir":"server_to_client","message":{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}}`,
 		``,
 		`{"seq":3,"dir":"client_to_server","message":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"b":2,"a":1}}},"tool":"add","args":{"b":2,"a":1}}`,
 	}, "\n")
-	tr, err := traceFromIntercept("t.jsonl", []byte(trace))
+	tr, err := Trajectory("t.jsonl", []byte(trace))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestTraceFromIntercept(t *testing.T) {
 	if tr.ToolResults[1].Error == "" {
 		t.Errorf("result 1 has no response but no error: %+v", tr.ToolResults[1])
 	}
-	_, err = traceFromIntercept("t.jsonl", []byte(trace+"\n{not json"))
+	_, err = Trajectory("t.jsonl", []byte(trace+"\n{not json"))
 	if !errors.Is(err, ErrBadTrace) || !strings.Contains(err.Error(), "t.jsonl:5:") {
 		t.Errorf("broken line: %v", err)
 	}

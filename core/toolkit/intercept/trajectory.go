@@ -1,4 +1,4 @@
-package run
+package intercept
 
 import (
 	"bufio"
@@ -8,40 +8,39 @@ import (
 	"fmt"
 
 	"github.com/mcptest/mcptest/core/agent"
-	"github.com/mcptest/mcptest/core/toolkit/intercept"
 )
 
-// traceLimit bounds the trace file a trajectory test reads.
-const traceLimit = 64 << 20
+// TraceLimit bounds the trace file a trajectory test reads.
+const TraceLimit = 64 << 20
 
 // ErrBadTrace is returned for a trace file that is not an intercept JSONL
 // trace.
 var ErrBadTrace = errors.New("not an intercept trace")
 
-// traceFromIntercept builds the trajectory of an intercept trace as an
+// Trajectory builds the trajectory of an intercept trace as an
 // agent trace, so that a trajectory test's targets are exactly those of
 // an agent test (tool_names, tool_calls[i].args.<path>, ...). A tools/call
 // request is a call; the response with the same JSON-RPC id is its
 // result. file names the trace in errors, which give the 1-based line.
-func traceFromIntercept(file string, data []byte) (*agent.Trace, error) {
+func Trajectory(file string, data []byte) (*agent.Trace, error) {
 	tr := &agent.Trace{Servers: []string{}, Tools: []agent.Tool{}, ToolCalls: []agent.ToolCall{},
 		ToolResults: []agent.ToolResult{}, ToolNames: []string{}, ModelCalls: []agent.ModelCall{}}
 	tr.Conversation.PerTurn = []agent.Turn{}
 	byID := map[string]int{} // JSON-RPC id of a tools/call request -> call index
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), traceLimit)
+	sc.Buffer(make([]byte, 0, 64<<10), TraceLimit)
 	for line := 1; sc.Scan(); line++ {
 		raw := bytes.TrimSpace(sc.Bytes())
 		if len(raw) == 0 {
 			continue
 		}
-		var e intercept.Entry
+		var e Entry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w: %v", file, line, ErrBadTrace, err)
 		}
-		if e.Dir != intercept.ToServer && e.Dir != intercept.ToClient {
-			return nil, fmt.Errorf("%s:%d: %w: dir is %q, want %s or %s", file, line, ErrBadTrace, e.Dir, intercept.ToServer, intercept.ToClient)
+		if e.Dir != ToServer && e.Dir != ToClient {
+			return nil, fmt.Errorf("%s:%d: %w: dir is %q, want %s or %s", file, line, ErrBadTrace, e.Dir, ToServer, ToClient)
 		}
 		var msg struct {
 			ID     json.RawMessage `json:"id"`
@@ -50,7 +49,7 @@ func traceFromIntercept(file string, data []byte) (*agent.Trace, error) {
 		}
 		_ = json.Unmarshal(e.Message, &msg) // a non-object message carries no id
 		id := string(msg.ID)
-		if e.Dir == intercept.ToServer && e.Tool != "" {
+		if e.Dir == ToServer && e.Tool != "" {
 			args := e.Args
 			if len(args) == 0 || string(args) == "null" {
 				args = json.RawMessage("{}")
@@ -69,7 +68,7 @@ func traceFromIntercept(file string, data []byte) (*agent.Trace, error) {
 			}
 			continue
 		}
-		if e.Dir != intercept.ToClient || id == "" {
+		if e.Dir != ToClient || id == "" {
 			continue
 		}
 		n, ok := byID[id]
