@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	"github.com/mcptest/mcptest/internal/safefile"
 )
 
@@ -106,21 +107,21 @@ func (c *Cassette) Encode() ([]byte, error) {
 	out := *c
 	out.Version = Version
 	var err error
-	if out.Capabilities, err = canonicalJSON(c.Capabilities); err != nil {
+	if out.Capabilities, err = jsonx.Canonical(c.Capabilities); err != nil {
 		return nil, fmt.Errorf("capabilities: %w", err)
 	}
 	out.Exchanges = make([]Exchange, len(c.Exchanges))
 	keys := make([]string, len(c.Exchanges))
 	for i, x := range c.Exchanges {
-		if x.Params, err = canonicalJSON(x.Params); err != nil {
+		if x.Params, err = jsonx.Canonical(x.Params); err != nil {
 			return nil, fmt.Errorf("%s params: %w", x.Method, err)
 		}
-		if x.Result, err = canonicalJSON(x.Result); err != nil {
+		if x.Result, err = jsonx.Canonical(x.Result); err != nil {
 			return nil, fmt.Errorf("%s result: %w", x.Method, err)
 		}
 		if x.Error != nil {
 			e := *x.Error
-			if e.Data, err = canonicalJSON(e.Data); err != nil {
+			if e.Data, err = jsonx.Canonical(e.Data); err != nil {
 				return nil, fmt.Errorf("%s error data: %w", x.Method, err)
 			}
 			x.Error = &e
@@ -184,39 +185,6 @@ func (c *Cassette) WriteFile(path string) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// canonicalJSON re-encodes raw with sorted object keys, numbers as
-// written and no HTML escaping; empty and absent stay empty.
-func canonicalJSON(raw json.RawMessage) (json.RawMessage, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	v, err := decodeJSON(raw)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
-func decodeJSON(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("trailing data after the JSON value")
-	}
-	return v, nil
-}
-
 // requestKey is what replay matches a request on: the method and the
 // params compared structurally (object keys in any order, numbers by
 // value: 1 and 1.0 are equal). For tools/call and prompts/get, absent or
@@ -229,7 +197,7 @@ func requestKey(method string, params json.RawMessage) (string, error) {
 	if len(params) == 0 || string(params) == "null" {
 		return b.String(), nil
 	}
-	v, err := decodeJSON(params)
+	v, err := jsonx.DecodeNumbers(params)
 	if err != nil {
 		return "", err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 	"github.com/mcptest/mcptest/internal/redact"
 )
 
@@ -45,7 +46,7 @@ func callRaw(t *testing.T, s *session.Session, c cassetteCall) (*session.Outcome
 // canon renders raw JSON canonically for comparisons.
 func canon(t *testing.T, raw json.RawMessage) string {
 	t.Helper()
-	b, err := canonicalJSON(raw)
+	b, err := jsonx.Canonical(raw)
 	if err != nil {
 		t.Fatalf("canonical %s: %v", raw, err)
 	}

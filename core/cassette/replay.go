@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/jsonx"
 )
 
 // Config describes a cassette server.
@@ -160,7 +161,7 @@ func (t *replay) lookup(method string, params json.RawMessage) (Exchange, error)
 	defer t.mu.Unlock()
 	a := t.answers[k]
 	if a == nil || len(a.list) == 0 {
-		shown, _ := canonicalJSON(scrubbed)
+		shown, _ := jsonx.Canonical(scrubbed)
 		if len(shown) == 0 {
 			shown = json.RawMessage("(no params)")
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcptest/mcptest/internal/jsonx"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/pmezard/go-difflib/difflib"
 )
@@ -101,7 +102,7 @@ func (m *replaying) Complete(ctx context.Context, req sdk.ChatRequest) (sdk.Chat
 	if err != nil {
 		return sdk.ChatResponse{}, err
 	}
-	want, err := canonical(x.Request)
+	want, err := jsonx.Canonical(x.Request)
 	if err != nil {
 		return sdk.ChatResponse{}, fmt.Errorf("%w: run %q call %d: %w", ErrBadSection, m.key, i+1, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcptest/mcptest/internal/jsonx"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -97,10 +98,10 @@ func (s *Section) Encode() (json.RawMessage, error) {
 		cx := make([]Exchange, len(xs))
 		for i, x := range xs {
 			var err error
-			if cx[i].Request, err = canonical(x.Request); err != nil {
+			if cx[i].Request, err = jsonx.Canonical(x.Request); err != nil {
 				return nil, fmt.Errorf("runs[%q][%d] request: %w", k, i, err)
 			}
-			if cx[i].Response, err = canonical(x.Response); err != nil {
+			if cx[i].Response, err = jsonx.Canonical(x.Response); err != nil {
 				return nil, fmt.Errorf("runs[%q][%d] response: %w", k, i, err)
 			}
 			cx[i].Error = x.Error
@@ -128,38 +129,5 @@ func requestJSON(req sdk.ChatRequest, scrub func([]byte) []byte) (json.RawMessag
 	if scrub != nil {
 		b = scrub(b)
 	}
-	return canonical(b)
-}
-
-// canonical re-encodes JSON with sorted keys and number literals kept;
-// empty input stays empty.
-func canonical(raw json.RawMessage) (json.RawMessage, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	v, err := decode(raw)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
-func decode(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("trailing data after the JSON value")
-	}
-	return v, nil
+	return jsonx.Canonical(b)
 }
