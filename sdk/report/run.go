@@ -39,6 +39,9 @@ type Run struct {
 	// pass@k and pass^k per test and overall, and the flaky tests.
 	// Summarize computes it; absent without trials.
 	Trials *Trials `json:"trials,omitempty"`
+	// Costs is what the run's model calls cost, in total and per suite;
+	// absent when nothing had a price.
+	Costs *Costs `json:"costs,omitempty"`
 	// ModelCompatibility lists the model identifiers the run's suites say
 	// they target (their model_compatibility), in first-seen order without
 	// repeats: metadata reporters label the run with. Absent when no suite

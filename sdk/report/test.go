@@ -83,6 +83,9 @@ type Test struct {
 	Check *Check `json:"check,omitempty"`
 	// Agent is the trace of an agent test's run; nil for other tests.
 	Agent *Agent `json:"agent,omitempty"`
+	// Eval is the grade of a test of the evals block; nil for other tests
+	// and for a deferred eval.
+	Eval *Eval `json:"eval,omitempty"`
 }
 
 // Check identifies a compliance check and what the specification demands.
@@ -138,6 +141,9 @@ type Assertion struct {
 	// runs several (its severity is the level of what was broken); nil
 	// elsewhere. Reporters name a finding by this check, not the test's.
 	Check *Check `json:"check,omitempty"`
+	// Eval is the grade of a judged metric of an agent test (or of a
+	// model-graded matcher's verdict); nil elsewhere.
+	Eval *Eval `json:"eval,omitempty"`
 }
 
 // DerivedMetric is the value of one derived metric of a test.
