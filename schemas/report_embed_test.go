@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcptest/mcptest/sdk/report"
+	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
 // reportDefs maps each report type to where the schema describes it ("" is
@@ -225,6 +226,26 @@ func TestReportSchemaAcceptsAndRejects(t *testing.T) {
 		}
 		if sch.Validate(v) == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestReportSchemaAcceptsFixtures checks the reporters' fixture runs (the
+// sample and the graded-evals run) against the schema, so every field the
+// reporters are tested with is one a saved report may hold.
+func TestReportSchemaAcceptsFixtures(t *testing.T) {
+	sch := compileReportSchema(t)
+	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "evals": reporttest.Evals()} {
+		raw, err := json.Marshal(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(v); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
