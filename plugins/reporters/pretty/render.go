@@ -114,6 +114,7 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 	}
 	b.WriteString(r.slowMark(t))
 	b.WriteString("\n")
+	r.writeEval(b, indent1, t.Eval)
 
 	if t.Status == report.StatusPassed {
 		return
@@ -122,6 +123,7 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 		a := &t.Assertions[i]
 		if a.Status == report.StatusFailed || a.Status == report.StatusErrored {
 			r.writeAssertion(b, a)
+			r.writeEval(b, indent1+indentStep, a.Eval)
 		}
 	}
 	r.writeScore(b, t)
@@ -221,6 +223,7 @@ func (r *renderer) finish(run *report.Run) error {
 	r.writeVersions(&b, run)
 	r.writeTrials(&b, run)
 	r.writeLatency(&b, run)
+	r.writeCosts(&b, run)
 	b.WriteString("\n" + r.summary(run) + "\n")
 	return r.write(b.String())
 }

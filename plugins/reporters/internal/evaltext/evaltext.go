@@ -191,7 +191,7 @@ func Headline(e *report.Eval) string {
 	case e.Ref != "":
 		form += " (rubric " + textsafe.CleanLineTrim(e.Ref) + ")"
 	}
-	if form != "" && e.Form != "metric" {
+	if form != "" && e.Form != "metric" && e.Form != "scorer" {
 		parts = append(parts, form)
 	}
 	if g := Grader(e); g != "" {
