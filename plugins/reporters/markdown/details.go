@@ -71,10 +71,12 @@ func writeTestDetails(b *strings.Builder, t *report.Test) {
 		}
 		b.WriteString("): " + inline(c.Title, maxReasonRunes) + "\n\n")
 	}
+	writeEvalDetails(b, t.Eval)
 	for i := range t.Assertions {
 		a := &t.Assertions[i]
 		if a.Status == report.StatusFailed || a.Status == report.StatusErrored {
 			writeAssertion(b, a)
+			writeEvalDetails(b, a.Eval)
 		}
 	}
 	if t.Error != nil {
