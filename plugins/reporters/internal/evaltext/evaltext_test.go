@@ -121,3 +121,19 @@ func TestProperties(t *testing.T) {
 		}
 	}
 }
+
+func TestCleanCopies(t *testing.T) {
+	run := reporttest.Evals()
+	e := evalOf(t, run, reporttest.EvalGatesFailed)
+	c := Clean(e)
+	if strings.ContainsAny(c.Response, "\x1b\x07") || !strings.Contains(e.Response, "\x1b") {
+		t.Errorf("response not cleaned, or the original changed: %q / %q", c.Response, e.Response)
+	}
+	c.Criteria[0].Name = "changed"
+	if e.Criteria[0].Name == "changed" {
+		t.Error("Clean shares the criteria with the original")
+	}
+	if Clean(nil) != nil {
+		t.Error("Clean(nil) is not nil")
+	}
+}
