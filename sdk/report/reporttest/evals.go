@@ -56,7 +56,7 @@ func Evals() *report.Run {
 			{Name: "actionable", Weight: 0.5, Score: f(0.6), Threshold: 0.5, Passed: true, Reason: "Says what changed, not what to do."},
 		},
 		Jurors: []report.EvalJuror{
-			{Index: 0, Model: "claude-sonnet-4-5", Score: f(0.85), Passed: true, Reason: "good", CostUSD: f(0.0012)},
+			{Index: 0, Model: "claude-sonnet-4-5", Provider: "anthropic", Score: f(0.85), Passed: true, Reason: "good", CostUSD: f(0.0012)},
 			{Index: 1, Model: "claude-sonnet-4-5", Score: f(0.75), Passed: true, Reason: "fine", Cached: true, CostUSD: f(0)},
 			{Index: 2, Model: "claude-sonnet-4-5", Passed: false, Abstained: true, Error: "reply was not the requested JSON after one repair: \"I think <b>yes</b>\""},
 		},
@@ -102,7 +102,7 @@ func Evals() *report.Run {
 		Scale: &report.EvalScale{Kind: "percent"}, Display: "75%",
 		Jurors: []report.EvalJuror{
 			{Index: 0, Model: "claude-sonnet-4-5", Score: f(0.9), Passed: true, CostUSD: f(0.002)},
-			{Index: 1, Model: "claude-haiku-4-5", Score: f(0.6), Passed: true, CostUSD: f(0.0005)},
+			{Index: 1, Model: "claude-haiku-4-5", Provider: "anthropic", Score: f(0.6), Passed: true, CostUSD: f(0.0005)},
 		},
 		Jury:  &report.EvalJury{Kind: "panel", Size: 2, Aggregate: "majority", TieBreak: "fail", PassFraction: 1, Alpha: f(-0.2)},
 		Calls: 2, CostUSD: f(0.0025),
