@@ -222,8 +222,8 @@ func (r *renderer) finish(run *report.Run) error {
 	}
 	r.writeVersions(&b, run)
 	r.writeTrials(&b, run)
-	r.writeLatency(&b, run)
 	r.writeCosts(&b, run)
+	r.writeLatency(&b, run)
 	b.WriteString("\n" + r.summary(run) + "\n")
 	return r.write(b.String())
 }
