@@ -161,15 +161,37 @@ func Grader(e *report.Eval) string {
 	case MethodScorer:
 		return failtext.JoinWords("scorer", e.Scorer)
 	case MethodPanel:
-		var models []string
-		for _, j := range e.Jurors {
-			models = append(models, textsafe.CleanLineTrim(j.Model))
-		}
-		return fmt.Sprintf("panel of %d (%s)", e.Jury.Size, strings.Join(models, ", "))
+		return fmt.Sprintf("panel of %d (%s)", e.Jury.Size, strings.Join(jurorModels(e), ", "))
 	case MethodJury:
-		return strings.TrimSuffix(fmt.Sprintf("jury of %d × %s", e.Jury.Size, textsafe.CleanLineTrim(e.JudgeModel)), " × ")
+		// A jury of one model names it once; a matcher's jury may mix
+		// models, each juror's named.
+		models := jurorModels(e)
+		if m := textsafe.CleanLineTrim(e.JudgeModel); m != "" {
+			models = []string{m}
+		}
+		s := fmt.Sprintf("jury of %d", e.Jury.Size)
+		switch len(models) {
+		case 0:
+			return s
+		case 1:
+			return s + " × " + models[0]
+		}
+		return s + " (" + strings.Join(models, ", ") + ")"
 	}
 	return failtext.JoinWords("judge", e.JudgeModel)
+}
+
+// jurorModels lists the jurors' models, each once, in juror order.
+func jurorModels(e *report.Eval) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, j := range e.Jurors {
+		if m := textsafe.CleanLineTrim(j.Model); m != "" && !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // Headline says on one line what the grade was: "eval passed: score

@@ -84,6 +84,14 @@ func TestEscalatedAndMethod(t *testing.T) {
 			t.Errorf("%s: escalated %v, want %v", name, got, want.escalated)
 		}
 	}
+	mixed := &report.Eval{Form: "text", Jury: &report.EvalJury{Kind: "jury", Size: 3},
+		Jurors: []report.EvalJuror{{Model: "a"}, {Model: "b"}, {Model: "a"}}}
+	if g := Grader(mixed); g != "jury of 3 (a, b)" {
+		t.Errorf("mixed jury grader %q", g)
+	}
+	if g := Grader(&report.Eval{Jury: &report.EvalJury{Kind: "jury", Size: 2}}); g != "jury of 2" {
+		t.Errorf("anonymous jury grader %q", g)
+	}
 	split := &report.Eval{Jury: &report.EvalJury{Kind: "jury", Size: 2, PassFraction: 0.5},
 		Jurors: []report.EvalJuror{{Index: 0, Passed: true}, {Index: 1}}}
 	if !Escalated(split) {
