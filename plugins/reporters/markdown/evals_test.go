@@ -42,6 +42,7 @@ func TestEvalsRender(t *testing.T) {
 		"scorer house-style | 1 | unpriced |",
 		`**Cost:** \$0.0093 (suites/evals.yml \$0.0086, suites/agents.yml \$0.0007) · 21 judge calls, 4 cached · budget \$0.50`,
 		"| ❌ failed | error answers apologize | `suites/evals.yml:14` | eval score 0.55 (threshold 0.7): required criterion",
+		"| ❌ failed | agent books a flight | `suites/agents.yml:9` | `agent` › `plan_quality` — eval score 0.3 (threshold 0.6): booked before checking availability |",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("missing %q in\n%s", want, doc)

@@ -104,6 +104,8 @@ func reason(t *report.Test) string {
 		}
 		if detail := failureSummary(a.Failure); detail != "" {
 			out += " — " + detail
+		} else if a.Eval != nil {
+			out += " — " + evalReason(a.Eval)
 		}
 		return out
 	}
