@@ -57,6 +57,11 @@ func TestEvalsInBrowser(t *testing.T) {
 	if n := all(doc, byTag("b")); len(n) != 0 {
 		t.Errorf("hostile text in a grade injected %d <b> elements", len(n))
 	}
+	// The evals' scores make the score chart: 0.4; 0.5 and 0.55; 0.75;
+	// 0.8 three times (the jury, two trials); 0.9 twice and 1.
+	if got := strings.Join(values(byID(t, doc, "chart-scores"), "bar"), ","); got != "0,0,0,0,1,2,0,1,3,3" {
+		t.Errorf("score chart bars %s", got)
+	}
 	if sum := text(all(list[0], byTag("summary"))[0]); !strings.Contains(sum, "score 4.2/5 (0.8)") {
 		t.Errorf("the test line lacks its grade: %q", sum)
 	}
