@@ -98,10 +98,10 @@ func Evals() *report.Run {
 	t = test(EvalPanelPassed, 44, report.StatusPassed, 990)
 	t.Eval = &report.Eval{
 		Form: "text", Candidate: "response", Response: "The 2.3.0 release added per-tenant rate limits.",
-		JudgeModel: "claude-sonnet-4-5", Score: 0.75, Threshold: 0.6, Passed: true,
+		Score: 0.75, Threshold: 0.6, Passed: true,
 		Scale: &report.EvalScale{Kind: "percent"}, Display: "75%",
 		Jurors: []report.EvalJuror{
-			{Index: 0, Model: "claude-sonnet-4-5", Score: f(0.9), Passed: true, CostUSD: f(0.002)},
+			{Index: 0, Model: "claude-sonnet-4-5", Provider: "anthropic", Score: f(0.9), Passed: true, CostUSD: f(0.002)},
 			{Index: 1, Model: "claude-haiku-4-5", Provider: "anthropic", Score: f(0.6), Passed: true, CostUSD: f(0.0005)},
 		},
 		Jury:  &report.EvalJury{Kind: "panel", Size: 2, Aggregate: "majority", TieBreak: "fail", PassFraction: 1, Alpha: f(-0.2)},
