@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
 	"github.com/mcptest/mcptest/sdk/plugintest"
+	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
@@ -58,5 +59,23 @@ func TestEvalsRender(t *testing.T) {
 		if !strings.Contains(code, want) {
 			t.Errorf("details miss %q:\n%s", want, code)
 		}
+	}
+}
+
+// A deferred model-graded assertion inside a failed test is named in the
+// details with the key it waits for.
+func TestDeferredAssertionInDetails(t *testing.T) {
+	run := reporttest.Evals()
+	for i := range run.Tests {
+		if run.Tests[i].Name == reporttest.EvalAgentMetrics {
+			run.Tests[i].Assertions = append(run.Tests[i].Assertions, report.Assertion{Index: 3, Target: "agent", Matcher: "llm-judge",
+				Status: report.StatusDeferred, Error: "judge model gpt-4o needs OPENAI_API_KEY, which is not set"})
+		}
+	}
+	c := plugintest.New(t, newPlugin(), nil)
+	out := plugintest.Render(t, c, plugintest.RenderStart{Key: "markdown"}, rendertest.Finished(run))
+	checkDocument(t, out.Primary)
+	if want := "**⏸️ assertion 4:** `agent` › `llm-judge` — deferred: judge model gpt-4o needs OPENAI\\_API\\_KEY, which is not set"; !strings.Contains(out.Primary, want) {
+		t.Errorf("missing %q in\n%s", want, out.Primary)
 	}
 }

@@ -36,3 +36,14 @@ func (r *renderer) writeCosts(b *strings.Builder, run *report.Run) {
 		b.WriteString("\n" + r.p.paint(bold, "cost:") + " " + r.p.line(plain, strings.TrimPrefix(c, "cost ")) + "\n")
 	}
 }
+
+// writeDeferred writes an assertion left unjudged for want of a model
+// key, with the variable to set.
+func (r *renderer) writeDeferred(b *strings.Builder, a *report.Assertion) {
+	b.WriteString(indent1 + r.p.paint(yellow, "~") + " " + r.p.line(plain, textsafe.Truncate(a.Target, maxLineRunes)) +
+		" " + r.p.paint(dim, "›") + " " + r.p.line(bold, textsafe.Truncate(a.Matcher, maxLineRunes)) + r.p.paint(dim, " — deferred"))
+	if a.Error != "" {
+		b.WriteString(r.p.paint(dim, ": ") + r.p.line(plain, textsafe.Truncate(a.Error, maxLineRunes)))
+	}
+	b.WriteString("\n")
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
+	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
@@ -45,5 +46,23 @@ func TestEvalsRender(t *testing.T) {
 	}
 	if strings.ContainsAny(out, "\x1b\x07") {
 		t.Errorf("control characters reached the terminal:\n%q", out)
+	}
+}
+
+// A model-graded assertion deferred (no judge key) inside a test that
+// failed on something else says so, rather than vanishing.
+func TestDeferredAssertionShown(t *testing.T) {
+	run := reporttest.Evals()
+	var agent *report.Test
+	for i := range run.Tests {
+		if run.Tests[i].Name == reporttest.EvalAgentMetrics {
+			agent = &run.Tests[i]
+		}
+	}
+	agent.Assertions = append(agent.Assertions, report.Assertion{Index: 3, Target: "agent", Matcher: "llm-judge", Status: report.StatusDeferred,
+		Error: "judge model gpt-4o needs OPENAI_API_KEY, which is not set"})
+	out := renderTests(t, false, *agent)
+	if want := "    ~ agent › llm-judge — deferred: judge model gpt-4o needs OPENAI_API_KEY, which is not set\n"; !strings.Contains(out, want) {
+		t.Errorf("missing %q in\n%s", want, out)
 	}
 }

@@ -121,9 +121,15 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 	}
 	for i := range t.Assertions {
 		a := &t.Assertions[i]
-		if a.Status == report.StatusFailed || a.Status == report.StatusErrored {
+		switch a.Status {
+		case report.StatusFailed, report.StatusErrored:
 			r.writeAssertion(b, a)
 			r.writeEval(b, indent1+indentStep, a.Eval)
+		case report.StatusDeferred:
+			// A model-graded assertion whose judge has no key: neither
+			// passed nor failed, and the reader should know it was not
+			// judged.
+			r.writeDeferred(b, a)
 		}
 	}
 	r.writeScore(b, t)
