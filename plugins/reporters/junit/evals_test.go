@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
+	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
@@ -67,6 +68,31 @@ func TestEvalsRender(t *testing.T) {
 	} {
 		if props[k] != v {
 			t.Errorf("property %s = %q, want %q", k, props[k], v)
+		}
+	}
+}
+
+// A deferred model-graded assertion inside a failed test is named in the
+// failure body, and does not count as a failure of its own.
+func TestDeferredAssertionInFailureBody(t *testing.T) {
+	run := reporttest.Evals()
+	for i := range run.Tests {
+		if run.Tests[i].Name == reporttest.EvalAgentMetrics {
+			run.Tests[i].Assertions = append(run.Tests[i].Assertions, report.Assertion{Index: 3, Target: "agent", Matcher: "llm-judge",
+				Status: report.StatusDeferred, Error: "judge model gpt-4o needs OPENAI_API_KEY, which is not set"})
+		}
+	}
+	doc := rendertest.Primary(t, newPlugin(), "junit", rendertest.Finished(run))
+	validateXSD(t, doc)
+	for _, s := range parse(t, doc).Suites {
+		for _, c := range s.Cases {
+			if c.Name != reporttest.EvalAgentMetrics {
+				continue
+			}
+			if c.Failure == nil || !strings.Contains(c.Failure.Body, "agent llm-judge\n  deferred: judge model gpt-4o needs OPENAI_API_KEY") ||
+				strings.Contains(c.Failure.Message, "more") {
+				t.Errorf("failure: %+v", c.Failure)
+			}
 		}
 	}
 }

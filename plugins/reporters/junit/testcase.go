@@ -198,6 +198,13 @@ func writeAssertion(b *strings.Builder, a *report.Assertion) {
 // its threshold, its compliance check and the tail of the server's stderr.
 func writeTestFacts(b *strings.Builder, t *report.Test) {
 	writeEval(b, "", t.Eval)
+	for i := range t.Assertions {
+		// A model-graded assertion left unjudged for want of a key: not a
+		// failure, but the reader should know it was not judged.
+		if a := &t.Assertions[i]; a.Status == report.StatusDeferred {
+			b.WriteString(failtext.AssertionLabel(a) + "\n  deferred: " + nonEmpty(textsafe.CleanLineTrim(a.Error), "no model key") + "\n")
+		}
+	}
 	if t.Score != nil {
 		line := "score: " + failtext.FormatNumber(*t.Score)
 		if t.Threshold != nil {

@@ -89,6 +89,16 @@ func diagnostics(t *report.Test) []kv {
 		}
 		add("assertions", list)
 	}
+	var deferred []any
+	for i := range t.Assertions {
+		if a := &t.Assertions[i]; a.Status == report.StatusDeferred {
+			deferred = append(deferred, assertionMap(a))
+		}
+	}
+	if len(deferred) > 0 {
+		// Not judged for want of a model key: neither passed nor failed.
+		add("deferred_assertions", deferred)
+	}
 	if tail := textsafe.Tail(textsafe.Clean(t.Stderr), stderrLines); tail != "" {
 		add("stderr", prose(tail))
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
@@ -67,6 +68,28 @@ func TestEvalsReadBackWithTapParser(t *testing.T) {
 	} {
 		if !strings.Contains(tap, want) {
 			t.Errorf("missing %q in\n%s", want, tap)
+		}
+	}
+}
+
+// A deferred model-graded assertion inside a failed test is listed in the
+// diagnostics under deferred_assertions, apart from the failed ones.
+func TestDeferredAssertionInDiagnostics(t *testing.T) {
+	run := reporttest.Evals()
+	for i := range run.Tests {
+		if run.Tests[i].Name == reporttest.EvalAgentMetrics {
+			run.Tests[i].Assertions = append(run.Tests[i].Assertions, report.Assertion{Index: 3, Target: "agent", Matcher: "llm-judge",
+				Status: report.StatusDeferred, Error: "judge model gpt-4o needs OPENAI_API_KEY, which is not set"})
+		}
+	}
+	p := parseTAP(t, renderTAP(t, reporttest.EventsOf(run)))
+	for _, a := range p.Asserts {
+		if a.Name != reporttest.EvalAgentMetrics {
+			continue
+		}
+		d, _ := a.Diag["deferred_assertions"].([]any)
+		if len(d) != 1 || d[0].(map[string]any)["status"] != "deferred" || len(a.Diag["assertions"].([]any)) != 1 {
+			t.Errorf("diagnostics: %v", a.Diag)
 		}
 	}
 }
