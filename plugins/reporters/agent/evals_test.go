@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/rendertest"
+	"github.com/mcptest/mcptest/sdk/report"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
@@ -31,5 +32,21 @@ func TestEvals(t *testing.T) {
 	}
 	if strings.Contains(out, reporttest.EvalDeferred) || strings.Contains(out, "\x1b") {
 		t.Errorf("the deferred eval is listed, or an escape got through:\n%s", out)
+	}
+}
+
+// A deferred model-graded assertion in a failed test is named with the
+// key it waits for.
+func TestDeferredAssertion(t *testing.T) {
+	run := reporttest.Evals()
+	for i := range run.Tests {
+		if run.Tests[i].Name == reporttest.EvalAgentMetrics {
+			run.Tests[i].Assertions = append(run.Tests[i].Assertions, report.Assertion{Index: 3, Target: "agent", Matcher: "llm-judge",
+				Status: report.StatusDeferred, Error: "judge model gpt-4o needs OPENAI_API_KEY, which is not set"})
+		}
+	}
+	out := rendertest.Primary(t, newPlugin(), "agent", rendertest.Finished(run))
+	if want := "  deferred: agent llm-judge: judge model gpt-4o needs OPENAI_API_KEY, which is not set\n"; !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
 	}
 }

@@ -145,9 +145,14 @@ func writeTest(w io.Writer, t *report.Test) {
 	}
 }
 
-// writeAssertion writes a failed or errored assertion (members of a
-// failed assert-set included); passed ones are left out.
+// writeAssertion writes a failed, errored or deferred assertion (members
+// of a failed assert-set included); passed ones are left out.
 func writeAssertion(w io.Writer, a *report.Assertion) {
+	if a.Status == report.StatusDeferred {
+		// Not judged for want of a model key: the agent should know.
+		fmt.Fprintf(w, "  deferred: %s %s: %s\n", line(a.Target), line(a.Matcher), line(a.Error))
+		return
+	}
 	if a.Status != report.StatusFailed && a.Status != report.StatusErrored {
 		return
 	}
