@@ -21,6 +21,8 @@ func toolkitRun() *report.Run {
 			{ID: "audit::crash", Name: "crash", Block: "audit", Server: "server", Tool: "crash", Status: report.StatusFailed,
 				Check: &report.Check{ID: "audit/crashed", Title: "a tool call ended in a JSON-RPC error other than -32602 or broke the transport", Severity: "MUST"},
 				Error: &report.Error{Kind: "rpc_error", Message: "crashed: JSON-RPC error -32603: boom"}},
+			{ID: "diff::tool-removed", Name: "tool removed", Block: "diff", Server: "server", Status: report.StatusFailed,
+				Check: &report.Check{ID: "diff/tool-removed", Title: "a tool was removed", Severity: "MUST"}},
 			{ID: "c::J04", Name: "J04", File: "c.yml", Line: 1, Status: report.StatusFailed, Block: "compliance",
 				Check: &report.Check{ID: "J04", Title: "Unknown method answers -32601", Severity: "MUST"}},
 		}}
@@ -36,11 +38,13 @@ func TestToolkitFindingsHaveTheirOwnRules(t *testing.T) {
 	names := map[string]string{}
 	for _, r := range got.Tool.Driver.Rules {
 		names[r.ID] = r.Name
-		if strings.HasPrefix(r.ID, "lint/") && !strings.Contains(r.HelpURI, "toolkit.md#lint") {
-			t.Errorf("lint rule help %q", r.HelpURI)
+		if strings.HasPrefix(r.ID, "lint/") && !strings.Contains(r.HelpURI, "toolkit.md#lint") ||
+			strings.HasPrefix(r.ID, "diff/") && !strings.Contains(r.HelpURI, "catalog.md#comparing-two-catalogs") {
+			t.Errorf("rule %s help %q", r.ID, r.HelpURI)
 		}
 	}
-	want := map[string]string{"lint/tool-description-missing": "LintToolDescriptionMissing", "audit/crashed": "AuditCrashed", "J04": "ComplianceCheckJ04"}
+	want := map[string]string{"lint/tool-description-missing": "LintToolDescriptionMissing", "audit/crashed": "AuditCrashed",
+		"diff/tool-removed": "DiffToolRemoved", "J04": "ComplianceCheckJ04"}
 	for id, name := range want {
 		if names[id] != name {
 			t.Errorf("rule %s named %q, want %q (all: %v)", id, names[id], name, names)

@@ -23,6 +23,7 @@ const (
 	helpMatchers   = informationURI + "/blob/main/docs/matchers.md"
 	helpReport     = informationURI + "/blob/main/docs/report-sarif.md"
 	helpToolkit    = informationURI + "/blob/main/docs/toolkit.md"
+	helpCatalog    = informationURI + "/blob/main/docs/catalog.md"
 	helpEvals      = informationURI + "/blob/main/docs/agents-and-evals.md"
 )
 
@@ -80,6 +81,19 @@ func toolkitCheck(id string) (command, rule string, ok bool) {
 	return command, rule, ok && command != "" && rule != ""
 }
 
+// toolkitHelp is the page that documents a toolkit command's findings:
+// diff and drift have theirs in the catalog page, the others in the
+// toolkit page, each under its command's heading.
+func toolkitHelp(command string) string {
+	switch command {
+	case "diff":
+		return helpCatalog + "#comparing-two-catalogs-mcptest-diff"
+	case "drift":
+		return helpCatalog + "#watching-a-server-mcptest-drift"
+	}
+	return helpToolkit + "#" + command
+}
+
 // toolkitRule declares the rule of a toolkit finding (audit, fuzz, lint,
 // coverage, ...) under its own id and name, so code scanning groups the
 // findings by what the toolkit command found rather than as compliance
@@ -106,7 +120,7 @@ func (b *builder) toolkitRule(c *report.Check, id, command, rule string) int {
 		ShortDescription:     &message{Text: title},
 		FullDescription:      &message{Text: full},
 		Help:                 &helpText{Text: help},
-		HelpURI:              helpToolkit + "#" + command,
+		HelpURI:              toolkitHelp(command),
 		DefaultConfiguration: &configuration{Level: severityLevel(sev)},
 		Properties:           props,
 	})
