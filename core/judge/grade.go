@@ -40,7 +40,7 @@ func (e *Engine) Grade(ctx context.Context, s Spec, c Candidate) (*report.Eval, 
 		if err != nil {
 			return nil, err
 		}
-		e.fill(ev, g, s.Rubric)
+		ev.Criteria, ev.Path = g.criteria, g.path
 		ev.Score, ev.Passed, ev.Reason = g.score, g.passed, g.reason
 		finish(ev, []grading{g}, s.Rubric)
 		return ev, nil
@@ -113,11 +113,6 @@ func (e *Engine) newEval(s Spec, c Candidate, seats []seat) *report.Eval {
 		ev.JudgeModel = ""
 	}
 	return ev
-}
-
-// fill copies a single grading's detail.
-func (e *Engine) fill(ev *report.Eval, g grading, r *Resolved) {
-	ev.Criteria, ev.Path = g.criteria, g.path
 }
 
 // finish sums calls and costs over every grading (abstained ones too:
