@@ -28,10 +28,25 @@ type answer struct {
 // strings come back masked.
 func (e *Engine) ask(ctx context.Context, model string, m Model, p Prompt, juror, trial int) (answer, error) {
 	key := verdictcache.Key{Model: model, System: p.System, Prompt: p.User, Juror: juror, Trial: trial}
-	if r, ok := e.opts.Cache.Get(key); ok {
+	r, hit, done, err := e.opts.Cache.Begin(ctx, key)
+	if err != nil {
+		return answer{priced: true}, err
+	}
+	if hit {
 		e.showReply(model, juror, p.Label, r, true)
 		return answer{reply: r, calls: 1, cached: true, priced: true}, nil
 	}
+	a, err := e.askModel(ctx, model, m, p, juror)
+	if err != nil {
+		done(nil)
+		return a, err
+	}
+	done(&a.reply)
+	return a, nil
+}
+
+// askModel is ask without the cache.
+func (e *Engine) askModel(ctx context.Context, model string, m Model, p Prompt, juror int) (answer, error) {
 	opts := judgereply.Options{RequireEvidence: p.Evidence}
 	temp := 0.0
 	req := sdk.ChatRequest{System: p.System, Messages: []sdk.Message{{Role: "user", Content: p.User}},
@@ -47,8 +62,6 @@ func (e *Engine) ask(ctx context.Context, model string, m Model, p Prompt, juror
 		if perr == nil {
 			r = e.maskReply(r)
 			e.showReply(model, juror, p.Label, r, false)
-			// A folder that cannot be written costs only the reuse.
-			_ = e.opts.Cache.Put(key, r)
 			a.reply = r
 			return a, nil
 		}
