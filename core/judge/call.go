@@ -48,9 +48,8 @@ func (e *Engine) ask(ctx context.Context, model string, m Model, p Prompt, juror
 // askModel is ask without the cache.
 func (e *Engine) askModel(ctx context.Context, model string, m Model, p Prompt, juror int) (answer, error) {
 	opts := judgereply.Options{RequireEvidence: p.Evidence}
-	temp := 0.0
 	req := sdk.ChatRequest{System: p.System, Messages: []sdk.Message{{Role: "user", Content: p.User}},
-		MaxTokens: e.opts.MaxTokens, Temperature: &temp}
+		MaxTokens: e.opts.MaxTokens, Temperature: temperature(model)}
 	a := answer{priced: true}
 	for attempt := 0; ; attempt++ {
 		e.showPrompt(model, juror, p.Label, req, attempt)
@@ -111,6 +110,18 @@ func (e *Engine) complete(ctx context.Context, model string, m Model, req sdk.Ch
 		a.cost += *cost
 	}
 	return textOf(resp.Message), nil
+}
+
+// temperature is 0 for reproducible verdicts, except for OpenAI's
+// reasoning models (o1, o3, gpt-5...), whose API refuses any temperature
+// but its default.
+func temperature(model string) *float64 {
+	id := ParseModelRef(model).ID
+	if strings.HasPrefix(id, "gpt-5") || (len(id) >= 2 && id[0] == 'o' && id[1] >= '0' && id[1] <= '9') {
+		return nil
+	}
+	zero := 0.0
+	return &zero
 }
 
 // textOf is a reply's text, whether in Content or in text parts.

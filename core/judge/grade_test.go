@@ -301,3 +301,12 @@ func TestDeferredWithoutKey(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestTemperature(t *testing.T) {
+	for model, zero := range map[string]bool{"claude-sonnet-4-5": true, "gpt-4.1-mini": true, "gpt-5-mini": false, "o3": false, "local:o1-clone": false, "mistral-large-latest": true} {
+		got := temperature(model)
+		if (got != nil && *got == 0) != zero {
+			t.Errorf("%s: temperature %v", model, got)
+		}
+	}
+}
