@@ -92,7 +92,9 @@ func (e *Engine) complete(ctx context.Context, model string, m Model, req sdk.Ch
 		res.Release()
 		return "", err
 	}
-	resp, err := m.Complete(ctx, req)
+	cctx, cancel := context.WithTimeout(ctx, e.opts.CallTimeout)
+	resp, err := m.Complete(cctx, req)
+	cancel()
 	a.calls++
 	if err != nil {
 		res.Settle(nil)

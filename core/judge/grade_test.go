@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/sdk"
@@ -308,5 +309,25 @@ func TestTemperature(t *testing.T) {
 		if (got != nil && *got == 0) != zero {
 			t.Errorf("%s: temperature %v", model, got)
 		}
+	}
+}
+
+// stuck is a model that answers only when its context ends.
+type stuck struct{}
+
+func (stuck) Complete(ctx context.Context, _ sdk.ChatRequest) (sdk.ChatResponse, error) {
+	<-ctx.Done()
+	return sdk.ChatResponse{}, ctx.Err()
+}
+
+type stuckSource struct{ source }
+
+func (stuckSource) Model(string) (Model, error) { return stuck{}, nil }
+
+func TestJudgeCallIsBounded(t *testing.T) {
+	e := New(Options{Models: stuckSource{}, DefaultModel: "m", CallTimeout: time.Millisecond})
+	_, err := e.Grade(context.Background(), Spec{Rubric: textSpec(t)}, fixed)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the call's deadline", err)
 	}
 }
