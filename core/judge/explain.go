@@ -92,7 +92,7 @@ func (e *Engine) explain(s Spec, c Candidate) Explanation {
 
 // ProjectedCalls is the number of judge calls a grade of c under s will
 // make without repairs (Explanation.Calls), for the run header.
-func (e *Engine) ProjectedCalls(s Spec, c Candidate) int { return e.Explain(s, c).Calls }
+func (e *Engine) ProjectedCalls(s Spec, c Candidate) int { return e.explain(s, c).Calls }
 
 // seatCost is the most one grading can cost: the largest prompt's
 // estimate times the number of questions.
