@@ -130,4 +130,3 @@ func finish(ev *report.Eval, gs []grading, r *Resolved) {
 	}
 	ev.Display = Display(ev.Score, r.Scale)
 }
-
