@@ -53,11 +53,18 @@ func (e *Engine) askModel(ctx context.Context, model string, m Model, p Prompt, 
 	a := answer{priced: true}
 	for attempt := 0; ; attempt++ {
 		e.showPrompt(model, juror, p.Label, req, attempt)
-		raw, err := e.complete(ctx, model, m, req, &a)
+		raw, cut, err := e.complete(ctx, model, m, req, &a)
 		if err != nil {
 			return a, err
 		}
 		r, perr := judgereply.Parse(raw, opts)
+		if perr != nil && cut {
+			var pe *judgereply.Error
+			if errors.As(perr, &pe) {
+				// Say why, so the repair asks for less rather than the same.
+				pe.Why += " (the reply was cut at the token limit: give only the JSON object, with a short reason)"
+			}
+		}
 		if perr == nil {
 			r = e.maskReply(r)
 			e.showReply(model, juror, p.Label, r, false)
@@ -78,7 +85,8 @@ func (e *Engine) askModel(ctx context.Context, model string, m Model, p Prompt, 
 }
 
 // complete makes one model call under the cap and counts its cost.
-func (e *Engine) complete(ctx context.Context, model string, m Model, req sdk.ChatRequest, a *answer) (string, error) {
+// cut is true when the model stopped at the completion budget.
+func (e *Engine) complete(ctx context.Context, model string, m Model, req sdk.ChatRequest, a *answer) (text string, cut bool, err error) {
 	price, priced := e.price(model)
 	var estimate float64
 	if priced {
@@ -86,11 +94,11 @@ func (e *Engine) complete(ctx context.Context, model string, m Model, req sdk.Ch
 	}
 	res, err := e.opts.Cap.Reserve(model, estimate, priced)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if err := ctx.Err(); err != nil {
 		res.Release()
-		return "", err
+		return "", false, err
 	}
 	cctx, cancel := context.WithTimeout(ctx, e.opts.CallTimeout)
 	resp, err := m.Complete(cctx, req)
@@ -98,7 +106,7 @@ func (e *Engine) complete(ctx context.Context, model string, m Model, req sdk.Ch
 	a.calls++
 	if err != nil {
 		res.Settle(nil)
-		return "", fmt.Errorf("judge model %s: %w", model, err)
+		return "", false, fmt.Errorf("judge model %s: %w", model, err)
 	}
 	cost := resp.Usage.CostUSD
 	if cost == nil && priced {
@@ -111,7 +119,7 @@ func (e *Engine) complete(ctx context.Context, model string, m Model, req sdk.Ch
 	} else {
 		a.cost += *cost
 	}
-	return textOf(resp.Message), nil
+	return textOf(resp.Message), resp.StopReason == sdk.StopMaxTokens, nil
 }
 
 // temperature is 0 for reproducible verdicts, except for OpenAI's

@@ -331,3 +331,19 @@ func TestJudgeCallIsBounded(t *testing.T) {
 		t.Fatalf("err = %v, want the call's deadline", err)
 	}
 }
+
+func TestRepairSaysTheReplyWasCut(t *testing.T) {
+	m := &scripted{stops: []string{sdk.StopMaxTokens}, answer: func(n int, _ sdk.ChatRequest) string {
+		if n == 0 {
+			return `{"score": 0.9, "reason": "a very long reason that goes on and`
+		}
+		return verdict(0.9, "short")
+	}}
+	ev, err := engine(t, m, Options{}).Grade(context.Background(), Spec{Rubric: textSpec(t)}, fixed)
+	if err != nil || ev.Score != 0.9 {
+		t.Fatalf("eval %+v, %v", ev, err)
+	}
+	if repair := m.reqs[1].Messages[2].Content; !strings.Contains(repair, "cut at the token limit") {
+		t.Fatalf("repair = %q", repair)
+	}
+}
