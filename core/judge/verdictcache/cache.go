@@ -76,8 +76,10 @@ type Cache struct {
 	// closed when the asker is done, so concurrent identical requests
 	// wait for the first instead of all calling the model.
 	inflight map[string]chan struct{}
-	// waiting counts callers blocked in Begin (for tests).
-	waiting int
+	// waiting counts callers blocked in Begin, and afterGet runs between
+	// Begin's lookup and its lock (both for tests).
+	waiting  int
+	afterGet func()
 }
 
 // New returns a cache; cacheDir is the run's --cache-dir ("" keeps
@@ -139,7 +141,17 @@ func (c *Cache) Begin(ctx context.Context, k Key) (r judgereply.Reply, hit bool,
 		if r, ok := c.Get(k); ok {
 			return r, true, nil, nil
 		}
+		if c.afterGet != nil {
+			c.afterGet()
+		}
 		c.mu.Lock()
+		// Look again under the lock: an asker stores its verdict before it
+		// leaves the in-flight set, so a verdict stored since the Get above
+		// is seen here rather than asked for twice.
+		if r, ok := c.mem[h]; ok {
+			c.mu.Unlock()
+			return r, true, nil, nil
+		}
 		ch, busy := c.inflight[h]
 		if !busy {
 			ch = make(chan struct{})

@@ -139,3 +139,23 @@ func TestBeginWaitIsBoundedByContext(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestBeginSeesAVerdictStoredAfterItsLookup: an asker that finishes
+// between a second caller's lookup and its lock must not leave the second
+// caller to ask again.
+func TestBeginSeesAVerdictStoredAfterItsLookup(t *testing.T) {
+	c := New("")
+	k := Key{Model: "m", Prompt: "p"}
+	_, _, doneA, _ := c.Begin(context.Background(), k)
+	c.afterGet = func() {
+		c.afterGet = nil
+		doneA(&judgereply.Reply{Score: 0.3, Reason: "r"})
+	}
+	r, hit, done, err := c.Begin(context.Background(), k)
+	if err != nil || !hit || r.Score != 0.3 {
+		if done != nil {
+			done(nil)
+		}
+		t.Fatalf("second caller: hit %v, %+v, %v; it would ask the model again", hit, r, err)
+	}
+}
