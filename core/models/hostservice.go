@@ -42,7 +42,8 @@ func (h *HostService) Complete(ctx context.Context, provider string, req sdk.Cha
 	if h != nil && h.Caller != nil && req.Model == "" && provider == "" && h.DefaultModel != nil {
 		m, err := h.DefaultModel()
 		if err != nil {
-			return sdk.ChatResponse{}, fmt.Errorf("the plugin named no model: %w", err)
+			// Its text already says what to set.
+			return sdk.ChatResponse{}, err
 		}
 		req.Model = m
 	}

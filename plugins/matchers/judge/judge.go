@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/report"
@@ -42,10 +43,12 @@ func (judgeMatcher) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchResu
 	}
 	candidate := candidateText(in.Actual)
 	g, err := ask(ctx, in.Host, arg.Model, arg.Rubric, candidate)
+	if isNoKey(err) {
+		return sdk.Defer(deferReason(in.Key, err)), nil
+	}
 	if err != nil {
-		// A model without a key keeps its sentinel: the SDK defers the
-		// item. Anything else errors it: a judge that could not grade
-		// must not pass or fail the assertion.
+		// A judge that could not grade must not pass or fail the
+		// assertion.
 		return sdk.MatchResult{}, fmt.Errorf("%s: %w", in.Key, err)
 	}
 	score := g.reply.Score
@@ -87,3 +90,14 @@ func bounded(s string, n int) string {
 
 // isNoKey reports whether err is the host's refusal for want of a key.
 func isNoKey(err error) bool { return errors.Is(err, sdk.ErrNoModelKey) }
+
+// deferReason is the note of an item deferred for want of a key: the
+// matcher and the host's own message (which names the model and the
+// variable), without the layers of wrapping in between.
+func deferReason(key string, err error) string {
+	msg := err.Error()
+	if _, after, ok := strings.Cut(msg, sdk.ErrNoModelKey.Error()+": "); ok && after != "" {
+		msg = after
+	}
+	return key + ": " + msg
+}

@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -146,5 +148,14 @@ func TestCheckArgument(t *testing.T) {
 	res, _ := c.Matcher.Check(t.Context(), []plugintestCheckItem{{ID: 1, Key: keyJudge, Argument: json.RawMessage(`{"rubric": "r", "threshold": 0.5, "model": "m"}`)}})
 	if res[0].Error != "" {
 		t.Errorf("a good argument: %s", res[0].Error)
+	}
+}
+
+// The deferral note keeps the host's own message, not the layers of
+// wrapping around it.
+func TestDeferReason(t *testing.T) {
+	err := fmt.Errorf("judge m: host complete: %w: %s", sdk.ErrNoModelKey, `model "m" (openai) has no key: set OPENAI_API_KEY`)
+	if got := deferReason(keyJudge, err); got != `llm-judge: model "m" (openai) has no key: set OPENAI_API_KEY` {
+		t.Fatalf("got %q", got)
 	}
 }

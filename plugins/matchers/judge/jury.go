@@ -61,7 +61,7 @@ func (juryMatcher) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchResul
 	var missing []string
 	for _, v := range votes {
 		if isNoKey(v.err) {
-			missing = append(missing, v.err.Error())
+			missing = append(missing, strings.TrimPrefix(deferReason(keyJury, v.err), keyJury+": "))
 		}
 	}
 	if len(missing) > 0 {

@@ -30,6 +30,9 @@ func (similarMatcher) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchRe
 	}
 	candidate := candidateText(in.Actual)
 	resp, err := in.Host.Embed(ctx, "", sdk.EmbedRequest{Model: model, Inputs: []string{ref, candidate}})
+	if isNoKey(err) {
+		return sdk.Defer(deferReason(keySimilar, err)), nil
+	}
 	if err != nil {
 		return sdk.MatchResult{}, fmt.Errorf("%s: embed with %s: %w", keySimilar, model, err)
 	}
