@@ -53,3 +53,30 @@ func TestDeferredOutcomesAndEval(t *testing.T) {
 		}
 	}
 }
+
+// A composition one of whose leaves a plugin deferred (a private matcher
+// the loader cannot know calls a model) is deferred: nothing is combined,
+// so no branch is silently dropped.
+func TestDeferredLeafDefersItsComposition(t *testing.T) {
+	found := inproc.Found(&sdk.Plugin{Name: "private", Version: "1.0.0"})
+	leaf := func(key string) *plan.Matcher {
+		return &plan.Matcher{Spec: &config.Matcher{Key: key, Arg: json.RawMessage(`1`)}, Plugin: found}
+	}
+	anyOf := &config.Matcher{Key: "anyOf"}
+	path, _ := target.Parse("result")
+	pt := &plan.Test{ID: "t", Name: "t", Suite: &config.Suite{File: "t.yml"}, Assertions: []*plan.Assertion{{
+		Spec: &config.Assertion{Target: "result", Weight: 1, Matcher: *anyOf}, Target: path,
+		Matcher: &plan.Matcher{Spec: anyOf, Children: []*plan.Matcher{leaf("a"), leaf("asks-a-model")}},
+	}}}
+	jd := &Judge{Match: func(_ context.Context, reqs []plugin.MatchRequest) []plugin.MatchOutcome {
+		if len(reqs) != 2 {
+			t.Fatalf("%d leaves sent", len(reqs))
+		}
+		return []plugin.MatchOutcome{{Pass: true}, {Deferred: "set P_KEY", Plugin: "private@1.0.0"}}
+	}}
+	res := rpt.Test{Assertions: jd.Test(context.Background(), pt, json.RawMessage(`{"result":1}`))}
+	Verdict(pt, &res, nil)
+	if a := res.Assertions[0]; a.Status != rpt.StatusDeferred || a.Error != "set P_KEY" || res.Status != rpt.StatusDeferred {
+		t.Fatalf("composition: %+v, test %s", a, res.Status)
+	}
+}
