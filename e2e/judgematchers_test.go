@@ -71,8 +71,9 @@ const llmJudge = `          llm-judge:
             model: gpt-4o-mini`
 
 // TestLLMJudgeEndToEnd: a judge's pass and fail, a malformed reply
-// repaired by the one repair turn, and one malformed twice (the assertion
-// errors with the reply's start, secrets masked).
+// repaired by the one repair turn, one malformed twice (the assertion
+// errors with the reply's start, secrets masked), and a named matcher on
+// the default judge model.
 func TestLLMJudgeEndToEnd(t *testing.T) {
 	oa, an := judgeFakes(t)
 	env := judgeEnv(oa, an)
@@ -120,6 +121,18 @@ func TestLLMJudgeEndToEnd(t *testing.T) {
 	}
 	if oa.Pending() != 0 {
 		t.Fatalf("%d replies left: a judge was asked more than twice", oa.Pending())
+	}
+
+	// A named matcher without a model goes to the default judge model: with
+	// both keys set, Anthropic's, through the anthropic provider plugin.
+	an.Push(vendorfake.Reply{Text: `{"score": 1, "pass": true, "reason": "agrees"}`})
+	fact := "          factuality:\n            reference: \"The capital of France is Paris\""
+	if r, _ = judgeRun(t, env, fact); r.code != 0 || len(an.Requests()) != 1 {
+		t.Fatalf("factuality on the default model:\n%s", r)
+	}
+	req := an.Requests()[0]
+	if req.JSON()["model"] != "claude-sonnet-4-5" || !strings.Contains(string(req.Body), "The capital of France is Paris") {
+		t.Fatalf("the default judge got %s", req.Body)
 	}
 }
 
