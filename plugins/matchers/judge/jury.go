@@ -67,11 +67,12 @@ func (juryMatcher) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchResul
 	if len(missing) > 0 {
 		return sdk.Defer(keyJury + ": " + strings.Join(missing, "; ")), nil
 	}
-	return verdict(arg, votes, quorum, candidate, in.Actual)
+	return verdict(arg, votes, def, quorum, candidate, in.Actual)
 }
 
-// verdict combines the jurors' votes.
-func verdict(arg juryArg, votes []vote, quorum float64, candidate string, actual json.RawMessage) (sdk.MatchResult, error) {
+// verdict combines the jurors' votes; threshold is the jury-wide juror
+// threshold, reported in the grade.
+func verdict(arg juryArg, votes []vote, threshold, quorum float64, candidate string, actual json.RawMessage) (sdk.MatchResult, error) {
 	jury := &report.EvalJury{Kind: "jury", Size: len(votes), Consensus: quorum}
 	jurors := make([]report.EvalJuror, len(votes))
 	var scores []float64
@@ -122,7 +123,7 @@ func verdict(arg juryArg, votes []vote, quorum float64, candidate string, actual
 	pass := jury.PassFraction >= quorum-1e-9
 	ev := &report.Eval{
 		Form: "text", Candidate: "value", Response: bounded(candidate, maxEvalResponse),
-		Score: mean, Passed: pass, Jurors: jurors, Jury: jury, Calls: calls,
+		Score: mean, Threshold: threshold, Passed: pass, Jurors: jurors, Jury: jury, Calls: calls,
 		Reason: fmt.Sprintf("%d of %d eligible jurors passed (quorum %s)", passed, eligible, fmtScore(quorum)),
 	}
 	if costKnown && calls > 0 {
