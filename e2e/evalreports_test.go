@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/internal/vendorfake"
 	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
@@ -75,4 +76,51 @@ func head(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// TestLiveJuryReportRendersInEveryFormat grades a real run with the
+// bundled judge plugin's llm-jury (two jurors pass, one fails, through the
+// provider plugins against local vendor fakes), saves its JSON report and
+// re-renders it in every bundled format: the grade the judge plugin
+// wrote satisfies the report schema, and the formats show it (the
+// OpenInference verdict span names the jury and flags the split).
+func TestLiveJuryReportRendersInEveryFormat(t *testing.T) {
+	oa, an := judgeFakes(t)
+	yes := vendorfake.Reply{Text: `{"score": 0.9, "pass": true, "reason": "names Paris"}`}
+	oa.Push(yes, yes)
+	an.Push(vendorfake.Reply{Text: `{"score": 0.2, "pass": false, "reason": "too terse"}`})
+	jury := `          llm-jury:
+            rubric: "The answer must name Paris."
+            quorum: 0.66
+            jurors:
+              - model: gpt-4o-mini
+              - model: claude-sonnet-4-5
+              - model: gpt-4.1-mini`
+	suite := writeSuite(t, strings.Replace(judgeSuite, "MATCHER", jury, 1))
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "run.json")
+	if r := mcptestEnv(t, judgeEnv(oa, an), "run", "--reporter", "json="+saved, suite); r.code != 0 {
+		t.Fatalf("run:\n%s", r)
+	}
+	wants := map[string]string{
+		"openinference": `"mcptest.verdict.method":"jury"`,
+		"pretty":        "graded echo",
+		"tap":           "ok 1 - graded echo",
+		"junit":         `name="graded echo"`,
+	}
+	for _, p := range bundledReporters(t) {
+		out := filepath.Join(dir, "out."+p)
+		r := mcptest(t, "report", "--format", p, "--no-color", "-o", out, saved)
+		if r.code != 0 {
+			t.Errorf("mcptest report --format %s of a live jury run:\n%s", p, r)
+			continue
+		}
+		if w, ok := wants[p]; ok && !strings.Contains(read(t, out), w) {
+			t.Errorf("%s output lacks %q:\n%s", p, w, head(read(t, out), 4000))
+		}
+	}
+	if spans := read(t, filepath.Join(dir, "out.openinference")); !strings.Contains(spans, `"mcptest.verdict.escalated":true`) ||
+		!strings.Contains(spans, `"mcptest.verdict.juror_verdicts":["pass","fail","pass"]`) {
+		t.Errorf("the jury's verdict span lacks the split:\n%s", head(spans, 4000))
+	}
 }
