@@ -138,9 +138,6 @@ func (c *converter) file(path string) {
 	case a.Trace.Kind != 0 || a.Trajectory.Kind != 0:
 		c.trajectory(path, doc, a)
 		return
-	case a.Logging.Kind != 0:
-		c.issue(path, lineOf(doc, "assert_logging"), false, "assert_logging has no converter yet (use a tool test with log_level and the logs target by hand)")
-		return
 	case a.Sampling.Kind != 0:
 		c.issue(path, lineOf(doc, "assert_sampling"), false, "assert_sampling has no converter yet (use client.sampling and server_requests by hand)")
 		return
@@ -194,6 +191,10 @@ func (c *converter) file(path string) {
 			t.Args = map[string]any{}
 		}
 		s.Tools = append(s.Tools, t)
+	case a.Logging.Kind != 0:
+		if !c.logging(path, doc, &a.Logging, t) {
+			return
+		}
 	case a.Resources != nil:
 		if !c.resources(path, doc, a.Resources, t) {
 			return
