@@ -99,8 +99,6 @@ func startMCPGoHTTP(t *testing.T, bin string) {
 
 // The files that do not convert, each with the reason import gives.
 var mcpGoNotConverted = map[string]string{
-	"mcp-go-everything-logging/log_capture.yaml:5":         "assert_logging has no converter yet",
-	"mcp-go-everything-logging/set_level.yaml:5":           "assert_logging has no converter yet",
 	"mcp-go-everything-prompts/pagination_pattern.yaml:27": "assert_prompts.expect.json_path: paths into text parsed as JSON have no target yet",
 	"mcp-go-everything-resources/subscribe.yaml:6":         "assert_resources.subscribe needs a trigger",
 	"mcp-go-everything-resources/unsubscribe.yaml:6":       "assert_resources.subscribe needs a trigger",
