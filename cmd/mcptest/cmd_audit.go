@@ -46,15 +46,11 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "mcptest audit: %v\n", err)
 		return 2
 	}
-	tr, code := startToolRun(ctx, "audit", &f.toolkitOutput, target, nil, f.timeout, stdout, stderr)
+	tr, tools, code := startToolCalls(ctx, "audit", &f.toolkitOutput, target, &f.toolCallFlags, stdout, stderr)
 	if tr == nil {
 		return code
 	}
 	defer tr.Close()
-	tools, code, ok := tr.tools(ctx, f.shard)
-	if !ok {
-		return code
-	}
 	tr.reps.start(ctx, tr.run, len(tools))
 	rep, err := audit.Run(ctx, tr.caller, tools, audit.Options{Timeout: f.timeout, Jobs: f.jobs, IncludeDestructive: f.includeDestructive, Tools: f.tools})
 	if err != nil && ctx.Err() == nil {

@@ -50,15 +50,11 @@ func cmdFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcptest fuzz: %v\n", err)
 		return 2
 	}
-	tr, code := startToolRun(ctx, "fuzz", &f.toolkitOutput, target, nil, f.timeout, stdout, stderr)
+	tr, tools, code := startToolCalls(ctx, "fuzz", &f.toolkitOutput, target, &f.toolCallFlags, stdout, stderr)
 	if tr == nil {
 		return code
 	}
 	defer tr.Close()
-	tools, code, ok := tr.tools(ctx, f.shard)
-	if !ok {
-		return code
-	}
 	// A tool that kills the server costs up to MaxKills deaths plus the
 	// repeats of the calls that were in flight with it; the budget grows
 	// with the tools so a server where every tool dies still gets through.

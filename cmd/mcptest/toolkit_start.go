@@ -52,6 +52,23 @@ func startToolRun(ctx context.Context, cmd string, out *toolkitOutput, target to
 	return r, 0
 }
 
+// startToolCalls is startToolRun followed by the listing of the tools of
+// the --shard given, for the commands that call every tool (audit,
+// fuzz). On failure it has closed everything and returns a nil toolRun
+// and the exit code.
+func startToolCalls(ctx context.Context, cmd string, out *toolkitOutput, target toolkit.Target, f *toolCallFlags, stdout, stderr io.Writer) (*toolRun, []toolkit.Tool, int) {
+	tr, code := startToolRun(ctx, cmd, out, target, nil, f.timeout, stdout, stderr)
+	if tr == nil {
+		return nil, nil, code
+	}
+	tools, code, ok := tr.tools(ctx, f.shard)
+	if !ok {
+		tr.Close()
+		return nil, nil, code
+	}
+	return tr, tools, 0
+}
+
 // Close stops the server.
 func (r *toolRun) Close() { r.caller.Close() }
 
