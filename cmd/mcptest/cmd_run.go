@@ -208,17 +208,23 @@ func suiteSecrets(p *plan.Plan) []string {
 // every test for validate, where gaps are notes rather than errors.
 func loadAndPlan(files []string, pf pluginFlags, sf suiteFlags, sel *plan.Selection, stderr io.Writer) (*plan.Plan, *plugin.Registry, int, bool) {
 	fitMemoryLimit(files)
+	// Plugin discovery reads only the plugin folders: it runs beside the
+	// suites' loading, off the way to the first server start.
+	regc := make(chan *plugin.Registry, 1)
+	go func() { regc <- plugin.NewRegistry(pf.sources()) }()
 	suites, err := config.LoadFilesWith(files, sf.options())
 	if err != nil {
 		fmt.Fprintln(stderr, err)
+		<-regc
 		return nil, nil, 2, false
 	}
 	if err := sf.http.apply(suites, stderr); err != nil {
 		fmt.Fprintf(stderr, "mcptest: %v\n", err)
+		<-regc
 		return nil, nil, 2, false
 	}
 	printLoadNotes(suites, stderr)
-	reg := plugin.NewRegistry(pf.sources())
+	reg := <-regc
 	warnProblems(reg, stderr)
 	opts := plan.Options{TargetVersion: sf.targetVersion}
 	if sel != nil {

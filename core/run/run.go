@@ -90,6 +90,11 @@ type Options struct {
 	// WireAll keeps the wire frames of every test in the report (--wire
 	// all); by default only tests that did not pass keep them.
 	WireAll bool
+	// Stopping, when set, lets Execute return before its servers have
+	// stopped: their shutdown (stdin closed, a grace, SIGTERM, SIGKILL)
+	// goes on in the background, counted in Stopping, which the caller
+	// must wait on before it exits. Nil stops them before Execute returns.
+	Stopping *sync.WaitGroup
 	// MaxFailures, when positive, stops the run from starting new tests
 	// once that many tests have failed or errored (--fail-fast is 1,
 	// --max-failures N); the tests left out are skipped with the reason.
@@ -192,7 +197,12 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		r.afterAll(ctx, &b, run)
 	}
 
-	run.Servers = r.servers.Close()
+	if opts.Stopping != nil {
+		// The servers stop while the caller finishes the reports.
+		run.Servers = r.servers.Shutdown(opts.Stopping)
+	} else {
+		run.Servers = r.servers.Close()
+	}
 	run.Errors = append(run.Errors, r.runErrors()...)
 	run.FinishedAt = time.Now().UTC()
 	run.DurationMS = ms(run.FinishedAt.Sub(run.StartedAt))

@@ -22,8 +22,14 @@ const (
 	// declaring the server dead.
 	ExitGrace = 500 * time.Millisecond
 	// closeGrace is how long Stop waits after closing stdin, and again
-	// after SIGTERM, before escalating.
-	closeGrace = time.Second
+	// after SIGTERM, before escalating. Servers that honour the end of
+	// their input exit in a few milliseconds (Go and Node SDKs alike); the
+	// grace only bounds what a server that ignores it costs, since Stop
+	// waits on it before mcptest can exit.
+	closeGrace = 250 * time.Millisecond
+	// drainGrace is how long Drain waits for the output pipes to end
+	// once the process is gone.
+	drainGrace = time.Second
 	// killWait is how long Stop waits for the process to be reaped after
 	// SIGKILL.
 	killWait = 5 * time.Second
@@ -283,9 +289,9 @@ func (p *Process) Stop() error {
 // Drain stops reading the server's output. A grandchild outside the group
 // may still hold the pipes open: stop reading rather than wait for it.
 func (p *Process) Drain() {
-	wire.WaitUntil(p.stdoutDone, time.Now().Add(closeGrace))
+	wire.WaitUntil(p.stdoutDone, time.Now().Add(drainGrace))
 	_ = p.stdout.Close()
-	wire.WaitUntil(p.stderrDone, time.Now().Add(closeGrace))
+	wire.WaitUntil(p.stderrDone, time.Now().Add(drainGrace))
 	_ = p.errOut.Close()
 }
 
