@@ -172,7 +172,8 @@ func Discover(sources []Source) ([]*Found, []Problem) {
 			slots = append(slots, discoverSlot{src: src, srcErr: srcErr, dir: filepath.Join(src.Dir, e.Name())})
 		}
 	}
-	parallelEach(len(slots), func(i int) { slots[i].read() })
+	parallelEach(len(slots), func(i int) { slots[i].read(sharedManifests) })
+	sharedManifests.save()
 	var found []*Found
 	for _, sl := range slots {
 		switch {
@@ -195,9 +196,9 @@ type discoverSlot struct {
 	problem *Problem
 }
 
-// read reads and checks the folder's manifest; a folder without one is
-// left empty.
-func (sl *discoverSlot) read() {
+// read reads and checks the folder's manifest (parsed through cache); a
+// folder without one is left empty.
+func (sl *discoverSlot) read(cache *manifestCache) {
 	mpath := filepath.Join(sl.dir, ManifestFile)
 	if _, err := os.Lstat(mpath); err != nil {
 		return
@@ -207,7 +208,7 @@ func (sl *discoverSlot) read() {
 		sl.problem = &Problem{Path: mpath, Err: fmt.Errorf("%w: %w", ErrInvalidManifest, err)}
 		return
 	}
-	m, err := ParseManifest(raw)
+	m, err := cache.parse(raw)
 	if err != nil {
 		sl.problem = &Problem{Path: mpath, Err: err}
 		return
