@@ -53,8 +53,6 @@ evals:
 	}
 	for _, want := range []string{
 		"mcptest: server overrides in effect: api: url=https://preview.example.com/mcp (--server-url)\n",
-		"not supported yet: evals",
-		"mcptest run refuses it for now",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -74,11 +72,7 @@ tools:
 evals:
   - {name: e, server: api, prompt: p, rubric: "be right"}
 `)
-	code, _, stderr := cli(t, "run", suite)
-	if code != 2 || !strings.Contains(stderr, "suite.yml:6:5: /evals/0: not supported yet: evals") {
-		t.Errorf("run with an eval: exit %d\n%s", code, stderr)
-	}
-	code, _, stderr = cli(t, "run", "--tag", "nothing-has-this", suite)
+	code, _, stderr := cli(t, "run", "--tag", "nothing-has-this", suite)
 	if code != 2 || !strings.Contains(stderr, "no test matches the selection (--tag nothing-has-this --profile standard)") {
 		t.Errorf("run with an empty selection: exit %d\n%s", code, stderr)
 	}

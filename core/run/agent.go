@@ -28,24 +28,16 @@ type AgentModels interface {
 func (r *runner) runAgent(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
 	a := t.Agent
-	ar, err := r.agentModelFor(ctx, t)
-	if err != nil {
-		return r.agentModelError(t, res, err)
-	}
-	tools := &agent.SessionTools{Sessions: map[string]*session.Session{}, Observe: r.agentObserver(t)}
-	for _, srv := range a.Servers {
-		sess, err := r.servers.Get(ctx, t.Suite, srv, t.ProtocolVersion)
-		if err != nil {
-			res.Status = rpt.StatusErrored
-			res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(fmt.Sprintf("server %s: %v", srv.Name, err))}
-			return res
+	trace, ar, spec, err := r.driveAgent(ctx, t)
+	var fail *agentFailure
+	if errors.As(err, &fail) {
+		if fail.model {
+			return r.agentModelError(t, res, fail.err)
 		}
-		defer r.servers.Hold(t.Suite, srv, t.ProtocolVersion, false)()
-		tools.Order = append(tools.Order, srv.Name)
-		tools.Sessions[srv.Name] = sess
+		res.Status = rpt.StatusErrored
+		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(fail.err.Error())}
+		return res
 	}
-	spec := agent.SpecOf(t.Suite, a.Spec, a.Model)
-	trace, err := agent.Run(ctx, spec, ar.model, tools)
 	res.Agent = r.agentReport(trace, ar, spec)
 	stopped := errors.Is(err, agent.ErrCap) || agentStopFailure(err) != ""
 	if err != nil && !stopped {
@@ -79,6 +71,40 @@ func (r *runner) runAgent(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		res.Response = r.truncate(doc)
 	}
 	return res
+}
+
+// agentFailure is an agent run that could not start: its model cannot be
+// had (model, deferred when the key is missing) or a server did not start.
+type agentFailure struct {
+	model bool
+	err   error
+}
+
+func (e *agentFailure) Error() string { return e.err.Error() }
+func (e *agentFailure) Unwrap() error { return e.err }
+
+// driveAgent runs one agent test's loop against its servers (held for the
+// run) and returns the trace. An *agentFailure says the run never
+// started; any other error is the loop's.
+func (r *runner) driveAgent(ctx context.Context, t *plan.Test) (*agent.Trace, agentRun, agent.Spec, error) {
+	a := t.Agent
+	ar, err := r.agentModelFor(ctx, t)
+	if err != nil {
+		return nil, ar, agent.Spec{}, &agentFailure{model: true, err: err}
+	}
+	tools := &agent.SessionTools{Sessions: map[string]*session.Session{}, Observe: r.agentObserver(t)}
+	for _, srv := range a.Servers {
+		sess, err := r.servers.Get(ctx, t.Suite, srv, t.ProtocolVersion)
+		if err != nil {
+			return nil, ar, agent.Spec{}, &agentFailure{err: fmt.Errorf("server %s: %w", srv.Name, err)}
+		}
+		defer r.servers.Hold(t.Suite, srv, t.ProtocolVersion, false)()
+		tools.Order = append(tools.Order, srv.Name)
+		tools.Sessions[srv.Name] = sess
+	}
+	spec := agent.SpecOf(t.Suite, a.Spec, a.Model)
+	trace, err := agent.Run(ctx, spec, ar.model, tools)
+	return trace, ar, spec, err
 }
 
 // agentModel obtains the model of the test's row.
