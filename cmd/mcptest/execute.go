@@ -39,6 +39,8 @@ type execution struct {
 	gate func(*rpt.Run) int
 	// registry resolves the provider plugins of model calls.
 	registry *plugin.Registry
+	// judging holds --max-cost, --show-judging and eval's model flags.
+	judging judgeFlags
 }
 
 // execute starts the plugins the plan and its outputs need, has the

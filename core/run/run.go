@@ -23,6 +23,7 @@ import (
 	"github.com/mcptest/mcptest/core/budget"
 	"github.com/mcptest/mcptest/core/capture"
 	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/eval"
 	"github.com/mcptest/mcptest/core/hooks"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -78,6 +79,9 @@ type Options struct {
 	OnCall CallObserver
 	// Models gives agent tests their models; nil errors every agent test.
 	Models AgentModels
+	// Evals grades the evals (plan.KindEval) and the judged metrics of
+	// agent tests; nil errors them.
+	Evals *eval.Runner
 	// Pricer prices agent model calls for the suites' budget blocks
 	// (core/models' router); nil meters them at no cost.
 	Pricer budget.Pricer
@@ -165,6 +169,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		StartedAt:     time.Now().UTC(),
 		Suites:        []string{},
 		Tests:         make([]rpt.Test, len(p.Tests)),
+		EvalsNotRun:   p.EvalsNotRun,
 	}
 	for _, s := range p.Suites {
 		run.Suites = append(run.Suites, s.File)
