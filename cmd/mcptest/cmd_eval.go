@@ -2,12 +2,22 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 
 	"github.com/mcptest/mcptest/core/eval"
+	"github.com/mcptest/mcptest/core/judge"
+	"github.com/mcptest/mcptest/core/judge/costcap"
+	"github.com/mcptest/mcptest/core/judge/verdictcache"
+	"github.com/mcptest/mcptest/core/models"
+	"github.com/mcptest/mcptest/core/plan"
+	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/internal/redact"
+	"github.com/mcptest/mcptest/sdk"
+	rpt "github.com/mcptest/mcptest/sdk/report"
 	"github.com/spf13/pflag"
 )
 
@@ -55,3 +65,77 @@ func (j *judgeFlags) check(cmd string, stderr io.Writer) bool {
 
 // maxCostUSD is the budget; ok is false when --max-cost was not given.
 func (j *judgeFlags) maxCostUSD() (float64, bool) { return j.maxCost, j.maxCost >= 0 }
+
+// evalRunner builds the run's eval runner: judge models through the
+// router, the default judge (--judge-model, MCPTEST_JUDGE_MODEL, else
+// the first family with a key), the verdict cache (--cache-dir's
+// verdicts folder; none with --no-cache) and the --max-cost cap.
+func (j *judgeFlags) evalRunner(router *models.Router, getenv func(string) string, redactor *redact.Redactor, noCache bool, cacheDir string, stderr io.Writer) *eval.Runner {
+	r := &eval.Runner{Source: judge.RouterSource{Router: router}, Redactor: redactor, AgentModel: j.agentModel}
+	r.DefaultModel = j.judgeModel
+	if r.DefaultModel == "" {
+		r.DefaultModel, r.DefaultModelErr = judge.DefaultModel(getenv)
+	}
+	if !noCache {
+		r.Cache = verdictcache.New(cacheDir)
+	}
+	if usd, ok := j.maxCostUSD(); ok {
+		r.Cap = costcap.New(usd)
+	}
+	if j.showJudging {
+		r.ShowJudging = stderr
+	}
+	return r
+}
+
+// noteBudget records the --max-cost budget, and whether it stopped a
+// call, in the report's costs.
+func (j *judgeFlags) noteBudget(r *rpt.Run, c *costcap.Cap) {
+	usd, ok := j.maxCostUSD()
+	if !ok {
+		return
+	}
+	if r.Costs == nil {
+		r.Costs = &rpt.Costs{}
+	}
+	r.Costs.MaxUSD = &usd
+	r.Costs.Stopped = c.Stopped()
+}
+
+// explainEvals is `mcptest eval --explain`: the dry run of every planned
+// eval on stdout. It starts no plugin and no server and calls no model:
+// the router it uses can only read prices from the manifests.
+func explainEvals(p *plan.Plan, reg *plugin.Registry, j judgeFlags, stdout, stderr io.Writer) int {
+	redactor := redact.New(suiteSecrets(p)...)
+	router := models.New(models.Options{Backend: pricesOnly{reg: reg}, Providers: planProviders(p), Getenv: planGetenv(p), Redactor: redactor})
+	r := j.evalRunner(router, planGetenv(p), redactor, true, "", stderr)
+	if err := r.WriteExplain(stdout, p); err != nil {
+		fmt.Fprintf(stderr, "mcptest eval: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+// errExplainCall is what a model call would get during --explain: none
+// may be made.
+var errExplainCall = errors.New("mcptest eval --explain calls no model")
+
+// pricesOnly is the model backend of --explain: prices from the plugin
+// manifests, and no call.
+type pricesOnly struct{ reg *plugin.Registry }
+
+func (b pricesOnly) Complete(context.Context, string, sdk.Endpoint, sdk.ChatRequest) (sdk.ChatResponse, error) {
+	return sdk.ChatResponse{}, errExplainCall
+}
+
+func (b pricesOnly) Embed(context.Context, string, sdk.Endpoint, sdk.EmbedRequest) (sdk.EmbedResponse, error) {
+	return sdk.EmbedResponse{}, errExplainCall
+}
+
+func (b pricesOnly) Prices(key string) ([]sdk.ModelPrice, error) {
+	f, err := b.reg.Resolve(sdk.KindProvider, key)
+	if err != nil {
+		return nil, err
+	}
+	return f.Manifest.Prices, nil
+}

@@ -30,6 +30,9 @@ type recordFlags struct {
 	selectFlags
 	outputFlags
 	cassetteDir string
+	// evals records the evals block (its judges' calls) instead of the
+	// other tests, as mcptest eval would run it.
+	evals bool
 }
 
 // cmdRecord runs suites live, like run without the result cache, and
@@ -42,6 +45,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&f.cassetteDir, "cassette-dir", defaultCassetteDir, "write the cassettes into this folder, one SERVER.json per server")
+	fs.BoolVar(&f.evals, "evals", false, "record the evals block, as mcptest eval runs it: each eval's judge calls (and live agent run) go into the cassette of its server")
 	f.outputFlags.register(fs)
 	f.pluginFlags.register(fs)
 	f.suiteFlags.register(fs)
@@ -62,7 +66,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "mcptest record: %v\n", err)
 		return 2
 	}
-	p, reg, code, ok := loadAndPlan(f.files(fs.Args()), f.pluginFlags, f.suiteFlags, f.selection(), stderr)
+	p, reg, code, ok := loadAndPlanFor(f.files(fs.Args()), f.pluginFlags, f.suiteFlags, f.selection(), f.evals, stderr)
 	if !ok {
 		return code
 	}

@@ -140,7 +140,7 @@ func runSuites(ctx context.Context, cmd string, args []string, stdout, stderr io
 	}
 	f.trialFlags.apply(p)
 	if f.judging.explain {
-		return explainEvals(ctx, p, reg, f.pluginFlags, stdout, stderr)
+		return explainEvals(p, reg, f.judging, stdout, stderr)
 	}
 	if f.list {
 		if err := p.WriteList(stdout, f.listJSON); err != nil {
