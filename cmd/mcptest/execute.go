@@ -91,6 +91,7 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		opts.Models = agent.RouterModels{Router: router}
 	}
 	opts.Evals = e.judging.evalRunner(router, planGetenv(e.plan), redactor, opts.NoCache, opts.CacheDir, stderr)
+	opts.Evals.RequireModels = opts.RequireModels
 	if e.cmd == "eval" {
 		// The projected judge calls up front, so a jury does not
 		// surprise the --max-cost budget.

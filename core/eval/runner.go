@@ -34,6 +34,9 @@ type Runner struct {
 	Cap   *costcap.Cap
 	// Redactor masks secrets in grades and shown prompts.
 	Redactor *redact.Redactor
+	// RequireModels makes a judge without a key an error rather than a
+	// deferral (--require-models).
+	RequireModels bool
 	// ShowJudging receives the prompts and parsed replies
 	// (--show-judging); nil shows nothing.
 	ShowJudging io.Writer

@@ -57,6 +57,11 @@ func (r *runner) runAgent(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res.Assertions = r.judge.Test(ctx, t, doc)
 	res.Assertions = append(res.Assertions, recoveryAssertions(trace, a.Spec.Recovery, len(res.Assertions))...)
 	assert.Verdict(t, &res, nil)
+	if a.Spec.Eval != nil && !stopped && res.Status != rpt.StatusErrored {
+		// A run a cap stopped has failed already; judging it would only
+		// spend.
+		r.judgeMetrics(ctx, t, trace, &res)
+	}
 	if stopped && res.Status != rpt.StatusErrored {
 		// A cap is a quality failure: the model did not finish within what
 		// the test allows. So are a spend budget that refused a call and a

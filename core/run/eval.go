@@ -64,7 +64,7 @@ func (r *runner) runEval(ctx context.Context, t *plan.Test) (res rpt.Test) {
 			agentCost = &usd
 		}
 	}
-	grade, err := ev.Grade(ctx, t, cand, r.evalTape(t))
+	grade, err := ev.Grade(ctx, t, cand, r.judgeTape(t.Suite, t.Eval.Server))
 	if grade != nil {
 		addCost(grade, agentCost)
 		res.Eval = grade
@@ -96,30 +96,6 @@ func evalAgentTest(t *plan.Test, ref config.ModelRef, prompt string) *plan.Test 
 	at := *t
 	at.Agent = &plan.Agent{Spec: spec, Model: ref, Servers: []*config.Server{t.Server}}
 	return &at
-}
-
-// evalTape is where a graded eval's judge calls are recorded (mcptest
-// record) or replayed from: the model tape of its server's cassette.
-func (r *runner) evalTape(t *plan.Test) *eval.Tape {
-	srv := t.Eval.Server
-	if srv == nil {
-		return nil
-	}
-	tape := &eval.Tape{Scrub: r.opts.Redact.Bytes}
-	if srv.Kind == config.CassetteServer {
-		p, err := r.extras().tapes.Player(srv.Cassette)
-		if err == nil && p != nil {
-			tape.Player = p
-			return tape
-		}
-	}
-	if r.opts.ModelRecorder != nil {
-		tape.Recorder = r.opts.ModelRecorder(t.Suite, srv.Name)
-	}
-	if tape.Recorder == nil {
-		return nil
-	}
-	return tape
 }
 
 // evalModelError is a model without a key (deferred, or an error with
@@ -165,5 +141,3 @@ func trialIndex(t *plan.Test) int {
 	}
 	return 0
 }
-
-
