@@ -22,6 +22,8 @@ type judgeFake struct {
 
 type judgeRule struct {
 	needle string
+	// also, when set, must occur in the body as well.
+	also string
 	// replies are given in turn for this needle; the last repeats.
 	replies []string
 	n       atomic.Int64
@@ -35,7 +37,7 @@ func newJudgeFake(t *testing.T, vendor, key string, rules ...*judgeRule) *judgeF
 		f.calls.Add(1)
 		body := string(r.Body)
 		for _, rule := range rules {
-			if strings.Contains(body, rule.needle) {
+			if strings.Contains(body, rule.needle) && strings.Contains(body, rule.also) {
 				i := min(int(rule.n.Add(1))-1, len(rule.replies)-1)
 				return vendorfake.Reply{Text: rule.replies[i], InputTokens: 300, OutputTokens: 40}, true
 			}

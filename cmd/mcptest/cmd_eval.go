@@ -41,9 +41,13 @@ type judgeFlags struct {
 	// only): the default judge, and the model of live evals' agent runs.
 	judgeModel string
 	agentModel string
+	// registered is false for a command without these flags (record):
+	// then there is no budget.
+	registered bool
 }
 
 func (j *judgeFlags) register(fs *pflag.FlagSet, evalCmd bool) {
+	j.registered = true
 	fs.BoolVar(&j.showJudging, "show-judging", false, "print every judge prompt sent and every reply parsed (secrets masked) on stderr")
 	fs.Float64Var(&j.maxCost, "max-cost", -1, "stop before a judge call that would take the run's model spend past USD (the grades not made end errored)")
 	if !evalCmd {
@@ -64,7 +68,7 @@ func (j *judgeFlags) check(cmd string, stderr io.Writer) bool {
 }
 
 // maxCostUSD is the budget; ok is false when --max-cost was not given.
-func (j *judgeFlags) maxCostUSD() (float64, bool) { return j.maxCost, j.maxCost >= 0 }
+func (j *judgeFlags) maxCostUSD() (float64, bool) { return j.maxCost, j.registered && j.maxCost >= 0 }
 
 // evalRunner builds the run's eval runner: judge models through the
 // router, the default judge (--judge-model, MCPTEST_JUDGE_MODEL, else
