@@ -22,7 +22,13 @@ func (r *runner) judgeMetrics(ctx context.Context, t *plan.Test, tr *agent.Trace
 		res.Error = &rpt.Error{Kind: "eval", Message: "this run has no judge for the eval: metrics"}
 		return
 	}
-	rows := r.opts.Evals.Metrics(ctx, t, tr, r.judgeTape(t.Suite, t.Agent.Servers[0]), len(res.Assertions))
+	tape, err := r.judgeTape(t.Suite, t.Agent.Servers[0])
+	if err != nil {
+		res.Status = rpt.StatusErrored
+		res.Error = &rpt.Error{Kind: "cassette", Message: r.opts.Redact.String(err.Error())}
+		return
+	}
+	rows := r.opts.Evals.Metrics(ctx, t, tr, tape, len(res.Assertions))
 	res.Assertions = append(res.Assertions, rows...)
 	var errored, failed, deferred *rpt.Assertion
 	for i := range rows {
@@ -58,23 +64,28 @@ func first(have, a *rpt.Assertion) *rpt.Assertion {
 
 // judgeTape is where the judge calls of a test on srv are recorded
 // (mcptest record) or replayed from: the model tape of srv's cassette.
-// nil when neither.
-func (r *runner) judgeTape(s *config.Suite, srv *config.Server) *eval.Tape {
+// nil when neither; an error when srv's cassette cannot be read (a
+// broken tape must not quietly fall back to a live judge).
+func (r *runner) judgeTape(s *config.Suite, srv *config.Server) (*eval.Tape, error) {
 	if srv == nil {
-		return nil
+		return nil, nil
 	}
 	tape := &eval.Tape{Scrub: r.opts.Redact.Bytes}
 	if srv.Kind == config.CassetteServer {
-		if p, err := r.extras().tapes.Player(srv.Cassette); err == nil && p != nil {
+		p, err := r.extras().tapes.Player(srv.Cassette)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil {
 			tape.Player = p
-			return tape
+			return tape, nil
 		}
 	}
 	if r.opts.ModelRecorder != nil {
 		tape.Recorder = r.opts.ModelRecorder(s, srv.Name)
 	}
 	if tape.Recorder == nil {
-		return nil
+		return nil, nil
 	}
-	return tape
+	return tape, nil
 }

@@ -64,7 +64,11 @@ func (r *runner) runEval(ctx context.Context, t *plan.Test) (res rpt.Test) {
 			agentCost = &usd
 		}
 	}
-	grade, err := ev.Grade(ctx, t, cand, r.judgeTape(t.Suite, t.Eval.Server))
+	tape, err := r.judgeTape(t.Suite, t.Eval.Server)
+	if err != nil {
+		return r.evalError(res, "cassette", err)
+	}
+	grade, err := ev.Grade(ctx, t, cand, tape)
 	if grade != nil {
 		addCost(grade, agentCost)
 		res.Eval = grade
