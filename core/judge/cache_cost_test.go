@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcptest/mcptest/core/config"
@@ -148,5 +149,34 @@ func TestShowJudgingMasked(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("show-judging lacks %q:\n%s", want, s)
 		}
+	}
+}
+
+// TestConcurrentGradesAskOnce: graders running at once over a shared
+// cache ask the model once per distinct question, however they
+// interleave.
+func TestConcurrentGradesAskOnce(t *testing.T) {
+	m := &scripted{answer: byCriterion(map[string]float64{"a": 1, "b": 0.5})}
+	r := resolve(t, &config.Rubric{Criteria: []*config.Criterion{crit("a"), crit("b")}})
+	cache := verdictcache.New("")
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := engine(t, m, Options{Cache: cache}).Grade(context.Background(), Spec{Rubric: r}, fixed)
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m.calls() != 2 {
+		t.Fatalf("%d model calls for 2 distinct questions", m.calls())
 	}
 }

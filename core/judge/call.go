@@ -28,27 +28,46 @@ type answer struct {
 // strings come back masked.
 func (e *Engine) ask(ctx context.Context, model string, m Model, p Prompt, juror, trial int) (answer, error) {
 	key := verdictcache.Key{Model: model, System: p.System, Prompt: p.User, Juror: juror, Trial: trial}
-	if r, ok := e.opts.Cache.Get(key); ok {
+	r, hit, done, err := e.opts.Cache.Begin(ctx, key)
+	if err != nil {
+		return answer{priced: true}, err
+	}
+	if hit {
 		e.showReply(model, juror, p.Label, r, true)
 		return answer{reply: r, calls: 1, cached: true, priced: true}, nil
 	}
+	a, err := e.askModel(ctx, model, m, p, juror)
+	if err != nil {
+		done(nil)
+		return a, err
+	}
+	done(&a.reply)
+	return a, nil
+}
+
+// askModel is ask without the cache.
+func (e *Engine) askModel(ctx context.Context, model string, m Model, p Prompt, juror int) (answer, error) {
 	opts := judgereply.Options{RequireEvidence: p.Evidence}
-	temp := 0.0
 	req := sdk.ChatRequest{System: p.System, Messages: []sdk.Message{{Role: "user", Content: p.User}},
-		MaxTokens: e.opts.MaxTokens, Temperature: &temp}
+		MaxTokens: e.opts.MaxTokens, Temperature: temperature(model)}
 	a := answer{priced: true}
 	for attempt := 0; ; attempt++ {
 		e.showPrompt(model, juror, p.Label, req, attempt)
-		raw, err := e.complete(ctx, model, m, req, &a)
+		raw, cut, err := e.complete(ctx, model, m, req, &a)
 		if err != nil {
 			return a, err
 		}
 		r, perr := judgereply.Parse(raw, opts)
+		if perr != nil && cut {
+			var pe *judgereply.Error
+			if errors.As(perr, &pe) {
+				// Say why, so the repair asks for less rather than the same.
+				pe.Why += " (the reply was cut at the token limit: give only the JSON object, with a short reason)"
+			}
+		}
 		if perr == nil {
 			r = e.maskReply(r)
 			e.showReply(model, juror, p.Label, r, false)
-			// A folder that cannot be written costs only the reuse.
-			_ = e.opts.Cache.Put(key, r)
 			a.reply = r
 			return a, nil
 		}
@@ -66,7 +85,8 @@ func (e *Engine) ask(ctx context.Context, model string, m Model, p Prompt, juror
 }
 
 // complete makes one model call under the cap and counts its cost.
-func (e *Engine) complete(ctx context.Context, model string, m Model, req sdk.ChatRequest, a *answer) (string, error) {
+// cut is true when the model stopped at the completion budget.
+func (e *Engine) complete(ctx context.Context, model string, m Model, req sdk.ChatRequest, a *answer) (text string, cut bool, err error) {
 	price, priced := e.price(model)
 	var estimate float64
 	if priced {
@@ -74,17 +94,19 @@ func (e *Engine) complete(ctx context.Context, model string, m Model, req sdk.Ch
 	}
 	res, err := e.opts.Cap.Reserve(model, estimate, priced)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if err := ctx.Err(); err != nil {
 		res.Release()
-		return "", err
+		return "", false, err
 	}
-	resp, err := m.Complete(ctx, req)
+	cctx, cancel := context.WithTimeout(ctx, e.opts.CallTimeout)
+	resp, err := m.Complete(cctx, req)
+	cancel()
 	a.calls++
 	if err != nil {
 		res.Settle(nil)
-		return "", fmt.Errorf("judge model %s: %w", model, err)
+		return "", false, fmt.Errorf("judge model %s: %w", model, err)
 	}
 	cost := resp.Usage.CostUSD
 	if cost == nil && priced {
@@ -97,7 +119,19 @@ func (e *Engine) complete(ctx context.Context, model string, m Model, req sdk.Ch
 	} else {
 		a.cost += *cost
 	}
-	return textOf(resp.Message), nil
+	return textOf(resp.Message), resp.StopReason == sdk.StopMaxTokens, nil
+}
+
+// temperature is 0 for reproducible verdicts, except for OpenAI's
+// reasoning models (o1, o3, gpt-5...), whose API refuses any temperature
+// but its default.
+func temperature(model string) *float64 {
+	id := ParseModelRef(model).ID
+	if strings.HasPrefix(id, "gpt-5") || (len(id) >= 2 && id[0] == 'o' && id[1] >= '0' && id[1] <= '9') {
+		return nil
+	}
+	zero := 0.0
+	return &zero
 }
 
 // textOf is a reply's text, whether in Content or in text parts.

@@ -45,6 +45,7 @@ func (c Candidate) Final() string {
 // crowd out the rubric.
 const (
 	maxCandidate   = 48 << 10
+	maxFinal       = 16 << 10
 	maxToolPayload = 2 << 10
 	maxToolCalls   = 50
 )
@@ -90,7 +91,12 @@ func renderRun(calls []agent.ToolCall, results []agent.ToolResult, final string)
 			fmt.Fprintf(&b, "   %s: %s\n", status, judgereply.Excerpt(payload, maxToolPayload))
 		}
 	}
-	b.WriteString("Final reply:\n")
-	b.WriteString(final)
-	return judgereply.Excerpt(b.String(), maxCandidate)
+	// The final reply is bounded on its own and always shown whole up to
+	// that bound: a long transcript is cut, never the answer.
+	final = judgereply.Excerpt(final, maxFinal)
+	transcript := judgereply.Excerpt(b.String(), maxCandidate-maxFinal)
+	if !strings.HasSuffix(transcript, "\n") {
+		transcript += "\n"
+	}
+	return transcript + "Final reply:\n" + final
 }

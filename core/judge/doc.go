@@ -28,6 +28,14 @@
 // excerpt, and a juror abstains. Jurors and panel seats grade the whole
 // rubric each; see Engine.Grade and docs/rubrics.md for how they combine.
 //
+// Choices worth knowing: seats (jurors, panel models) grade one after
+// another, so cassettes and scripted fakes see a stable order; a criteria
+// rubric whose every criterion was skipped by when: fails (never a
+// vacuous pass); a guard counts as 1 - its score in the aggregate and
+// passes when that complement reaches its threshold; every judge call has
+// temperature 0 (none for OpenAI reasoning models), a 512-token budget
+// and a time bound.
+//
 // Errors callers test: ErrDeferred (no key, or a multi-turn metric on a
 // single-prompt run: report the test deferred), ErrMaxCost and
 // ErrUnpriced (the cap stopped a call before it was sent), ErrReply,

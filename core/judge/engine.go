@@ -3,6 +3,7 @@ package judge
 import (
 	"io"
 	"sync"
+	"time"
 
 	"github.com/mcptest/mcptest/core/judge/costcap"
 	"github.com/mcptest/mcptest/core/judge/verdictcache"
@@ -36,7 +37,13 @@ type Options struct {
 	// MaxTokens is the completion budget of a judge call; 0 means
 	// DefaultMaxTokens.
 	MaxTokens int
+	// CallTimeout bounds one judge call; 0 means DefaultCallTimeout.
+	CallTimeout time.Duration
 }
+
+// DefaultCallTimeout bounds a judge call whose caller set no timeout: a
+// verdict is short, so a call still running after this is stuck.
+const DefaultCallTimeout = 2 * time.Minute
 
 // Engine grades candidates against rubrics. It is safe for concurrent
 // use; engines sharing a Cache and a Cap share their answers and budget.
@@ -49,6 +56,9 @@ type Engine struct {
 func New(opts Options) *Engine {
 	if opts.MaxTokens <= 0 {
 		opts.MaxTokens = DefaultMaxTokens
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = DefaultCallTimeout
 	}
 	return &Engine{opts: opts}
 }

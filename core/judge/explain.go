@@ -40,8 +40,17 @@ type Explanation struct {
 // made before the run.
 const agentPlaceholder = "(the agent run: its tool calls, their results and its final reply)"
 
-// Explain describes the grade of c under s without calling a model.
+// Explain describes the grade of c under s without calling a model. The
+// prompts are masked, as everything the engine shows.
 func (e *Engine) Explain(s Spec, c Candidate) Explanation {
+	x := e.explain(s, c)
+	for i := range x.Prompts {
+		x.Prompts[i].User = e.mask(x.Prompts[i].User)
+	}
+	return x
+}
+
+func (e *Engine) explain(s Spec, c Candidate) Explanation {
 	r := s.Rubric
 	x := Explanation{Candidate: c.Kind()}
 	if r == nil {
@@ -83,7 +92,7 @@ func (e *Engine) Explain(s Spec, c Candidate) Explanation {
 
 // ProjectedCalls is the number of judge calls a grade of c under s will
 // make without repairs (Explanation.Calls), for the run header.
-func (e *Engine) ProjectedCalls(s Spec, c Candidate) int { return e.Explain(s, c).Calls }
+func (e *Engine) ProjectedCalls(s Spec, c Candidate) int { return e.explain(s, c).Calls }
 
 // seatCost is the most one grading can cost: the largest prompt's
 // estimate times the number of questions.

@@ -88,3 +88,11 @@ func TestAgentTraceRendered(t *testing.T) {
 		t.Fatalf("eval = %+v", ev)
 	}
 }
+
+func TestExplainPromptsMasked(t *testing.T) {
+	c := Candidate{Prompt: "p", Response: "token tok-xyz-1 here"}
+	x := New(Options{Models: source{}, DefaultModel: "m", Redactor: redactorOf("tok-xyz-1")}).Explain(Spec{Rubric: textSpec(t)}, c)
+	if len(x.Prompts) != 1 || strings.Contains(x.Prompts[0].User, "tok-xyz-1") || !strings.Contains(x.Prompts[0].User, "token ") {
+		t.Fatalf("prompt = %q", x.Prompts[0].User)
+	}
+}

@@ -18,6 +18,8 @@ type scripted struct {
 	reqs   []sdk.ChatRequest
 	answer func(n int, req sdk.ChatRequest) string
 	usage  sdk.Usage
+	// stops gives the stop reason of call n; "" past its end.
+	stops []string
 }
 
 func (s *scripted) Complete(_ context.Context, req sdk.ChatRequest) (sdk.ChatResponse, error) {
@@ -25,7 +27,11 @@ func (s *scripted) Complete(_ context.Context, req sdk.ChatRequest) (sdk.ChatRes
 	n := len(s.reqs)
 	s.reqs = append(s.reqs, req)
 	s.mu.Unlock()
-	return sdk.ChatResponse{Message: sdk.Message{Role: "assistant", Content: s.answer(n, req)}, Usage: s.usage}, nil
+	stop := ""
+	if n < len(s.stops) {
+		stop = s.stops[n]
+	}
+	return sdk.ChatResponse{Message: sdk.Message{Role: "assistant", Content: s.answer(n, req)}, Usage: s.usage, StopReason: stop}, nil
 }
 
 func (s *scripted) calls() int {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/sdk"
@@ -299,5 +300,50 @@ func TestDeferredWithoutKey(t *testing.T) {
 	_, err := engine(t, m, Options{Models: src}).Grade(context.Background(), Spec{Rubric: r, Model: "claude-sonnet-4-5"}, fixed)
 	if !errors.Is(err, ErrDeferred) || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestTemperature(t *testing.T) {
+	for model, zero := range map[string]bool{"claude-sonnet-4-5": true, "gpt-4.1-mini": true, "gpt-5-mini": false, "o3": false, "local:o1-clone": false, "mistral-large-latest": true} {
+		got := temperature(model)
+		if (got != nil && *got == 0) != zero {
+			t.Errorf("%s: temperature %v", model, got)
+		}
+	}
+}
+
+// stuck is a model that answers only when its context ends.
+type stuck struct{}
+
+func (stuck) Complete(ctx context.Context, _ sdk.ChatRequest) (sdk.ChatResponse, error) {
+	<-ctx.Done()
+	return sdk.ChatResponse{}, ctx.Err()
+}
+
+type stuckSource struct{ source }
+
+func (stuckSource) Model(string) (Model, error) { return stuck{}, nil }
+
+func TestJudgeCallIsBounded(t *testing.T) {
+	e := New(Options{Models: stuckSource{}, DefaultModel: "m", CallTimeout: time.Millisecond})
+	_, err := e.Grade(context.Background(), Spec{Rubric: textSpec(t)}, fixed)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the call's deadline", err)
+	}
+}
+
+func TestRepairSaysTheReplyWasCut(t *testing.T) {
+	m := &scripted{stops: []string{sdk.StopMaxTokens}, answer: func(n int, _ sdk.ChatRequest) string {
+		if n == 0 {
+			return `{"score": 0.9, "reason": "a very long reason that goes on and`
+		}
+		return verdict(0.9, "short")
+	}}
+	ev, err := engine(t, m, Options{}).Grade(context.Background(), Spec{Rubric: textSpec(t)}, fixed)
+	if err != nil || ev.Score != 0.9 {
+		t.Fatalf("eval %+v, %v", ev, err)
+	}
+	if repair := m.reqs[1].Messages[2].Content; !strings.Contains(repair, "cut at the token limit") {
+		t.Fatalf("repair = %q", repair)
 	}
 }

@@ -169,3 +169,13 @@ func TestPanelMeanKeepsGates(t *testing.T) {
 		t.Fatalf("panel mean passed a failed required criterion: %s", ev.Reason)
 	}
 }
+
+func TestPanelModelWithoutKeyDefersBeforeAnyCall(t *testing.T) {
+	m1 := &scripted{answer: perJuror(verdict(1, "a"))}
+	src := source{models: map[string]*scripted{"m1": m1}, noKey: map[string]bool{"claude-haiku-4-5": true}}
+	spec := WithJudge(Spec{Rubric: textSpec(t)}, &config.Judge{Panel: []string{"m1", "claude-haiku-4-5"}})
+	_, err := engine(t, nil, Options{Models: src}).Grade(context.Background(), spec, fixed)
+	if !errors.Is(err, ErrDeferred) || m1.calls() != 0 {
+		t.Fatalf("err = %v, %d calls to m1", err, m1.calls())
+	}
+}

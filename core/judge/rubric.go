@@ -49,6 +49,8 @@ type Resolved struct {
 
 // Criterion is one criterion of a resolved rubric.
 type Criterion struct {
+	// Name and Description are the suite's: the judge is asked how far
+	// the description holds.
 	Name, Description string
 	// Weight is its weight in a mean (default 1).
 	Weight float64

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unicode"
 )
 
 // ErrMalformed is matched (errors.Is) by every refusal of a reply: it is
@@ -158,8 +159,11 @@ func unfence(s string) string {
 }
 
 // EvidenceFound reports whether span, trimmed of surrounding white space,
-// is non-empty and occurs verbatim in candidate.
+// occurs verbatim in candidate and holds at least one letter or digit (a
+// lone quote mark or full stop occurs in almost any text and backs
+// nothing).
 func EvidenceFound(candidate, span string) bool {
 	span = strings.TrimSpace(span)
-	return span != "" && strings.Contains(candidate, span)
+	return strings.IndexFunc(span, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 &&
+		strings.Contains(candidate, span)
 }

@@ -107,6 +107,9 @@ func TestEvidenceFound(t *testing.T) {
 		"rewrote the billing engine":  false,
 		"":                            false,
 		"   ":                         false,
+		".":                           false,
+		" - ":                         false,
+		"2":                           true,
 	} {
 		if got := EvidenceFound(cand, span); got != want {
 			t.Errorf("EvidenceFound(%q) = %v, want %v", span, got, want)

@@ -17,6 +17,7 @@
 package verdictcache
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -71,12 +72,20 @@ type Cache struct {
 
 	mu  sync.Mutex
 	mem map[string]judgereply.Reply
+	// inflight holds a channel per key being asked right now; it is
+	// closed when the asker is done, so concurrent identical requests
+	// wait for the first instead of all calling the model.
+	inflight map[string]chan struct{}
+	// waiting counts callers blocked in Begin, and afterGet runs between
+	// Begin's lookup and its lock (both for tests).
+	waiting  int
+	afterGet func()
 }
 
 // New returns a cache; cacheDir is the run's --cache-dir ("" keeps
 // verdicts for this run only). Verdicts go to cacheDir/verdicts.
 func New(cacheDir string) *Cache {
-	c := &Cache{mem: map[string]judgereply.Reply{}}
+	c := &Cache{mem: map[string]judgereply.Reply{}, inflight: map[string]chan struct{}{}}
 	if cacheDir != "" {
 		c.dir = filepath.Join(cacheDir, Namespace)
 	}
@@ -116,6 +125,65 @@ func (c *Cache) Get(k Key) (judgereply.Reply, bool) {
 	c.mem[h] = e.Reply
 	c.mu.Unlock()
 	return e.Reply, true
+}
+
+// Begin looks k up for a caller about to ask a judge. On a hit it
+// returns the verdict. On a miss the caller asks, and must call done
+// with the verdict (masked), or with nil when it got none; meanwhile
+// other callers of Begin with the same key wait for it (or for ctx) and
+// then find the verdict, or ask themselves if there was none.
+func (c *Cache) Begin(ctx context.Context, k Key) (r judgereply.Reply, hit bool, done func(*judgereply.Reply), err error) {
+	if c == nil {
+		return judgereply.Reply{}, false, func(*judgereply.Reply) {}, nil
+	}
+	h := k.Hash()
+	for {
+		if r, ok := c.Get(k); ok {
+			return r, true, nil, nil
+		}
+		if c.afterGet != nil {
+			c.afterGet()
+		}
+		c.mu.Lock()
+		// Look again under the lock: an asker stores its verdict before it
+		// leaves the in-flight set, so a verdict stored since the Get above
+		// is seen here rather than asked for twice.
+		if r, ok := c.mem[h]; ok {
+			c.mu.Unlock()
+			return r, true, nil, nil
+		}
+		ch, busy := c.inflight[h]
+		if !busy {
+			ch = make(chan struct{})
+			c.inflight[h] = ch
+			c.mu.Unlock()
+			return judgereply.Reply{}, false, func(r *judgereply.Reply) {
+				if r != nil {
+					// A folder that cannot be written costs only the
+					// reuse across runs.
+					_ = c.Put(k, *r)
+				}
+				c.mu.Lock()
+				delete(c.inflight, h)
+				c.mu.Unlock()
+				close(ch)
+			}, nil
+		}
+		c.waiting++
+		c.mu.Unlock()
+		var cerr error
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			cerr = ctx.Err()
+		}
+		c.mu.Lock()
+		c.waiting--
+		c.mu.Unlock()
+		if cerr != nil {
+			return judgereply.Reply{}, false, nil, cerr
+		}
+	}
 }
 
 // Put stores r, which the caller has already masked, for k. A failure to

@@ -1,10 +1,14 @@
 package verdictcache
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcptest/mcptest/internal/judgereply"
 )
@@ -75,5 +79,83 @@ func TestNilCache(t *testing.T) {
 	}
 	if _, ok := c.Get(Key{}); ok {
 		t.Fatal("nil cache answered")
+	}
+}
+
+func TestBeginMakesConcurrentCallersWait(t *testing.T) {
+	c := New("")
+	k := Key{Model: "m", Prompt: "p"}
+	_, hit, done, err := c.Begin(context.Background(), k)
+	if hit || err != nil {
+		t.Fatalf("first Begin: hit %v, %v", hit, err)
+	}
+	got := make(chan judgereply.Reply)
+	go func() {
+		r, hit, _, err := c.Begin(context.Background(), k)
+		if !hit || err != nil {
+			t.Errorf("waiter: hit %v, %v", hit, err)
+		}
+		got <- r
+	}()
+	// Answer only once the second caller is blocked waiting, so the test
+	// shows it waited rather than arriving after the answer.
+	for deadline := time.Now().Add(10 * time.Second); ; runtime.Gosched() {
+		c.mu.Lock()
+		w := c.waiting
+		c.mu.Unlock()
+		if w == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second caller never waited")
+		}
+	}
+	done(&judgereply.Reply{Score: 0.4, Reason: "r"})
+	if r := <-got; r.Score != 0.4 {
+		t.Fatalf("waiter got %+v", r)
+	}
+}
+
+func TestBeginAfterFailureAsksAgain(t *testing.T) {
+	c := New("")
+	k := Key{Model: "m", Prompt: "p"}
+	_, _, done, _ := c.Begin(context.Background(), k)
+	done(nil)
+	_, hit, done2, err := c.Begin(context.Background(), k)
+	if hit || err != nil || done2 == nil {
+		t.Fatalf("after a failure: hit %v, %v", hit, err)
+	}
+	done2(nil)
+}
+
+func TestBeginWaitIsBoundedByContext(t *testing.T) {
+	c := New("")
+	k := Key{Model: "m", Prompt: "p"}
+	_, _, done, _ := c.Begin(context.Background(), k)
+	defer done(nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, _, err := c.Begin(ctx, k); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestBeginSeesAVerdictStoredAfterItsLookup: an asker that finishes
+// between a second caller's lookup and its lock must not leave the second
+// caller to ask again.
+func TestBeginSeesAVerdictStoredAfterItsLookup(t *testing.T) {
+	c := New("")
+	k := Key{Model: "m", Prompt: "p"}
+	_, _, doneA, _ := c.Begin(context.Background(), k)
+	c.afterGet = func() {
+		c.afterGet = nil
+		doneA(&judgereply.Reply{Score: 0.3, Reason: "r"})
+	}
+	r, hit, done, err := c.Begin(context.Background(), k)
+	if err != nil || !hit || r.Score != 0.3 {
+		if done != nil {
+			done(nil)
+		}
+		t.Fatalf("second caller: hit %v, %+v, %v; it would ask the model again", hit, r, err)
 	}
 }
