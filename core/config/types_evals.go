@@ -25,6 +25,9 @@ type EvalTest struct {
 	Judge *Judge
 	// Matrix fans the eval out across models and prompts; nil when unset.
 	Matrix *EvalMatrix
+	// Scorer names an entry of Suite.Scorers that grades the eval instead
+	// of the judge; "" for the judge.
+	Scorer string
 	// Tags are the test's tags.
 	Tags []string
 	// Profile is quick, standard or full; "" means standard.
