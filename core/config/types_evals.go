@@ -174,6 +174,7 @@ type Scorer struct {
 	Cwd string
 	// TimeoutMS is the per-call timeout (default 30000).
 	TimeoutMS int
-	// Pos is the position of the scorer's mapping.
-	Pos Pos
+	// Pos is the position of the scorer's mapping, TypePos that of its
+	// type (where an unavailable type is reported).
+	Pos, TypePos Pos
 }

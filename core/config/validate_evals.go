@@ -196,6 +196,7 @@ func (l *loader) scorers(s *Suite, n *yaml.Node, ptr string) {
 				seen[sc.Name] = e.Value.Line
 			case "type":
 				sc.Type, _ = l.NonEmptyStr(e.Value, ep, "the scorer type")
+				sc.TypePos = l.pos(e.Value, ep)
 			case "command":
 				sc.Command, _ = l.command(e.Value, ep)
 			case "env":

@@ -98,7 +98,11 @@ func ResolveUsed(reg *plugin.Registry, suite *config.Suite) (map[string]*Scorer,
 // resolveEntry binds one scorers: entry to its plugin.
 func resolveEntry(reg *plugin.Registry, suite *config.Suite, c *config.Scorer) (*Scorer, error) {
 	at := func(msg, hint string, cause error) error {
-		return &config.Error{File: c.Pos.File, Line: c.Pos.Line, Col: c.Pos.Col, Pointer: c.Pos.Pointer + "/type",
+		p := c.TypePos
+		if p.Line == 0 {
+			p = c.Pos
+		}
+		return &config.Error{File: p.File, Line: p.Line, Col: p.Col, Pointer: p.Pointer,
 			Msg: msg, Hint: hint, Cause: cause}
 	}
 	f, err := reg.Resolve(sdk.KindScorer, c.Type)
