@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -150,7 +151,7 @@ func TestExecScorerPlugin(t *testing.T) {
 		t.Fatalf("non-zero exit: err = %v", err)
 	}
 	msg := err.Error()
-	mustContain(t, "exit error", msg, "non-zero exit: status 3", "trace line 30", "vendor refused key")
+	mustContain(t, "exit error", msg, `scorer "fails": command "`, `-scorer" failed: exit status 3; last stderr lines:`, "trace line 30", "vendor refused key")
 	if strings.Contains(msg, scorerKey) {
 		t.Errorf("the scorer's key reached the error:\n%s", msg)
 	}
@@ -240,5 +241,63 @@ func TestUnknownScorerType(t *testing.T) {
 	// Without the private plugin, its type is unavailable too.
 	if _, err := scorer.Resolve(reg, s, "private"); !errors.Is(err, scorer.ErrTypeUnavailable) {
 		t.Errorf("private type without its plugin: err = %v", err)
+	}
+}
+
+// TestDocumentedPythonScorer: the Python scorer docs/scorers.md lists is
+// examples/scorers/keyword.py, and it grades through the bundled exec
+// plugin as the docs say.
+func TestDocumentedPythonScorer(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "scorers.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(root, "examples", "scorers", "keyword.py")
+	want, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, listing, ok := strings.Cut(string(doc), "```python\n")
+	listing, _, _ = strings.Cut(listing, "```")
+	if !ok || listing != string(want) {
+		t.Errorf("the Python listing of docs/scorers.md differs from examples/scorers/keyword.py")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Fatalf("python3 is needed to run the documented scorer (.ci/run installs it): %v", err)
+	}
+	text := `servers:
+  demo:
+    command: ["DEMO"]
+scorers:
+  - name: keyword
+    type: exec
+    command: ["python3", "SCRIPT"]
+`
+	s, err := config.Load(writeSuite(t, strings.ReplaceAll(text, "SCRIPT", script)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := plugin.NewRegistry([]plugin.Source{{Dir: filepath.Join(binDir, "mcptest-plugins"), Origin: "bundled"}})
+	host := plugin.NewHost(&plugin.ExecLauncher{}, plugin.HostOptions{})
+	defer func() {
+		host.Close()
+		assertNoOrphans(t)
+	}()
+	sc, err := scorer.Resolve(reg, s, "keyword")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ev, err := sc.Score(ctx, host, scorer.Input{Input: "What is the weather in Paris?", Output: "Sunny, 21 °C.", Criteria: "Sunny"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ev.Passed || ev.Score != 1 || ev.CostUSD != nil || ev.Reason != "found 'Sunny'" {
+		t.Errorf("eval = %+v", ev)
+	}
+	_, err = sc.Score(ctx, host, scorer.Input{Input: "q", Output: "a"})
+	if err == nil || !strings.Contains(err.Error(), "failed: exit status 2") || !strings.Contains(err.Error(), "needs a free-form rubric") {
+		t.Errorf("no criteria: err = %v", err)
 	}
 }

@@ -234,3 +234,57 @@ func TestCostPassesThrough(t *testing.T) {
 }
 
 func ptr(v float64) *float64 { return &v }
+
+func TestInputFor(t *testing.T) {
+	s := load(t)
+	tree := `servers:
+  local:
+    command: ["./server"]
+rubrics:
+  weighted:
+    criteria:
+      - {name: cites, description: "Cites a source.", weight: 2, required: true}
+      - {name: polite, description: "Is polite."}
+scorers:
+  - {name: vendor, type: exec, command: ["./score"]}
+evals:
+  - name: by ref
+    server: local
+    prompt: p
+    response: r
+    rubric: {ref: weighted, threshold: 0.9}
+    scorer: vendor
+  - name: by tree
+    server: local
+    prompt: p
+    response: r
+    scorer: vendor
+    rubric:
+      tree:
+        ask: "Is it sunny?"
+        yes: {score: 1, reason: sunny}
+        no: {score: 0, reason: not sunny}
+`
+	path := filepath.Join(t.TempDir(), "tree.yml")
+	if err := os.WriteFile(path, []byte(tree), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := InputFor(s, s.Evals[0], "4", "response")
+	if in.Input != "What is 2+2?" || in.Output != "4" || in.Criteria != nil || in.Threshold != 0.7 ||
+		in.Metadata["eval"] != "a" || in.Metadata["server"] != "local" || in.Metadata["suite"] != s.Evals[0].Pos.File {
+		t.Errorf("no rubric: %+v", in)
+	}
+	in = InputFor(s2, s2.Evals[0], "r", "agent")
+	got, _ := json.Marshal(in.Criteria)
+	if string(got) != `[{"description":"Cites a source.","name":"cites","required":true,"weight":2},{"description":"Is polite.","name":"polite","weight":1}]` || in.Threshold != 0.9 {
+		t.Errorf("ref criteria = %s threshold %v", got, in.Threshold)
+	}
+	got, _ = json.Marshal(InputFor(s2, s2.Evals[1], "r", "agent").Criteria)
+	if string(got) != `{"ask":"Is it sunny?","no":{"reason":"not sunny","score":0},"yes":{"reason":"sunny","score":1}}` {
+		t.Errorf("tree criteria = %s", got)
+	}
+}

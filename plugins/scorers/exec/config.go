@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/mcptest/mcptest/sdk"
@@ -45,5 +46,6 @@ func (e entry) timeout() time.Duration {
 	return time.Duration(e.TimeoutMS) * time.Millisecond
 }
 
-// label names the entry in messages.
-func (e entry) label() string { return fmt.Sprintf("scorer %q (%s)", e.Name, e.Command[0]) }
+// label names the entry's command in messages; the host adds the
+// scorer's name.
+func (e entry) label() string { return fmt.Sprintf("command %q", filepath.Base(e.Command[0])) }

@@ -33,7 +33,7 @@ var (
 	// was killed.
 	ErrTimeout = errors.New("timed out")
 	// ErrExit: the grader exited non-zero or was killed by a signal.
-	ErrExit = errors.New("non-zero exit")
+	ErrExit = errors.New("failed")
 	// ErrOutput: the grader's stdout is not the reply the contract asks.
 	ErrOutput = errors.New("bad reply")
 )
@@ -104,11 +104,11 @@ func run(ctx context.Context, e entry, stdin []byte) (outcome, error) {
 	case ctx.Err() != nil:
 		return out, fmt.Errorf("%s interrupted: %w", e.label(), ctx.Err())
 	case cmd.ProcessState != nil && cmd.ProcessState.ExitCode() > 0:
-		return out, withTail(fmt.Errorf("%s %w: status %d", e.label(), ErrExit, cmd.ProcessState.ExitCode()), out.stderr)
+		return out, withTail(fmt.Errorf("%s %w: exit status %d", e.label(), ErrExit, cmd.ProcessState.ExitCode()), out.stderr)
 	case cmd.ProcessState == nil || cmd.ProcessState.ExitCode() < 0:
 		return out, withTail(fmt.Errorf("%s %w: did not exit normally: %v", e.label(), ErrExit, waitErr), out.stderr)
 	case stdout.over:
-		return out, withTail(fmt.Errorf("%s %w: more than %d bytes on stdout", e.label(), ErrOutput, maxStdout), out.stderr)
+		return out, withTail(fmt.Errorf("%s: %w: more than %d bytes on stdout", e.label(), ErrOutput, maxStdout), out.stderr)
 	}
 	// A zero exit with exec.ErrWaitDelay only means a background child
 	// kept the pipes open; the grader itself answered.
