@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/sdk/contract"
@@ -108,15 +109,15 @@ func (s *Scorer) eval(res contract.ScoreResult, in Input) (*report.Eval, error) 
 		Score:     score,
 		Threshold: in.Threshold,
 		Passed:    passed,
-		Reason:    s.redactor.String(res.Reasoning),
+		Reason:    s.redactor.String(bound(res.Reasoning, maxReason)),
 		Calls:     1,
 		CostUSD:   res.CostUSD,
 	}
 	if p, ok := in.Input.(string); ok {
-		ev.Prompt = s.redactor.String(p)
+		ev.Prompt = s.redactor.String(bound(p, maxShown))
 	}
 	if o, ok := in.Output.(string); ok {
-		ev.Response = s.redactor.String(o)
+		ev.Response = s.redactor.String(bound(o, maxShown))
 	}
 	return ev, nil
 }
@@ -132,6 +133,26 @@ func verdict(v string) (bool, error) {
 		return false, fmt.Errorf("%w: no verdict (want \"pass\" or \"fail\")", ErrBadVerdict)
 	}
 	return false, fmt.Errorf("%w: verdict %q (want \"pass\" or \"fail\")", ErrBadVerdict, clip(v, 80))
+}
+
+// Bounds of what a grade shows: the prompt and candidate (the scorer saw
+// them whole) and the scorer's reasoning, so one verbose grader cannot
+// swell every report.
+const (
+	maxShown  = 16 << 10
+	maxReason = 8 << 10
+)
+
+// bound cuts s to at most n bytes on a rune boundary, marking the cut.
+func bound(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
 }
 
 // clip bounds a string the scorer chose for a message.

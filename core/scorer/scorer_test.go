@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -286,5 +287,22 @@ evals:
 	got, _ = json.Marshal(InputFor(s2, s2.Evals[1], "r", "agent").Criteria)
 	if string(got) != `{"ask":"Is it sunny?","no":{"reason":"not sunny","score":0},"yes":{"reason":"sunny","score":1}}` {
 		t.Errorf("tree criteria = %s", got)
+	}
+}
+
+func TestLongTextsAreBounded(t *testing.T) {
+	s := load(t)
+	long := strings.Repeat("é", 20000)
+	reg, host := setup(t, &fakeScorer{res: sdk.ScoreResult{Verdict: "pass", Score: ptr(1), Reasoning: long}})
+	sc, err := Resolve(reg, s, "vendor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := sc.Score(context.Background(), host, Input{Input: "q", Output: long})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.Reason) > maxReason+64 || len(ev.Response) > maxShown+64 || !strings.Contains(ev.Response, "more bytes)") || !utf8.ValidString(ev.Reason) {
+		t.Errorf("reason %d bytes, response %d bytes", len(ev.Reason), len(ev.Response))
 	}
 }
