@@ -29,7 +29,10 @@ func (r *Runner) Explain(t *plan.Test) (judge.Explanation, error) {
 // repairs) and the most they can cost; priced is false when some judge
 // model has no known price (cost then counts the priced ones only).
 type Projection struct {
-	Evals  int
+	Evals int
+	// Scorer counts the evals a scorer grades (one scorer call each, at
+	// a cost only the scorer knows).
+	Scorer int
 	Calls  int
 	Cost   float64
 	Priced bool
@@ -43,6 +46,10 @@ func (r *Runner) Project(p *plan.Plan) Projection {
 			continue
 		}
 		pr.Evals++
+		if t.Eval.Scorer != nil {
+			pr.Scorer++
+			continue
+		}
 		x, err := r.Explain(t)
 		if err != nil {
 			continue
@@ -61,6 +68,9 @@ func (r *Runner) Project(p *plan.Plan) Projection {
 // most $0.0123)".
 func (pr Projection) String() string {
 	s := fmt.Sprintf("%s, %s projected", plural(pr.Evals, "eval", "evals"), plural(pr.Calls, "judge call", "judge calls"))
+	if pr.Scorer > 0 {
+		s = fmt.Sprintf("%s, %s and %s projected", plural(pr.Evals, "eval", "evals"), plural(pr.Calls, "judge call", "judge calls"), plural(pr.Scorer, "scorer call", "scorer calls"))
+	}
 	switch {
 	case pr.Calls == 0:
 	case pr.Priced:
@@ -81,6 +91,14 @@ func (r *Runner) WriteExplain(w io.Writer, p *plan.Plan) error {
 			continue
 		}
 		fmt.Fprintf(w, "eval %q (%s:%d)\n", t.Name, t.Suite.File, t.Pos.Line)
+		if sc := t.Eval.Scorer; sc != nil {
+			fmt.Fprintf(w, "  graded by: scorer %s (type %s)\n", sc.Name(), sc.Config.Type)
+			fmt.Fprintf(w, "  candidate: %s\n", r.candidateLine(t, judge.Explanation{}))
+			fmt.Fprintln(w, "  scorer calls: 1")
+			fmt.Fprintln(w, "  projected cost: unknown (the scorer reports its own)")
+			fmt.Fprintln(w)
+			continue
+		}
 		x, err := r.Explain(t)
 		if err != nil {
 			fmt.Fprintf(w, "  cannot be graded: %s\n\n", r.mask(err.Error()))

@@ -53,6 +53,15 @@ var (
 // the models axis compares single judges).
 func Spec(t *plan.Test) (judge.Spec, error) {
 	e := t.Eval
+	if e.Spec.Rubric == nil && e.Scorer != nil {
+		// A scorer grades it; the spec only names the judge model a live
+		// run would default to.
+		s := judge.WithJudge(judge.Spec{}, e.Spec.Judge)
+		if e.Cell != nil && e.Cell.Model != "" {
+			s.Model = e.Cell.Model
+		}
+		return s, nil
+	}
 	if e.Spec.Rubric == nil {
 		return judge.Spec{}, fmt.Errorf("%w: %s", ErrNoRubric, e.Spec.Name)
 	}

@@ -1,9 +1,11 @@
 package plan
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/scorer"
 )
 
 // KindEval is one cell of an entry of the evals block: a candidate (a
@@ -23,6 +25,9 @@ type Eval struct {
 	// there replays the judge's calls). A fixed-response eval never
 	// starts it.
 	Server *config.Server
+	// Scorer grades the eval instead of the judge when the eval names a
+	// scorers: entry (resolved to its plugin at plan time); nil otherwise.
+	Scorer *scorer.Scorer
 }
 
 // EvalCell is one cell of an eval's matrix: the judge model ("" keeps the
@@ -83,6 +88,14 @@ func (b *builder) evals(s *config.Suite, names map[string]int, add func(*Test, m
 	for _, e := range s.Evals {
 		opts := &config.TestOptions{Tags: e.Tags, Profile: e.Profile}
 		srv := s.Servers[e.Server]
+		var sc *scorer.Scorer
+		if e.Scorer != "" && b.sel.keeps(e.Name, e.Tags, e.Profile) {
+			// An unknown scorer type fails here, before anything starts.
+			var err error
+			if sc, err = scorer.Resolve(b.reg, s, e.Scorer); err != nil {
+				b.errs = append(b.errs, asConfigError(s, e.Pos, err))
+			}
+		}
 		cells := EvalCells(e)
 		if cells == nil {
 			cells = []*EvalCell{nil}
@@ -93,7 +106,7 @@ func (b *builder) evals(s *config.Suite, names map[string]int, add func(*Test, m
 				name += " [" + c.Label + "]"
 			}
 			t := &Test{ID: testID(s.File, "evals", name, names), Kind: KindEval, Name: name,
-				Eval: &Eval{Spec: e, Cell: c, Server: srv}, Options: opts, Pos: e.Pos}
+				Eval: &Eval{Spec: e, Cell: c, Server: srv, Scorer: sc}, Options: opts, Pos: e.Pos}
 			if e.Response == nil {
 				// A live run talks to the eval's server; a fixed response
 				// needs none, so a key-free run starts nothing.
@@ -117,4 +130,14 @@ func (b *builder) countEvals(s *config.Suite) {
 		}
 		b.plan.EvalsNotRun += n
 	}
+}
+
+// asConfigError keeps a located error as it is and locates any other at
+// pos.
+func asConfigError(s *config.Suite, pos config.Pos, err error) *config.Error {
+	var ce *config.Error
+	if errors.As(err, &ce) {
+		return ce
+	}
+	return &config.Error{File: s.File, Line: pos.Line, Col: pos.Col, Pointer: pos.Pointer, Msg: err.Error()}
 }

@@ -30,7 +30,7 @@ func (r *runner) runEval(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		return r.evalError(res, "eval", errors.New("this run has no judge (evals run under mcptest eval)"))
 	}
 	spec, err := eval.Spec(t)
-	if err != nil {
+	if err != nil && t.Eval.Scorer == nil {
 		return r.evalError(res, "rubric", err)
 	}
 	prompt := t.Eval.Prompt()
@@ -64,11 +64,16 @@ func (r *runner) runEval(ctx context.Context, t *plan.Test) (res rpt.Test) {
 			agentCost = &usd
 		}
 	}
-	tape, err := r.judgeTape(t.Suite, t.Eval.Server)
-	if err != nil {
-		return r.evalError(res, "cassette", err)
+	var grade *rpt.Eval
+	if t.Eval.Scorer != nil {
+		grade, err = ev.Score(ctx, r.opts.Host, t, cand)
+	} else {
+		tape, terr := r.judgeTape(t.Suite, t.Eval.Server)
+		if terr != nil {
+			return r.evalError(res, "cassette", terr)
+		}
+		grade, err = ev.Grade(ctx, t, cand, tape)
 	}
-	grade, err := ev.Grade(ctx, t, cand, tape)
 	if grade != nil {
 		addCost(grade, agentCost)
 		res.Eval = grade
@@ -87,6 +92,8 @@ func (r *runner) runEval(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		return r.evalError(res, "max_cost", err)
 	case errors.Is(err, judge.ErrReply):
 		return r.evalError(res, "judge_reply", err)
+	case t.Eval.Scorer != nil:
+		return r.evalError(res, "scorer", err)
 	case err == nil:
 		err = errors.New("the judge returned no grade")
 	}
