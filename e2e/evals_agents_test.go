@@ -33,7 +33,7 @@ func TestEvalLiveAgentCandidate(t *testing.T) {
 	oa := newJudgeFake(t, vendorfake.OpenAI, openAIJudgeKey,
 		&judgeRule{needle: "LIVE:", replies: []string{verdict(0.9, "called echo")}})
 	out := filepath.Join(t.TempDir(), "run.json")
-	r := mcptestEnv(t, judgeEnv(oa, nil), "eval", "--agent-model", "stub", "--reporter", "json="+out, writeSuite(t, liveEvalSuite))
+	r := mcptestEnv(t, evalJudgeEnv(oa, nil), "eval", "--agent-model", "stub", "--reporter", "json="+out, writeSuite(t, liveEvalSuite))
 	if r.code != 0 {
 		t.Fatalf("want exit 0:\n%s", r)
 	}
@@ -92,7 +92,7 @@ func TestAgentEvalMetrics(t *testing.T) {
 	oa.Push(vendorfake.Reply{Calls: []vendorfake.Call{{ID: "call_1", Name: "echo", Args: `{"message":"hello"}`}}, InputTokens: 40, OutputTokens: 10},
 		vendorfake.Reply{Text: "hello", InputTokens: 60, OutputTokens: 8})
 	out := filepath.Join(t.TempDir(), "run.json")
-	r := mcptestEnv(t, judgeEnv(oa, nil), "run", "--reporter", "json="+out, writeSuite(t, metricsSuite))
+	r := mcptestEnv(t, evalJudgeEnv(oa, nil), "run", "--reporter", "json="+out, writeSuite(t, metricsSuite))
 	if r.code != 1 {
 		t.Fatalf("want exit 1 (the rubric metric fails):\n%s", r)
 	}
@@ -114,7 +114,7 @@ func TestAgentEvalMetrics(t *testing.T) {
 	}
 
 	oa.Push(vendorfake.Reply{Text: "hello", InputTokens: 60, OutputTokens: 8})
-	r = mcptestEnv(t, judgeEnv(oa, nil), "run", "--reporter", "json="+out, writeSuite(t, multiTurnOnlySuite))
+	r = mcptestEnv(t, evalJudgeEnv(oa, nil), "run", "--reporter", "json="+out, writeSuite(t, multiTurnOnlySuite))
 	tt = readRun(t, out).Tests[0]
 	if r.code != 0 || tt.Status != report.StatusDeferred || len(tt.Assertions) != 1 || tt.Assertions[0].Status != report.StatusDeferred ||
 		!strings.Contains(tt.Error.Message, "multi-turn") {
@@ -135,7 +135,7 @@ func TestEvalJudgeCassette(t *testing.T) {
 		&judgeRule{needle: "politely refuses", replies: []string{verdict(0.9, "refuses")}})
 	tapes := t.TempDir()
 	suite := strings.Replace(gradedSuite, "claude-sonnet-4-5", "gpt-4o", 1)
-	r := mcptestEnv(t, judgeEnv(oa, nil), "record", "--evals", "--cassette-dir", tapes, writeSuite(t, suite))
+	r := mcptestEnv(t, evalJudgeEnv(oa, nil), "record", "--evals", "--cassette-dir", tapes, writeSuite(t, suite))
 	if r.code != 1 || oa.calls.Load() != 3 {
 		t.Fatalf("record --evals: exit %d, %d requests\n%s", r.code, oa.calls.Load(), r)
 	}
@@ -145,7 +145,7 @@ func TestEvalJudgeCassette(t *testing.T) {
 	}
 	replay := strings.Replace(suite, `command: ["DEMO"]`, `cassette: "`+filepath.Join(tapes, "demo.json")+`"`, 1)
 	out := filepath.Join(t.TempDir(), "run.json")
-	r = mcptestEnv(t, judgeEnv(nil, nil), "eval", "--no-cache", "--reporter", "json="+out, writeSuite(t, replay))
+	r = mcptestEnv(t, evalJudgeEnv(nil, nil), "eval", "--no-cache", "--reporter", "json="+out, writeSuite(t, replay))
 	run := readRun(t, out)
 	if r.code != 1 || oa.calls.Load() != 3 || run.Tests[0].Status != report.StatusFailed || run.Tests[1].Status != report.StatusPassed {
 		t.Fatalf("replay: exit %d, %d requests, %+v\n%s", r.code, oa.calls.Load(), run.Tests, r)
@@ -154,7 +154,7 @@ func TestEvalJudgeCassette(t *testing.T) {
 		t.Errorf("replayed score %v", run.Tests[0].Eval.Score)
 	}
 
-	r = mcptestEnv(t, judgeEnv(nil, nil), "eval", "--no-cache", "--reporter", "json="+out, "examples/rubric-eval.yml")
+	r = mcptestEnv(t, evalJudgeEnv(nil, nil), "eval", "--no-cache", "--reporter", "json="+out, "examples/rubric-eval.yml")
 	run = readRun(t, out)
 	if r.code != 0 || run.Summary.Passed != run.Summary.Total || run.Summary.Total == 0 {
 		t.Fatalf("examples/rubric-eval.yml: exit %d %+v\n%s", r.code, run.Summary, r)

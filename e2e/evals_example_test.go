@@ -29,7 +29,7 @@ func TestRecordRubricEvalExample(t *testing.T) {
 	}
 	live := strings.Replace(string(raw), "cassette: examples/cassettes/rubric-eval.json", `command: ["DEMO"]`, 1)
 	dir := t.TempDir()
-	r := mcptestEnv(t, judgeEnv(oa, nil), "record", "--evals", "--cassette-dir", dir, writeSuite(t, live))
+	r := mcptestEnv(t, evalJudgeEnv(oa, nil), "record", "--evals", "--cassette-dir", dir, writeSuite(t, live))
 	if r.code != 0 {
 		t.Fatalf("record:\n%s", r)
 	}

@@ -68,7 +68,7 @@ func TestEvalJudgingPaths(t *testing.T) {
 		&judgeRule{needle: "PANELED", replies: []string{verdict(0.95, "big says yes")}},
 		&judgeRule{needle: "MATRIX", replies: []string{verdict(0.75, "ok")}})
 	out := filepath.Join(t.TempDir(), "run.json")
-	r := mcptestEnv(t, judgeEnv(oa, an), "eval", "--reporter", "json="+out, writeSuite(t, judgingSuite))
+	r := mcptestEnv(t, evalJudgeEnv(oa, an), "eval", "--reporter", "json="+out, writeSuite(t, judgingSuite))
 	if r.code != 2 {
 		t.Fatalf("want exit 2 (the garbled eval errors):\n%s", r)
 	}
@@ -154,7 +154,7 @@ evals:
 func TestEvalDeferExplainAndMaxCost(t *testing.T) {
 	suite := writeSuite(t, deferSuite)
 	out := filepath.Join(t.TempDir(), "run.json")
-	env := judgeEnv(nil, nil)
+	env := evalJudgeEnv(nil, nil)
 	r := mcptestEnv(t, env, "eval", "--no-color", "--reporter", "pretty", "--reporter", "json="+out, suite)
 	run := readRun(t, out)
 	if r.code != 0 || run.Summary.Deferred != 2 || run.Summary.Passed != 0 || run.Tests[0].Error == nil ||
@@ -171,7 +171,7 @@ func TestEvalDeferExplainAndMaxCost(t *testing.T) {
 		&judgeRule{needle: "ONE:", replies: []string{verdict(1, "yes")}},
 		&judgeRule{needle: "TWO:", replies: []string{verdict(1, "yes")}},
 		&judgeRule{needle: "SECOND:", replies: []string{verdict(1, "yes")}})
-	env = judgeEnv(oa, nil)
+	env = evalJudgeEnv(oa, nil)
 	r = mcptestEnv(t, env, "eval", "--explain", suite)
 	if r.code != 0 || oa.calls.Load() != 0 {
 		t.Fatalf("--explain: exit %d, %d requests\n%s", r.code, oa.calls.Load(), r)

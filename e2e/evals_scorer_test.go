@@ -35,7 +35,7 @@ func TestEvalScorers(t *testing.T) {
 	suite := writeSuite(t, strings.ReplaceAll(scorerEvalSuite, "GRADER", grader))
 	out := filepath.Join(t.TempDir(), "run.json")
 	cache := t.TempDir()
-	env := judgeEnv(nil, nil)
+	env := evalJudgeEnv(nil, nil)
 	r := mcptestEnv(t, env, "eval", "--cache-dir", cache, "--reporter", "json="+out, suite)
 	run := readRun(t, out)
 	if r.code != 1 || len(run.Tests) != 3 {

@@ -57,8 +57,8 @@ const (
 	anthropicJudgeKey = "sk-ant-judge-0123456789"
 )
 
-// judgeEnv points the openai and anthropic provider plugins at the fakes.
-func judgeEnv(oa, an *judgeFake) []string {
+// evalJudgeEnv points the openai and anthropic provider plugins at the fakes.
+func evalJudgeEnv(oa, an *judgeFake) []string {
 	env := append([]string(nil), noModelKeys...)
 	env = append(env, "MCPTEST_JUDGE_MODEL=", "MCPTEST_AGENT_MODEL=", "MCPTEST_PROVIDER_BACKOFF=1ms")
 	if oa != nil {
@@ -114,7 +114,7 @@ func TestEvalGradesWithVendorJudges(t *testing.T) {
 	suite := writeSuite(t, gradedSuite)
 	out := filepath.Join(t.TempDir(), "run.json")
 	cache := t.TempDir()
-	env := judgeEnv(oa, an)
+	env := evalJudgeEnv(oa, an)
 
 	r := mcptestEnv(t, env, "eval", "--cache-dir", cache, "--reporter", "json="+out, suite)
 	if r.code != 1 {
