@@ -160,10 +160,15 @@ func TestEvalGradesWithVendorJudges(t *testing.T) {
 	if r.code != 1 || oa.calls.Load() != 2 || an.calls.Load() != 1 || !run.Tests[0].Eval.Cached || run.Tests[0].Eval.CachedCalls != 2 || run.Costs.CachedCalls != 3 {
 		t.Fatalf("cached run: exit %d, requests %d+%d, eval %+v costs %+v\n%s", r.code, oa.calls.Load(), an.calls.Load(), run.Tests[0].Eval, run.Costs, r)
 	}
-	// --no-cache asks the judges again.
-	r = mcptestEnv(t, env, "eval", "--no-cache", "--reporter", "json="+out, suite)
+	// --no-cache asks the judges again; --show-judging prints what was
+	// asked and what came back, keys masked.
+	r = mcptestEnv(t, env, "eval", "--no-cache", "--show-judging", "--reporter", "json="+out, suite)
 	if r.code != 1 || oa.calls.Load() != 4 || an.calls.Load() != 2 || readRun(t, out).Tests[0].Eval.Cached {
 		t.Fatalf("--no-cache: exit %d, requests %d+%d\n%s", r.code, oa.calls.Load(), an.calls.Load(), r)
+	}
+	mustContain(t, "--show-judging", r.stderr, "Describes what the release changed", "politely refuses", "rate limits", "it complies instead of refusing")
+	if strings.Contains(r.stderr, openAIJudgeKey) || strings.Contains(r.stderr, anthropicJudgeKey) {
+		t.Error("--show-judging printed a key")
 	}
 
 	// mcptest run runs the tool test and leaves the evals to mcptest eval.

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/mcptest/mcptest/core/config"
@@ -140,4 +141,22 @@ func asConfigError(s *config.Suite, pos config.Pos, err error) *config.Error {
 		return ce
 	}
 	return &config.Error{File: s.File, Line: pos.Line, Col: pos.Col, Pointer: pos.Pointer, Msg: err.Error()}
+}
+
+// evalVersion gives a suite's evals the one protocol revision a live run
+// speaks: --target-version when the suite lists it, else the suite's
+// first target_versions entry. Evals are not fanned out over revisions:
+// a grade does not depend on the revision, and a fixed-response eval
+// talks to no server at all.
+func (b *builder) evalVersion(s *config.Suite, first int) {
+	if len(s.TargetVersions) == 0 {
+		return
+	}
+	v := s.TargetVersions[0]
+	if slices.Contains(s.TargetVersions, b.targetVersion) {
+		v = b.targetVersion
+	}
+	for _, t := range b.plan.Tests[first:] {
+		t.ProtocolVersion = v
+	}
 }

@@ -239,7 +239,7 @@ func (b *builder) suite(s *config.Suite) {
 	}
 	if b.evalsOnly {
 		b.evals(s, names, add)
-		b.targetVersions(s, first, totalBefore, before)
+		b.evalVersion(s, first)
 		return
 	}
 	b.countEvals(s)

@@ -257,3 +257,17 @@ evals:
 		t.Fatalf("eval --tag live: %v", err)
 	}
 }
+
+// Evals are planned once, not once per target revision: the revision
+// matters only to a live run, which speaks the first listed one.
+func TestEvalsAreNotFannedOutOverRevisions(t *testing.T) {
+	s := load(t, `servers: {s: {command: [./s]}}
+target_versions: ["2025-06-18", "2025-11-25"]
+evals:
+  - {name: e, server: s, prompt: p, rubric: good}
+`)
+	p, err := plan.BuildWith([]*config.Suite{s}, registry(t), plan.Options{Run: true, Evals: true})
+	if err != nil || len(p.Tests) != 1 || p.Tests[0].ProtocolVersion != "2025-06-18" || p.Tests[0].Name != "e" {
+		t.Fatalf("plan: %v %+v", err, p.Tests)
+	}
+}
