@@ -1,10 +1,3 @@
-// Package run executes a plan; it is the orchestration only. It walks the
-// plan's batches, obtains each test's session from core/servers, builds
-// and sends the test's requests (tools, resources, prompts, lists,
-// compositions, completions, compliance entries, notification features),
-// and streams events. Judging is core/assert's, hooks and transforms are
-// core/hooks', captured values core/capture's, and the grouping of tests
-// into batches is the plan's (plan.Plan.Batches).
 package run
 
 import (
