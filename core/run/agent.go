@@ -123,19 +123,25 @@ func (r *runner) agentModel(ctx context.Context, t *plan.Test) (agent.Model, err
 // agentModelError reports a model that cannot be had: deferred when its
 // key is missing (an error with --require-models), errored otherwise.
 func (r *runner) agentModelError(t *plan.Test, res rpt.Test, err error) rpt.Test {
-	msg := r.opts.Redact.String(err.Error())
 	if errors.Is(err, models.ErrNoKey) {
-		if r.opts.RequireModels {
-			res.Status = rpt.StatusErrored
-			res.Error = &rpt.Error{Kind: "no_model_key", Message: msg + " (--require-models / MCPTEST_REQUIRE_MODELS=1 make a missing key an error)"}
-			return res
-		}
-		res.Status = rpt.StatusDeferred
-		res.Error = &rpt.Error{Kind: "deferred", Message: msg}
-		return res
+		return r.deferred(res, err)
 	}
 	res.Status = rpt.StatusErrored
-	res.Error = &rpt.Error{Kind: "model", Message: fmt.Sprintf("model %s: %s", plan.ModelLabel(t.Agent.Model), msg)}
+	res.Error = &rpt.Error{Kind: "model", Message: fmt.Sprintf("model %s: %s", plan.ModelLabel(t.Agent.Model), r.opts.Redact.String(err.Error()))}
+	return res
+}
+
+// deferred reports a test whose model (or judge) has no key: deferred,
+// naming the variable, or errored under --require-models.
+func (r *runner) deferred(res rpt.Test, err error) rpt.Test {
+	msg := r.opts.Redact.String(err.Error())
+	if r.opts.RequireModels {
+		res.Status = rpt.StatusErrored
+		res.Error = &rpt.Error{Kind: "no_model_key", Message: msg + " (--require-models / MCPTEST_REQUIRE_MODELS=1 make a missing key an error)"}
+		return res
+	}
+	res.Status = rpt.StatusDeferred
+	res.Error = &rpt.Error{Kind: "deferred", Message: msg}
 	return res
 }
 

@@ -112,16 +112,8 @@ func evalAgentTest(t *plan.Test, ref config.ModelRef, prompt string) *plan.Test 
 // evalModelError is a model without a key (deferred, or an error with
 // --require-models) or one that cannot be had (errored).
 func (r *runner) evalModelError(res rpt.Test, err error) rpt.Test {
-	msg := r.opts.Redact.String(err.Error())
 	if errors.Is(err, models.ErrNoKey) || errors.Is(err, judge.ErrDeferred) {
-		if r.opts.RequireModels {
-			res.Status = rpt.StatusErrored
-			res.Error = &rpt.Error{Kind: "no_model_key", Message: msg + " (--require-models / MCPTEST_REQUIRE_MODELS=1 make a missing key an error)"}
-			return res
-		}
-		res.Status = rpt.StatusDeferred
-		res.Error = &rpt.Error{Kind: "deferred", Message: msg}
-		return res
+		return r.deferred(res, err)
 	}
 	return r.evalError(res, "model", err)
 }
