@@ -38,6 +38,7 @@ func TestEvalLiveAgentCandidate(t *testing.T) {
 		t.Fatalf("want exit 0:\n%s", r)
 	}
 	tt := readRun(t, out).Tests[0]
+	validateJSONSchema(t, filepath.Join(root, "schemas/report.v1.json"), []byte(read(t, out)))
 	if tt.Status != report.StatusPassed || tt.Eval == nil || tt.Eval.Candidate != "agent" || tt.Agent == nil || len(tt.Agent.ToolCalls) != 1 ||
 		!strings.HasPrefix(tt.Eval.Response, "stub: ") {
 		t.Fatalf("live eval: %s %+v agent %+v", tt.Status, tt.Eval, tt.Agent)
@@ -97,6 +98,7 @@ func TestAgentEvalMetrics(t *testing.T) {
 		t.Fatalf("want exit 1 (the rubric metric fails):\n%s", r)
 	}
 	run := readRun(t, out)
+	validateJSONSchema(t, filepath.Join(root, "schemas/report.v1.json"), []byte(read(t, out)))
 	tt := run.Tests[0]
 	if tt.Status != report.StatusFailed || len(tt.Assertions) != 3 {
 		t.Fatalf("judged run: %s %+v", tt.Status, tt.Assertions)

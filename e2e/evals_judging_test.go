@@ -73,6 +73,7 @@ func TestEvalJudgingPaths(t *testing.T) {
 		t.Fatalf("want exit 2 (the garbled eval errors):\n%s", r)
 	}
 	run := readRun(t, out)
+	validateJSONSchema(t, filepath.Join(root, "schemas/report.v1.json"), []byte(read(t, out)))
 	byName := map[string]report.Test{}
 	for _, tt := range run.Tests {
 		byName[tt.Name] = tt
@@ -108,6 +109,12 @@ func TestEvalJudgingPaths(t *testing.T) {
 		tt, ok := byName[cell.name]
 		if !ok || tt.Status != report.StatusPassed || tt.Eval.Cell == nil || tt.Eval.Cell.Model != cell.model || tt.Eval.JudgeModel != cell.model || tt.Eval.Prompt != cell.prompt {
 			t.Errorf("%s: %v %s %+v", cell.name, ok, tt.Status, tt.Eval)
+		}
+	}
+	// Every bundled format re-renders the saved eval run.
+	for _, format := range []string{"pretty", "junit", "markdown", "html", "sarif", "gitlab", "ndjson", "tap", "openinference", "badge"} {
+		if rr := mcptest(t, "report", "--format", format+"="+filepath.Join(t.TempDir(), "out."+format), out); rr.code != 0 {
+			t.Errorf("report --format %s of an eval run:\n%s", format, rr)
 		}
 	}
 	sawMini := false
@@ -191,6 +198,7 @@ func TestEvalDeferExplainAndMaxCost(t *testing.T) {
 	budget := first + 0.0002
 	r = mcptestEnv(t, env, "eval", "--jobs", "1", "--max-cost", strconv.FormatFloat(budget, 'f', 6, 64), "--reporter", "json="+out, suite)
 	run = readRun(t, out)
+	validateJSONSchema(t, filepath.Join(root, "schemas/report.v1.json"), []byte(read(t, out)))
 	if r.code != 2 || run.Tests[0].Status != report.StatusPassed || run.Tests[1].Status != report.StatusErrored ||
 		run.Tests[1].Error == nil || run.Tests[1].Error.Kind != "max_cost" || !strings.Contains(run.Tests[1].Error.Message, "--max-cost") {
 		t.Fatalf("--max-cost %v: exit %d %+v\n%s", budget, r.code, run.Tests, r)

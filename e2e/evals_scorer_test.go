@@ -38,6 +38,7 @@ func TestEvalScorers(t *testing.T) {
 	env := evalJudgeEnv(nil, nil)
 	r := mcptestEnv(t, env, "eval", "--cache-dir", cache, "--reporter", "json="+out, suite)
 	run := readRun(t, out)
+	validateJSONSchema(t, filepath.Join(root, "schemas/report.v1.json"), []byte(read(t, out)))
 	if r.code != 1 || len(run.Tests) != 3 {
 		t.Fatalf("want exit 1 (rain is not sunny):\n%s", r)
 	}

@@ -124,6 +124,7 @@ func TestEvalGradesWithVendorJudges(t *testing.T) {
 		t.Errorf("no projection in the header:\n%s", r.stderr)
 	}
 	run := readRun(t, out)
+	validateJSONSchema(t, filepath.Join(root, "schemas/report.v1.json"), []byte(read(t, out)))
 	if len(run.Tests) != 2 {
 		t.Fatalf("%d tests, want the 2 evals only", len(run.Tests))
 	}
@@ -174,6 +175,7 @@ func TestEvalGradesWithVendorJudges(t *testing.T) {
 	// mcptest run runs the tool test and leaves the evals to mcptest eval.
 	r = mcptestEnv(t, env, "run", "--no-color", "--reporter", "json="+out, "--reporter", "pretty", suite)
 	run = readRun(t, out)
+	validateJSONSchema(t, filepath.Join(root, "schemas/report.v1.json"), []byte(read(t, out)))
 	if r.code != 0 || len(run.Tests) != 1 || run.EvalsNotRun != 2 || !strings.Contains(r.stdout, "2 evals not run: mcptest eval runs them") {
 		t.Fatalf("run: exit %d, %d tests, %d evals not run\n%s", r.code, len(run.Tests), run.EvalsNotRun, r)
 	}
