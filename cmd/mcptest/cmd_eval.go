@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/mcptest/mcptest/core/eval"
 	"github.com/mcptest/mcptest/core/judge"
@@ -35,8 +37,8 @@ type judgeFlags struct {
 	explain bool
 	// showJudging prints every judge prompt sent and reply parsed, masked.
 	showJudging bool
-	// maxCost is --max-cost in USD; negative when unset.
-	maxCost float64
+	// maxCost is --max-cost in USD.
+	maxCost usdFlag
 	// judgeModel and agentModel are --judge-model and --agent-model (eval
 	// only): the default judge, and the model of live evals' agent runs.
 	judgeModel string
@@ -49,7 +51,7 @@ type judgeFlags struct {
 func (j *judgeFlags) register(fs *pflag.FlagSet, evalCmd bool) {
 	j.registered = true
 	fs.BoolVar(&j.showJudging, "show-judging", false, "print every judge prompt sent and every reply parsed (secrets masked) on stderr")
-	fs.Float64Var(&j.maxCost, "max-cost", -1, "stop before a judge call that would take the run's model spend past USD (the grades not made end errored)")
+	fs.Var(&j.maxCost, "max-cost", "stop before a judge or scorer call that could take the run's spend past USD (the grades it stops end errored)")
 	if !evalCmd {
 		return
 	}
@@ -58,17 +60,35 @@ func (j *judgeFlags) register(fs *pflag.FlagSet, evalCmd bool) {
 	fs.StringVar(&j.agentModel, "agent-model", os.Getenv(eval.AgentModelEnv), "model that drives live evals (no response:) as an agent (also "+eval.AgentModelEnv+"; default: the judge model)")
 }
 
-// check refuses a negative or non-finite --max-cost.
-func (j *judgeFlags) check(cmd string, stderr io.Writer) bool {
-	if j.maxCost != -1 && (j.maxCost < 0 || math.IsNaN(j.maxCost) || math.IsInf(j.maxCost, 0)) {
-		fmt.Fprintf(stderr, "mcptest %s: --max-cost %v: give a budget in USD, 0 or more\n", cmd, j.maxCost)
-		return false
-	}
-	return true
+// maxCostUSD is the budget; ok is false when --max-cost was not given.
+func (j *judgeFlags) maxCostUSD() (float64, bool) {
+	return j.maxCost.usd, j.registered && j.maxCost.set
 }
 
-// maxCostUSD is the budget; ok is false when --max-cost was not given.
-func (j *judgeFlags) maxCostUSD() (float64, bool) { return j.maxCost, j.registered && j.maxCost >= 0 }
+// usdFlag is a --max-cost amount: unset until given, then a finite
+// amount of US dollars, 0 or more.
+type usdFlag struct {
+	usd float64
+	set bool
+}
+
+func (u *usdFlag) String() string {
+	if !u.set {
+		return ""
+	}
+	return strconv.FormatFloat(u.usd, 'f', -1, 64)
+}
+
+func (u *usdFlag) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimPrefix(s, "$"), 64)
+	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%q: give a budget in US dollars, 0 or more (such as 0.50)", s)
+	}
+	u.usd, u.set = v, true
+	return nil
+}
+
+func (u *usdFlag) Type() string { return "USD" }
 
 // evalRunner builds the run's eval runner: judge models through the
 // router, the default judge (--judge-model, MCPTEST_JUDGE_MODEL, else

@@ -183,3 +183,25 @@ tools:
 		t.Errorf("run without a suite: exit %d\n%s", code, stderr)
 	}
 }
+
+// --max-cost takes an amount of US dollars (a leading $ is allowed) and
+// refuses anything else before loading a suite; mcptest eval refuses
+// suites without evals.
+func TestEvalFlagsAndSuitesWithoutEvals(t *testing.T) {
+	isolate(t)
+	suite := writeSuite(t, "servers:\n  api: {command: [\"./never-started\"]}\ntools:\n  - {name: plain, server: api, tool: echo}\n")
+	for _, bad := range []string{"-1", "NaN", "Inf", "lots"} {
+		code, _, stderr := cli(t, "eval", "--max-cost", bad, suite)
+		if code != 2 || !strings.Contains(stderr, "give a budget in US dollars") {
+			t.Errorf("--max-cost %s: exit %d\n%s", bad, code, stderr)
+		}
+	}
+	code, _, stderr := cli(t, "eval", "--max-cost", "$0.25", suite)
+	if code != 2 || !strings.Contains(stderr, "the suites have no evals: block") {
+		t.Errorf("eval of a suite without evals: exit %d\n%s", code, stderr)
+	}
+	code, stdout, _ := cli(t, "eval", "--list", writeSuite(t, "servers:\n  api: {command: [\"./never-started\"]}\nevals:\n  - {name: e, server: api, prompt: p, response: r, rubric: good, matrix: {prompts: [a, b]}}\n"))
+	if code != 0 || !strings.Contains(stdout, "e [prompt 2]") || !strings.Contains(stdout, "2 tests") {
+		t.Errorf("eval --list: exit %d\n%s", code, stdout)
+	}
+}
