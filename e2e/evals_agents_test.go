@@ -47,6 +47,22 @@ func TestEvalLiveAgentCandidate(t *testing.T) {
 	if !strings.Contains(body, "demo.") || !strings.Contains(body, "Final reply") || !strings.Contains(body, "stub: ") {
 		t.Fatalf("the judge did not see the run:\n%s", body)
 	}
+
+	// Recorded once (server exchanges, the agent's model calls and the
+	// judge's), the live eval replays from the cassette with no key and
+	// no server process, to the same grade.
+	tapes := t.TempDir()
+	r = mcptestEnv(t, evalJudgeEnv(oa, nil), "record", "--evals", "--agent-model", "stub", "--cassette-dir", tapes, writeSuite(t, liveEvalSuite))
+	if r.code != 0 {
+		t.Fatalf("record --evals of a live eval:\n%s", r)
+	}
+	asked := oa.calls.Load()
+	replay := strings.Replace(liveEvalSuite, `command: ["DEMO"]`, `cassette: "`+filepath.Join(tapes, "demo.json")+`"`, 1)
+	r = mcptestEnv(t, evalJudgeEnv(nil, nil), "eval", "--no-cache", "--agent-model", "stub", "--reporter", "json="+out, writeSuite(t, replay))
+	tt = readRun(t, out).Tests[0]
+	if r.code != 0 || tt.Status != report.StatusPassed || tt.Agent == nil || !tt.Agent.Replayed || tt.Eval.Score != 0.9 || oa.calls.Load() != asked {
+		t.Fatalf("replayed live eval: exit %d %s %+v %+v\n%s", r.code, tt.Status, tt.Eval, tt.Error, r)
+	}
 	assertNoOrphans(t)
 }
 

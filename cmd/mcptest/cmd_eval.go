@@ -56,6 +56,11 @@ func (j *judgeFlags) register(fs *pflag.FlagSet, evalCmd bool) {
 		return
 	}
 	fs.BoolVar(&j.explain, "explain", false, "print what each eval would grade (rubric, candidate, judge model, judge calls, projected cost, prompts) and call no provider")
+	j.registerModels(fs)
+}
+
+// registerModels adds --judge-model and --agent-model (eval, record).
+func (j *judgeFlags) registerModels(fs *pflag.FlagSet) {
 	fs.StringVar(&j.judgeModel, "judge-model", os.Getenv(eval.JudgeModelEnv), "judge model of evals whose judge: names none (also "+eval.JudgeModelEnv+"; default: the first family with a key)")
 	fs.StringVar(&j.agentModel, "agent-model", os.Getenv(eval.AgentModelEnv), "model that drives live evals (no response:) as an agent (also "+eval.AgentModelEnv+"; default: the judge model)")
 }

@@ -44,7 +44,7 @@ func (r *Runner) Metrics(ctx context.Context, t *plan.Test, tr *agent.Trace, tap
 		Models: tapedSource{live: r.Source, tape: tape, test: t.Name}, DefaultModel: r.DefaultModel, DefaultModelErr: r.DefaultModelErr,
 		Cache: r.Cache, Cap: r.Cap, Redactor: r.Redactor, ShowJudging: r.ShowJudging,
 	})
-	c := judge.Candidate{Prompt: a.Spec.Prompt, Trace: tr, TrialIndex: max(t.Trial-1, 0)}
+	c := judge.Candidate{Prompt: a.Spec.Prompt, Trace: CanonicalTrace(tr), TrialIndex: max(t.Trial-1, 0)}
 	out := make([]rpt.Assertion, 0, len(specs))
 	for i, m := range specs {
 		row := rpt.Assertion{Index: first + i, Target: "eval", Matcher: MetricMatcher + m.Name}

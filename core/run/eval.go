@@ -58,7 +58,7 @@ func (r *runner) runEval(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		}
 		// A run stopped by a cap is still graded: the transcript shows
 		// where it stopped, and the rubric decides what that is worth.
-		cand.Trace = trace
+		cand.Trace = eval.CanonicalTrace(trace)
 		if res.Agent != nil && res.Agent.CostUSDCents != nil {
 			usd := *res.Agent.CostUSDCents / 100
 			agentCost = &usd
