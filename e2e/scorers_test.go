@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -52,6 +53,10 @@ scorers:
     type: keyword
   - name: hosted
     type: braintrust
+  - name: hangs-long
+    type: exec
+    command: ["GRADER", "hang", "PIDS.long"]
+    timeout_ms: 120000
 `
 
 // scorerKey is the credential the failing grader echoes on stderr.
@@ -300,4 +305,92 @@ scorers:
 	if err == nil || !strings.Contains(err.Error(), "failed: exit status 2") || !strings.Contains(err.Error(), "needs a free-form rubric") {
 		t.Errorf("no criteria: err = %v", err)
 	}
+}
+
+// TestExecScorerPluginStoppedMidGrading: when the scorer plugin ends
+// while a grading is under way, stopped by mcptest (the end of a run,
+// Ctrl-C) or killed outright (mcptest itself died), the grader and
+// everything it started go too, though the grader's own timeout is far
+// off.
+func TestExecScorerPluginStoppedMidGrading(t *testing.T) {
+	s, reg, _, pids := scorerSetup(t, "")
+	pids += ".long"
+	for _, how := range []string{"stopped", "killed"} {
+		t.Run(how, func(t *testing.T) {
+			_ = os.Remove(pids)
+			host := plugin.NewHost(&plugin.ExecLauncher{}, plugin.HostOptions{CallTimeout: 30 * time.Second})
+			defer host.Close()
+			sc, err := scorer.Resolve(reg, s, "hangs-long")
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				_, err := sc.Score(context.Background(), host, scorer.Input{Input: "q", Output: "sunny"})
+				done <- err
+			}()
+			raw := waitPids(t, pids)
+			if how == "stopped" {
+				host.Close()
+			} else {
+				killPlugin(t, "mcptest-plugin-exec")
+			}
+			select {
+			case err := <-done:
+				if err == nil {
+					t.Errorf("a grading cut short by the plugin's end succeeded")
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("the grading did not end with the plugin")
+			}
+			for _, f := range strings.Fields(raw) {
+				pid, _ := strconv.Atoi(f)
+				waitProcGone(t, pid)
+			}
+		})
+	}
+}
+
+// waitPids waits for the hanging grader to write its pids.
+func waitPids(t *testing.T, path string) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		raw, err := os.ReadFile(path)
+		if err == nil && len(strings.Fields(string(raw))) == 2 {
+			return string(raw)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the grader did not start: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// killPlugin sends SIGKILL to this test process's child running the
+// plugin executable named exe, as if mcptest had died without stopping
+// it.
+func killPlugin(t *testing.T, exe string) {
+	t.Helper()
+	self := strconv.Itoa(os.Getpid())
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		target, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
+		if err != nil || filepath.Base(target) != exe {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(stat), ')')
+		if f := strings.Fields(string(stat[i+1:])); len(f) > 1 && f[1] == self {
+			pid, _ := strconv.Atoi(e.Name())
+			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatalf("no running %s started by this test", exe)
 }

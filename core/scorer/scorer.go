@@ -71,26 +71,19 @@ func Resolve(reg *plugin.Registry, suite *config.Suite, name string) (*Scorer, e
 // shows both before anything starts.
 func ResolveUsed(reg *plugin.Registry, suite *config.Suite) (map[string]*Scorer, error) {
 	out := map[string]*Scorer{}
+	tried := map[string]bool{}
 	var errs []error
 	for _, ev := range suite.Evals {
-		if ev.Scorer == "" {
+		if ev.Scorer == "" || tried[ev.Scorer] {
 			continue
 		}
-		if _, done := out[ev.Scorer]; done {
-			continue
-		}
+		tried[ev.Scorer] = true
 		s, err := Resolve(reg, suite, ev.Scorer)
 		if err != nil {
 			errs = append(errs, err)
-			out[ev.Scorer] = nil
 			continue
 		}
 		out[ev.Scorer] = s
-	}
-	for k, v := range out {
-		if v == nil {
-			delete(out, k)
-		}
 	}
 	return out, errors.Join(errs...)
 }

@@ -93,9 +93,15 @@ func run(ctx context.Context, e entry, stdin []byte) (outcome, error) {
 	if err := cmd.Start(); err != nil {
 		return outcome{}, fmt.Errorf("%s could not start: %w", e.label(), err)
 	}
+	// If this plugin dies mid-grading (mcptest stopped it, or mcptest
+	// itself died), Pdeathsig ends the grader but not what the grader
+	// started; the watchdog in its group kills the whole group then.
+	if w := proc.StartWatchdog(cmd.Process.Pid); w != nil {
+		defer w.Close()
+	}
 	waitErr := cmd.Wait()
 	// Children the grader left in its group (a pipeline, a helper) go
-	// with it, even when it exited on its own.
+	// with it, even when it exited on its own; so does the watchdog.
 	_ = proc.KillGroup(cmd)
 	out := outcome{stdout: stdout.buf.Bytes(), stderr: stderr.Lines(stderrLines)}
 	switch {
