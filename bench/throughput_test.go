@@ -7,7 +7,7 @@ import (
 )
 
 // throughputTests is the suite size of the DESIGN.md budget "1,000
-// tool-call tests ≤ 1.3× a bare mcp-go client loop making the same 1,000
+// tool-call tests ≤ 1.1× a bare mcp-go client loop making the same 1,000
 // calls".
 const throughputTests = 1000
 

@@ -53,6 +53,15 @@ var chaosCases = []chaosCase{{
 	status: report.StatusErrored, kind: "timeout", exit: 2, minMS: 1000, maxMS: 5000,
 	wants: []string{"timed out", "chaos: child pid"},
 }, {
+	// A passing test on a server that ignores the end of its stdin and
+	// SIGTERM, with a child: the servers stop while the reports are
+	// written (off the critical path), and mcptest still waits for the
+	// escalation to SIGKILL before it exits, so neither survives.
+	name:   "passing test on a server ignoring stdin's end and SIGTERM, with a child",
+	flags:  []string{"-stubborn", "-child"},
+	test:   "tool: echo\n    args: {message: x}\n    expect:\n      - target: result.content[0].text\n        matcher: {exact: x}",
+	status: report.StatusPassed, exit: 0,
+}, {
 	// The server's child leaves the process group with setsid and ignores
 	// SIGTERM: killing the group misses it, the subreaper does not (the
 	// run checks that no process survives).

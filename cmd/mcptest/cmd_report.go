@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/report"
+	"github.com/mcptest/mcptest/internal/safefile"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -20,6 +21,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(args) > 0 && args[0] == "trend" {
 		return reportTrend(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "verify" {
+		return reportVerify(args[1:], stdout, stderr)
+	}
 	var pf pluginFlags
 	var formats []string
 	var output string
@@ -29,6 +33,8 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "usage: mcptest report [flags] RUN.json            re-render a saved run, running nothing")
 		fmt.Fprintln(stderr, "       mcptest report merge [--allow-partial] -o ALL.json A.json B.json...   join shard reports")
 		fmt.Fprintln(stderr, "       mcptest report trend [--history DIR] [-o trend.html] RUN.json...   pass rate, duration, p95 and flaky tests over runs")
+		fmt.Fprintln(stderr, "       mcptest report RUN.json --format evidence -o PACK.json   grades, coverage and the report's digest, signed with $MCPTEST_EVIDENCE_KEY")
+		fmt.Fprintln(stderr, "       mcptest report verify [--report RUN.json] [--public-key KEY] PACK.json   check an evidence pack")
 		fs.PrintDefaults()
 	}
 	fs.StringArrayVarP(&formats, "format", "f", nil, "report format, optionally with a file: NAME or NAME=PATH (repeatable; default pretty)")
@@ -43,10 +49,34 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return 2
 	}
-	run, err := report.ReadRun(fs.Arg(0))
+	wantPack, packPath, formats, err := takeEvidence(formats, output)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest report: %v\n", err)
 		return 2
+	}
+	if wantPack {
+		output = ""
+	}
+	raw, err := safefile.ReadFile(fs.Arg(0), report.MaxReportSize)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest report: %v: %v\n", report.ErrInvalidReport, err)
+		return 2
+	}
+	run, err := report.ParseRun(raw, fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest report: %v\n", err)
+		return 2
+	}
+	if wantPack {
+		if code := writeEvidence(run, raw, fs.Arg(0), packPath, stdout, stderr); code != 0 {
+			return code
+		}
+		if len(formats) == 0 {
+			if exitCode {
+				return run.ExitCode
+			}
+			return 0
+		}
 	}
 	reg := plugin.NewRegistry(pf.sources())
 	warnProblems(reg, stderr)

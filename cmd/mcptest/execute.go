@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/mcptest/mcptest/core/agent"
@@ -40,6 +41,8 @@ type execution struct {
 	gate func(*rpt.Run) int
 	// registry resolves the provider plugins of model calls.
 	registry *plugin.Registry
+	// judging holds --max-cost, --show-judging and eval's model flags.
+	judging judgeFlags
 }
 
 // execute starts the plugins the plan and its outputs need, has the
@@ -62,11 +65,11 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", errs)
 		return score.ExitError
 	}
-	needed := append([]*plugin.Found(nil), e.plan.Matchers...)
-	for _, o := range e.outputs {
-		needed = append(needed, o.Plugin)
-	}
-	if err := host.Start(ctx, needed); err != nil {
+	// The gate before any side effect: the matcher plugins start (in
+	// parallel) and vet the suite's arguments, so a bad suite exits before
+	// a server starts. Reporter plugins are not part of it: they start
+	// beside the servers (report.Open), and events wait for them.
+	if err := host.Start(ctx, e.plan.Matchers); err != nil {
 		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
 		return score.ExitError
 	}
@@ -86,11 +89,23 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	finishOnInterrupt(ctx, 2*e.plugins.timeout+30*time.Second)
 	opts := e.opts
 	opts.Host, opts.Events, opts.Redact, opts.ToolVersion = host, emitter, redactor, version
+	// The servers stop while the final reports are written; both are
+	// waited for before mcptest exits, so nothing outlives the run.
+	var stopping sync.WaitGroup
+	opts.Stopping = &stopping
 	opts.Pricer = router
 	if opts.Models == nil {
 		opts.Models = agent.RouterModels{Router: router}
 	}
+	opts.Evals = e.judging.evalRunner(router, planGetenv(e.plan), redactor, opts.NoCache, opts.CacheDir, stderr)
+	opts.Evals.RequireModels = opts.RequireModels
+	if e.cmd == "eval" {
+		// The projected judge calls up front, so a jury does not
+		// surprise the --max-cost budget.
+		fmt.Fprintf(stderr, "mcptest eval: %s\n", opts.Evals.Project(e.plan))
+	}
 	result := run.Execute(ctx, e.plan, opts)
+	e.judging.noteBudget(result, opts.Evals.Cap)
 	if e.finish != nil {
 		e.finish(result)
 	}
@@ -106,7 +121,29 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	run.Finish(ctx, emitter, result)
 	code := result.ExitCode
 	known := len(emitter.Errors())
-	for _, re := range emitter.Close(ctx)[known:] {
+	closeErrs := emitter.Close(ctx)
+	// The plugins' work is done: they stop beside the servers.
+	var plugins sync.WaitGroup
+	plugins.Go(host.Close)
+	stopping.Wait()
+	plugins.Wait()
+	// A reporter that never started wrote nothing, and it may have been
+	// the one for the terminal: it is told on stderr too.
+	started := map[rpt.RunError]bool{}
+	for _, re := range emitter.StartErrors() {
+		started[re] = true
+		fmt.Fprintf(stderr, "mcptest %s: reporter %s: %s\n", e.cmd, re.Name, re.Message)
+		if re.StderrTail != "" {
+			fmt.Fprintf(stderr, "  last stderr lines:\n%s\n", indent(re.StderrTail, "    "))
+		}
+		if code != exitInterrupted {
+			code = score.ExitError
+		}
+	}
+	for _, re := range closeErrs[known:] {
+		if started[re] {
+			continue
+		}
 		// A reporter that failed while writing the final report can only be
 		// told on stderr.
 		fmt.Fprintf(stderr, "mcptest: reporter %s failed: %s\n", re.Name, re.Message)

@@ -223,6 +223,8 @@ var invalidCases = []struct {
 	{file: "provider_bad_type.yml", line: 5, fragment: "unknown provider type \"anthropic\""},
 	{file: "provider_negative_price.yml", line: 9, fragment: "expected input_per_mtok (US dollars per million input tokens) (a number >= 0), found an integer (-1)"},
 	{file: "scorer_exec_without_command.yml", line: 5, fragment: "an exec scorer needs \"command\""},
+	{file: "eval_unknown_scorer.yml", line: 11, fragment: "unknown scorer \"factulity\" (did you mean \"factuality\"?)", loaderOnly: true},
+	{file: "scorer_duplicate_name.yml", line: 6, fragment: "duplicate scorer name \"factuality\"", loaderOnly: true},
 	{file: "client_bad_action.yml", line: 6, fragment: "unknown elicitation action \"acept\" (did you mean \"accept\"?"},
 	{file: "client_decline_content.yml", line: 7, fragment: "content applies to the accept and accept_defaults actions only"},
 	{file: "client_sampling_no_text.yml", line: 5, fragment: "missing required key \"text\" in a sampling mock"},

@@ -36,7 +36,7 @@ func (n *nameSet) has(name string) bool { return n == nil || n.set[name] }
 // points at the exact reference even when the declaration lives in
 // another file.
 type refs struct {
-	servers, fixtures, rubrics, providers, faults *nameSet
+	servers, fixtures, rubrics, providers, faults, scorers *nameSet
 }
 
 // refKind describes one kind of reference for messages.
@@ -51,6 +51,7 @@ var (
 	rubricRef   = refKind{"rubric", "rubrics"}
 	providerRef = refKind{"provider", "providers"}
 	faultRef    = refKind{"fault", "faults"}
+	scorerRef   = refKind{"scorer", "scorers"}
 )
 
 // checkRef reports name, read from node n, when set does not declare it.
@@ -84,7 +85,7 @@ func (b *build) collectRefs() *refs {
 	r := &refs{}
 	var servers nameSet
 	serversOK, sawServers := true, false
-	var fixtures, rubrics, providers, faults nameSet
+	var fixtures, rubrics, providers, faults, scorers nameSet
 	for _, d := range b.merge {
 		if d.root == nil {
 			continue
@@ -121,11 +122,16 @@ func (b *build) collectRefs() *refs {
 				}
 			}
 		}
-		if n, _ := topValue(d.root, "faults"); n != nil {
-			if s := yamlpos.Deref(n); s.Kind == yaml.SequenceNode {
-				for _, item := range s.Content {
-					if name, ok := scratchName(scratch, item, "name"); ok {
-						faults.add(name)
+		for _, block := range []struct {
+			key string
+			set *nameSet
+		}{{"faults", &faults}, {"scorers", &scorers}} {
+			if n, _ := topValue(d.root, block.key); n != nil {
+				if s := yamlpos.Deref(n); s.Kind == yaml.SequenceNode {
+					for _, item := range s.Content {
+						if name, ok := scratchName(scratch, item, "name"); ok {
+							block.set.add(name)
+						}
 					}
 				}
 			}
@@ -134,7 +140,7 @@ func (b *build) collectRefs() *refs {
 	if serversOK && sawServers {
 		r.servers = &servers
 	}
-	r.fixtures, r.rubrics, r.providers, r.faults = &fixtures, &rubrics, &providers, &faults
+	r.fixtures, r.rubrics, r.providers, r.faults, r.scorers = &fixtures, &rubrics, &providers, &faults, &scorers
 	return r
 }
 

@@ -2,6 +2,8 @@ package config
 
 import (
 	"errors"
+	"slices"
+	"sort"
 
 	"github.com/mcptest/mcptest/core/config/internal/vars"
 )
@@ -14,7 +16,8 @@ var ProviderKeyEnvs = vars.ProviderKeyEnvs
 // collectSecrets returns the values of every credential the suite reads
 // from the environment, for redaction: bearer tokens, env-backed headers,
 // OAuth client ids and secrets, provider keys (internal/vars collects
-// them; this walk knows where the suite names them).
+// them; this walk knows where the suite names them), and the
+// credential-like env values of scorers (ScorerSecrets).
 //
 // A value too short to mask is an error at the field of the suite that
 // names its variable. The provider variables mcptest only detects
@@ -53,7 +56,15 @@ func collectSecrets(s *Suite) ([]string, []*Error) {
 	for _, name := range ProviderKeyEnvs {
 		add(name, Pos{}, "")
 	}
-	return c.Values(), errs
+	values := c.Values()
+	for _, sc := range s.Scorers {
+		values = append(values, ScorerSecrets(sc)...)
+	}
+	if len(s.Scorers) > 0 {
+		sort.Strings(values)
+		values = slices.Compact(values)
+	}
+	return values, errs
 }
 
 // shortSecret is the load error for a secret too short to mask. at is the

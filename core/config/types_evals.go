@@ -25,6 +25,9 @@ type EvalTest struct {
 	Judge *Judge
 	// Matrix fans the eval out across models and prompts; nil when unset.
 	Matrix *EvalMatrix
+	// Scorer names an entry of Suite.Scorers that grades the eval instead
+	// of the judge; "" for the judge.
+	Scorer string
 	// Tags are the test's tags.
 	Tags []string
 	// Profile is quick, standard or full; "" means standard.
@@ -171,6 +174,7 @@ type Scorer struct {
 	Cwd string
 	// TimeoutMS is the per-call timeout (default 30000).
 	TimeoutMS int
-	// Pos is the position of the scorer's mapping.
-	Pos Pos
+	// Pos is the position of the scorer's mapping, TypePos that of its
+	// type (where an unavailable type is reported).
+	Pos, TypePos Pos
 }

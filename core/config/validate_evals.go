@@ -1,6 +1,8 @@
 package config
 
 import (
+	"fmt"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
@@ -16,6 +18,7 @@ var evalKeys = yamlpos.NewObjectSpec("an eval",
 	yamlpos.Key("threshold"),
 	yamlpos.Key("judge"),
 	yamlpos.Key("matrix"),
+	yamlpos.Key("scorer"),
 	yamlpos.Key("tags"),
 	yamlpos.Key("profile"),
 )
@@ -83,6 +86,8 @@ func (l *loader) evals(s *Suite, n *yaml.Node, ptr string) {
 				ev.Judge = l.judge(e.Value, ep)
 			case "matrix":
 				ev.Matrix = l.matrix(e.Value, ep)
+			case "scorer":
+				ev.Scorer = l.ref(e.Value, ep, "a scorer name", scorerRef, l.refs.scorers)
 			case "tags":
 				ev.Tags, _ = l.StringList(e.Value, ep, "tags", true)
 			case "profile":
@@ -170,6 +175,7 @@ func (l *loader) scorers(s *Suite, n *yaml.Node, ptr string) {
 	if !ok {
 		return
 	}
+	seen := map[string]int{}
 	for i, item := range items {
 		ip := yamlpos.Index(ptr, i)
 		f, ok := l.Object(item, ip, scorerKeys)
@@ -182,8 +188,15 @@ func (l *loader) scorers(s *Suite, n *yaml.Node, ptr string) {
 			switch e.Key {
 			case "name":
 				sc.Name, _ = l.NonEmptyStr(e.Value, ep, "the scorer name")
+				// Evals name scorers, so a second entry of the same name
+				// would make which one grades depend on order.
+				if line, dup := seen[sc.Name]; dup && sc.Name != "" {
+					l.C.Add(e.Value, ep, fmt.Sprintf("duplicate scorer name %q", sc.Name), fmt.Sprintf("first declared at line %d", line))
+				}
+				seen[sc.Name] = e.Value.Line
 			case "type":
 				sc.Type, _ = l.NonEmptyStr(e.Value, ep, "the scorer type")
+				sc.TypePos = l.pos(e.Value, ep)
 			case "command":
 				sc.Command, _ = l.command(e.Value, ep)
 			case "env":

@@ -103,3 +103,34 @@ func TestDigestCacheDropsVanishedFiles(t *testing.T) {
 		t.Fatalf("entries after a file vanished: %v", c2.entries)
 	}
 }
+
+// An install records the digest of what it wrote, so the first run after
+// it does not hash the plugin again; a change after the install is not
+// vouched for.
+func TestInstallRecordsTheDigest(t *testing.T) {
+	if !stampSupported {
+		t.Skip("no file stamps on " + runtime.GOOS)
+	}
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "plugin")
+	if err := os.WriteFile(exe, []byte("built"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := newDigestCache(filepath.Join(dir, "digests.json"))
+	sum, err := hashInstalled(c, exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := FileSHA256(exe); sum != want {
+		t.Fatalf("sum %s, want %s", sum, want)
+	}
+	if !c.verified(exe, sum) {
+		t.Fatal("the installed executable is not verified by its stamp")
+	}
+	if err := os.WriteFile(exe, []byte("tampered"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if c.verified(exe, sum) {
+		t.Fatal("a changed executable is still vouched for")
+	}
+}

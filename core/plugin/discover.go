@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // PathEnv names the environment variable holding extra plugin directories,
@@ -144,7 +147,10 @@ type Problem struct {
 // plugin's directory, folder, manifest and executable are checked for
 // ownership unless its source is trusted (Found.Untrusted).
 func Discover(sources []Source) ([]*Found, []Problem) {
-	var found []*Found
+	// The folders are listed first, in order; their manifests are then
+	// read, parsed and checked in parallel (parsing and schema validation
+	// are most of a run's discovery time) and the results kept in order.
+	var slots []discoverSlot
 	var problems []Problem
 	for _, src := range sources {
 		entries, err := os.ReadDir(src.Dir)
@@ -163,29 +169,79 @@ func Discover(sources []Source) ([]*Found, []Problem) {
 			if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
-			dir := filepath.Join(src.Dir, e.Name())
-			mpath := filepath.Join(dir, ManifestFile)
-			if _, err := os.Lstat(mpath); err != nil {
-				continue
-			}
-			raw, info, err := readManifestFile(mpath)
-			if err != nil {
-				problems = append(problems, Problem{Path: mpath, Err: fmt.Errorf("%w: %w", ErrInvalidManifest, err)})
-				continue
-			}
-			m, err := ParseManifest(raw)
-			if err != nil {
-				problems = append(problems, Problem{Path: mpath, Err: err})
-				continue
-			}
-			f := &Found{Manifest: m, Dir: dir, ManifestPath: mpath, Source: src, Untrusted: srcErr}
-			if f.Untrusted == nil && !src.Trusted {
-				f.Untrusted = checkFolderTrust(f, info)
-			}
-			found = append(found, f)
+			slots = append(slots, discoverSlot{src: src, srcErr: srcErr, dir: filepath.Join(src.Dir, e.Name())})
+		}
+	}
+	parallelEach(len(slots), func(i int) { slots[i].read(sharedManifests) })
+	sharedManifests.save()
+	var found []*Found
+	for _, sl := range slots {
+		switch {
+		case sl.problem != nil:
+			problems = append(problems, *sl.problem)
+		case sl.found != nil:
+			found = append(found, sl.found)
 		}
 	}
 	return found, problems
+}
+
+// discoverSlot is one plugin folder being read by Discover.
+type discoverSlot struct {
+	src    Source
+	srcErr error
+	dir    string
+
+	found   *Found
+	problem *Problem
+}
+
+// read reads and checks the folder's manifest (parsed through cache); a
+// folder without one is left empty.
+func (sl *discoverSlot) read(cache *manifestCache) {
+	mpath := filepath.Join(sl.dir, ManifestFile)
+	if _, err := os.Lstat(mpath); err != nil {
+		return
+	}
+	raw, info, err := readManifestFile(mpath)
+	if err != nil {
+		sl.problem = &Problem{Path: mpath, Err: fmt.Errorf("%w: %w", ErrInvalidManifest, err)}
+		return
+	}
+	m, err := cache.parse(raw)
+	if err != nil {
+		sl.problem = &Problem{Path: mpath, Err: err}
+		return
+	}
+	f := &Found{Manifest: m, Dir: sl.dir, ManifestPath: mpath, Source: sl.src, Untrusted: sl.srcErr}
+	if f.Untrusted == nil && !sl.src.Trusted {
+		f.Untrusted = checkFolderTrust(f, info)
+	}
+	sl.found = f
+}
+
+// parallelEach calls f(0..n-1) on GOMAXPROCS goroutines and returns when
+// all calls have.
+func parallelEach(n int, f func(int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // checkFolderTrust checks the plugin folder, the manifest (as opened) and

@@ -87,7 +87,7 @@ func InstallWith(ctx context.Context, bin, dir string, opts InstallOptions) (*Fo
 	if err := copyExecutable(bin, dst); err != nil {
 		return nil, err
 	}
-	if m.SHA256, err = FileSHA256(dst); err != nil {
+	if m.SHA256, err = hashInstalled(sharedDigests, dst); err != nil {
 		return nil, err
 	}
 	raw, err := m.Encode()
@@ -186,4 +186,21 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// hashInstalled hashes the executable an install just wrote and records
+// the digest in cache, so the first run after an install (or `make
+// build`) finds the plugin verified by its stamp instead of hashing it on
+// the way to the servers' start. The hash is of the file as written; a
+// file changed meanwhile is not recorded (digestCache.remember).
+func hashInstalled(cache *digestCache, exe string) (string, error) {
+	before, stamped := stampOf(exe)
+	sum, err := FileSHA256(exe)
+	if err != nil {
+		return "", err
+	}
+	if stamped {
+		cache.remember(exe, sum, before)
+	}
+	return sum, nil
 }

@@ -112,7 +112,14 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		logger = hclog.NewNullLogger()
 	}
 	ring := newStderrRing(50)
-	cmd := exec.Command(exe)
+	// A start still in progress when ctx ends (the host closing: the run
+	// is over or interrupted) is cut short by killing the process, so no
+	// one waits out the start timeout of a plugin stalled in its
+	// handshake. Once started, the plugin no longer depends on ctx: it is
+	// stopped by Kill.
+	procCtx, abort := context.WithCancel(context.Background())
+	stopWatch := context.AfterFunc(ctx, abort)
+	cmd := exec.CommandContext(procCtx, exe)
 	cmd.Env = append(os.Environ(), sdk.LogLevelEnv+"="+l.LogLevel)
 	procgroup.SetParentDeathSignal(cmd)
 	start := l.StartTimeout
@@ -136,6 +143,9 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		GRPCDialOptions: hostrpc.GRPCDialOptions(),
 	})
 	rpc, err := client.Client()
+	if !stopWatch() && err == nil {
+		err = fmt.Errorf("the plugin host closed while the plugin was starting: %w", context.Cause(ctx))
+	}
 	if err != nil {
 		client.Kill()
 		return nil, newPluginError(f, l.classifyStartError(f, exe, err), ring.Tail(10))

@@ -8,6 +8,7 @@ import (
 	"github.com/mcptest/mcptest/internal/redact"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/sdk"
@@ -49,13 +50,22 @@ type Emitter struct {
 	mu      sync.Mutex
 	streams []*stream
 	errs    []rpt.RunError
+	// startErrs are the errors of reporters that never started (also in
+	// errs).
+	startErrs []rpt.RunError
 	// outMu keeps the terminal writes of different reporters apart.
 	outMu sync.Mutex
 }
 
-// Open starts a render stream for every output. A reporter that cannot be
-// started is returned as an error: the run should not start without the
-// reports it was asked for.
+// Open opens every output's destination and returns at once; each
+// reporter plugin starts on its stream's own goroutine, while the run goes
+// on. A destination that cannot be opened (a missing folder, a device) is
+// returned as an error, before anything else happens: the run should not
+// start without the reports it was asked for. A reporter plugin that
+// fails to start is a reporter failure like any other (Errors,
+// StartErrors): starting one takes a process launch and a handshake, which
+// must not delay the servers' start, and events emitted meanwhile wait in
+// its queue.
 //
 // The streams outlive ctx: cancelling it (Ctrl-C) must still let the
 // final report through. Every send and the close are bounded by the
@@ -63,7 +73,7 @@ type Emitter struct {
 func Open(ctx context.Context, host *plugin.Host, outputs []Output, term Terminals, redact *redact.Redactor) (*Emitter, error) {
 	e := &Emitter{host: host, redact: redact, term: term, summary: &stepSummary{path: term.StepSummary}}
 	for _, o := range outputs {
-		s, err := e.open(ctx, o)
+		s, err := e.openDestination(o)
 		if err != nil {
 			e.abort()
 			return nil, fmt.Errorf("reporter %q: %w", o.Format, err)
@@ -71,38 +81,75 @@ func Open(ctx context.Context, host *plugin.Host, outputs []Output, term Termina
 		e.streams = append(e.streams, s)
 	}
 	for _, s := range e.streams {
-		go s.send(e.record)
+		go e.serve(ctx, s)
 	}
 	return e, nil
 }
 
-func (e *Emitter) open(ctx context.Context, o Output) (*stream, error) {
+// startGraceOnInterrupt is how long a reporter plugin still being started
+// when the run is interrupted may take to come up; one that is slower
+// (stalled in its handshake) is given up, so the interrupt is not held by
+// the plugin start timeout.
+const startGraceOnInterrupt = 2 * time.Second
+
+// openDestination prepares o's stream and opens where its output goes.
+func (e *Emitter) openDestination(o Output) (*stream, error) {
 	s := newStream(o)
-	if desc, err := e.host.Description(ctx, o.Plugin); err == nil {
-		s.finalOnly = desc.FinalOnly(o.Format)
-	}
-	terminal := e.term.StdoutTerm
+	s.terminal = e.term.StdoutTerm
 	if o.Path == "" {
 		s.dest = stdoutDestination(e.term.Stdout)
-	} else {
-		d, err := openDestination(o.Path)
-		if err != nil {
-			return nil, err
-		}
-		s.dest, terminal = d, sdk.Terminal{}
+		return s, nil
+	}
+	d, err := openDestination(o.Path)
+	if err != nil {
+		return nil, err
+	}
+	s.dest, s.terminal = d, sdk.Terminal{}
+	return s, nil
+}
+
+// serve starts s's reporter, then sends it the queued events until the
+// end (stream.send). A reporter that cannot start is recorded, its queue
+// dropped and its output discarded.
+func (e *Emitter) serve(ctx context.Context, s *stream) {
+	// The start outlives ctx by startGraceOnInterrupt at most; the render
+	// itself outlives it altogether (RenderStream's own deadlines).
+	wait, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(startGraceOnInterrupt, cancel) })
+	defer stop()
+	if err := e.startRender(ctx, wait, s); err != nil {
+		s.markFailed()
+		s.dest.discard()
+		e.recordStart(s, fmt.Errorf("reporter %q did not start: %w", s.out.Format, err))
+		close(s.done)
+		return
+	}
+	s.send(e.record)
+}
+
+// startRender starts the render of s's reporter, waiting for the plugin's
+// start no longer than wait lasts.
+func (e *Emitter) startRender(ctx, wait context.Context, s *stream) error {
+	o := s.out
+	desc, err := e.host.Description(wait, o.Plugin)
+	if err != nil && wait.Err() != nil {
+		return fmt.Errorf("%w (the run was interrupted while it was starting)", err)
+	}
+	if err == nil {
+		s.setFinalOnly(desc.FinalOnly(o.Format))
 	}
 	opts := o.Options
 	if len(opts) == 0 {
 		opts = json.RawMessage(`{}`)
 	}
-	rs, err := e.host.Render(ctx, o.Plugin, pluginrpc.RenderStart{Key: o.Format, Options: opts, Terminal: terminal, ProgressTerminal: e.term.StderrTerm},
+	rs, err := e.host.Render(ctx, o.Plugin, pluginrpc.RenderStart{Key: o.Format, Options: opts, Terminal: s.terminal, ProgressTerminal: e.term.StderrTerm},
 		func(sink pluginrpc.Sink, data []byte) { e.write(s, sink, data) })
 	if err != nil {
-		s.dest.discard()
-		return nil, err
+		return err
 	}
 	s.rs = rs
-	return s, nil
+	return nil
 }
 
 // write routes rendered bytes; it runs on each stream's receive goroutine.
@@ -146,10 +193,7 @@ func (e *Emitter) Emit(ctx context.Context, ev rpt.Event) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, s := range e.streams {
-		if s.finalOnly && !final {
-			continue
-		}
-		s.push(b)
+		s.push(b, final)
 	}
 }
 
@@ -192,6 +236,22 @@ func (e *Emitter) Errors() []rpt.RunError {
 	return append([]rpt.RunError(nil), e.errs...)
 }
 
+// StartErrors returns the failures of reporters that never started: no
+// report of theirs exists, so the caller says so on stderr.
+func (e *Emitter) StartErrors() []rpt.RunError {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]rpt.RunError(nil), e.startErrs...)
+}
+
+// recordStart records a reporter that never started.
+func (e *Emitter) recordStart(s *stream, err error) {
+	e.record(s, err)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.startErrs = append(e.startErrs, e.errs[len(e.errs)-1])
+}
+
 // record turns a failure of a stream's reporter or output (s is nil for
 // neither) into a run error, naming the plugin and keeping its last stderr
 // lines when the plugin is at fault.
@@ -212,11 +272,10 @@ func (e *Emitter) record(s *stream, err error) {
 	e.errs = append(e.errs, re)
 }
 
-// abort closes whatever was opened when Open fails half-way; no earlier
-// report is touched.
+// abort discards the destinations opened when Open fails half-way (no
+// reporter has started yet); no earlier report is touched.
 func (e *Emitter) abort() {
 	for _, s := range e.streams {
-		s.rs.Abort()
 		s.dest.discard()
 	}
 }

@@ -46,6 +46,13 @@ func ReadRun(path string) (*rpt.Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidReport, err)
 	}
+	return ParseRun(raw, path)
+}
+
+// ParseRun checks raw, the bytes of a saved report read from path (named
+// in errors), as ReadRun does. Callers that need the exact bytes as well
+// (the evidence pack digests them) read once and parse with it.
+func ParseRun(raw []byte, path string) (*rpt.Run, error) {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s is not JSON: %w", ErrInvalidReport, path, err)

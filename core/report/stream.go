@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/sdk"
 )
 
 // stream is one report being rendered: the events queued for its
@@ -17,16 +18,25 @@ type stream struct {
 	out  Output
 	rs   *plugin.RenderStream
 	dest *destination
-	// finalOnly: the reporter reads only run_finished (its plugin says
-	// so), so the live events are not sent to it.
-	finalOnly bool
+	// terminal describes the primary output when it is standard output.
+	terminal sdk.Terminal
 
-	mu     sync.Mutex
-	wake   *sync.Cond
-	queue  [][]byte
-	ending bool
-	failed bool
-	done   chan struct{}
+	mu   sync.Mutex
+	wake *sync.Cond
+	// finalOnly: the reporter reads only run_finished (its plugin says
+	// so), so the live events are not sent to it. Until the plugin has
+	// described itself, events are queued as if it read them all.
+	finalOnly bool
+	queue     []queued
+	ending    bool
+	failed    bool
+	done      chan struct{}
+}
+
+// queued is one encoded event waiting for the reporter.
+type queued struct {
+	b     []byte
+	final bool
 }
 
 func newStream(out Output) *stream {
@@ -35,15 +45,33 @@ func newStream(out Output) *stream {
 	return s
 }
 
-// push queues one encoded event; it never blocks on the reporter.
-func (s *stream) push(b []byte) {
+// push queues one encoded event (final: run_finished); it never blocks on
+// the reporter.
+func (s *stream) push(b []byte, final bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.failed || s.ending {
+	if s.failed || s.ending || (s.finalOnly && !final) {
 		return
 	}
-	s.queue = append(s.queue, b)
+	s.queue = append(s.queue, queued{b: b, final: final})
 	s.wake.Signal()
+}
+
+// setFinalOnly records that the reporter reads only the final report, and
+// drops the live events queued before it said so.
+func (s *stream) setFinalOnly(v bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.finalOnly = v
+	if v {
+		kept := s.queue[:0]
+		for _, q := range s.queue {
+			if q.final {
+				kept = append(kept, q)
+			}
+		}
+		s.queue = kept
+	}
 }
 
 // end says no event will follow; the sender then closes the render.
@@ -89,8 +117,8 @@ func (s *stream) send(fail func(*stream, error)) {
 		if failed {
 			continue
 		}
-		for _, b := range batch {
-			if err := s.rs.Send(b); err != nil {
+		for _, q := range batch {
+			if err := s.rs.Send(q.b); err != nil {
 				s.markFailed()
 				fail(s, err)
 				break

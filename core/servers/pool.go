@@ -76,8 +76,20 @@ func (s *Pool) Get(ctx context.Context, suite *config.Suite, srv *config.Server,
 }
 
 // Close shuts every session down in parallel and reports what each server
-// said about itself.
+// said about itself; it returns once every server has stopped.
 func (s *Pool) Close() []rpt.Server {
+	var wg sync.WaitGroup
+	out := s.Shutdown(&wg)
+	wg.Wait()
+	return out
+}
+
+// Shutdown reports what each server said about itself and starts closing
+// every session, in parallel and in the background: each close (stdin
+// closed, a short grace, SIGTERM, SIGKILL, fixture copy removed) is
+// counted in wg, which the caller waits on before it exits. A run's final
+// report does not wait for its servers to stop.
+func (s *Pool) Shutdown(wg *sync.WaitGroup) []rpt.Server {
 	s.mu.Lock()
 	entries := make([]*serverEntry, 0, len(s.m))
 	for _, e := range s.m {
@@ -85,30 +97,28 @@ func (s *Pool) Close() []rpt.Server {
 	}
 	s.mu.Unlock()
 	out := make([]rpt.Server, len(entries))
-	var wg sync.WaitGroup
 	for i, e := range entries {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rec := rpt.Server{Name: e.name, Transport: e.transport, TargetVersion: e.version}
-			if e.err != nil {
-				rec.Error = e.err.Error()
-			}
-			switch {
-			case e.sess != nil:
-				rec = serverRecord(e.sess)
+		rec := rpt.Server{Name: e.name, Transport: e.transport, TargetVersion: e.version}
+		if e.err != nil {
+			rec.Error = e.err.Error()
+		}
+		switch {
+		case e.sess != nil:
+			rec = serverRecord(e.sess)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
 				_ = s.closeSession(e.sess, e.fixture)
-			case e.first != nil:
-				// A per_test server's first session, or the compliance
-				// checks' view of a server no session reached.
-				rec = *e.first
-			}
-			rec.TargetVersion = e.version
-			rec.Suite = e.suite
-			out[i] = rec
-		}()
+			}()
+		case e.first != nil:
+			// A per_test server's first session, or the compliance
+			// checks' view of a server no session reached.
+			rec = *e.first
+		}
+		rec.TargetVersion = e.version
+		rec.Suite = e.suite
+		out[i] = rec
 	}
-	wg.Wait()
 	rpt.SortServers(out)
 	return out
 }

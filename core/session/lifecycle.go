@@ -38,8 +38,8 @@ func (s *Session) awaitDeath(d time.Duration) error {
 // flight fail with ErrClosed. Close is idempotent and safe to call
 // concurrently.
 //
-// For a stdio server it closes the server's stdin, waits up to a second for
-// it to exit, sends SIGTERM to its process group, waits another second,
+// For a stdio server it closes the server's stdin, waits up to 100 ms for
+// it to exit, sends SIGTERM to its process group, waits up to 500 ms,
 // then sends SIGKILL and reaps it; finally it kills whatever is left in the
 // group. It returns an error only if the process could not be reaped.
 //

@@ -17,10 +17,19 @@ var ErrNoGroup = errors.New("no process group")
 // leader that exited) is killed too. StopGroup reports whether the leader
 // exited; it never waits longer than 2*grace+killWait.
 func StopGroup(pgid int, exited func(time.Duration) bool, grace, killWait time.Duration) bool {
-	ok := exited(grace)
+	return StopGroupAfter(pgid, exited, grace, grace, killWait)
+}
+
+// StopGroupAfter is StopGroup with its own grace after SIGTERM: the end of
+// stdin is a request many servers do not act on (an event loop kept alive
+// by timers), so the wait for it is kept short, while SIGTERM, which
+// servers handle to clean up, gets the longer termGrace. It never waits
+// longer than stdinGrace+termGrace+killWait.
+func StopGroupAfter(pgid int, exited func(time.Duration) bool, stdinGrace, termGrace, killWait time.Duration) bool {
+	ok := exited(stdinGrace)
 	if !ok {
 		_ = SignalGroup(pgid, SigTerm)
-		ok = exited(grace)
+		ok = exited(termGrace)
 	}
 	if !ok {
 		_ = SignalGroup(pgid, SigKill)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -152,5 +153,22 @@ func TestWatchdogKillsGroupWhenPipeCloses(t *testing.T) {
 	}
 	if !gone(child, 5*time.Second) {
 		t.Errorf("child %d survived the watchdog", child)
+	}
+}
+
+// A leader that takes SIGTERM to clean up gets the whole termGrace for
+// it, not the short wait for the end of its stdin: here the TERM handler
+// writes a file before exiting, which SIGKILL would have prevented.
+func TestStopGroupAfterGivesTermItsOwnGrace(t *testing.T) {
+	done := filepath.Join(t.TempDir(), "cleaned")
+	cmd, child, exited := startGroup(t, `trap "sleep 0.2; echo ok > `+done+`; exit 0" TERM; sleep 300 & echo $!; wait`)
+	if !StopGroupAfter(cmd.Process.Pid, waiter(exited), 10*time.Millisecond, 10*time.Second, 5*time.Second) {
+		t.Fatal("StopGroupAfter says the leader did not exit")
+	}
+	if b, err := os.ReadFile(done); err != nil || strings.TrimSpace(string(b)) != "ok" {
+		t.Fatalf("the TERM handler did not finish its cleanup (%q, %v): killed before the end of termGrace", b, err)
+	}
+	if !gone(child, 5*time.Second) {
+		t.Errorf("child %d survived StopGroupAfter", child)
 	}
 }

@@ -6,7 +6,9 @@
 // the legacy HTTP+SSE transport (protocol 2024-11-05) the same way, and the
 // printed URL is the event stream's. --escape-json makes either HTTP mode
 // write JSON strings with "/" as "\/" and non-ASCII characters as \u
-// escapes, as some non-Go servers do (escape.go).
+// escapes, as some non-Go servers do (escape.go). --start-delay DURATION
+// makes it wait that long before serving, which reproduces the start-up
+// of a Node or Python server for benchmarks without either.
 //
 // Its tools, resources and prompts are deliberately small and deterministic;
 // its lists come in pages (the resources span three), and the travel
@@ -44,7 +46,16 @@ func main() {
 	sseAddr := flag.String("sse", "", "serve legacy HTTP+SSE on `ADDR` (host:port) instead of stdio")
 	flag.BoolVar(&escapeJSON, "escape-json", false, `over HTTP, write "/" as "\/" and non-ASCII characters as \uXXXX in every JSON string, as some servers do`)
 	flag.StringVar(&variant, "variant", "", "serve a changed demo for drift tests: `schema` (echo requires a new argument times) or behaviour (add answers one too many)")
+	startDelay := flag.Duration("start-delay", 0, "wait `DURATION` (e.g. 350ms) before serving, as a server with a slow start-up (Node, Python) does; benchmarks use it")
 	flag.Parse()
+	if *startDelay < 0 {
+		fmt.Fprintf(os.Stderr, "demo: --start-delay %s: give a duration of zero or more\n", *startDelay)
+		os.Exit(2)
+	}
+	// Nothing is read before the delay is over: a client's initialize
+	// waits in the pipe (or the connection backlog), as it would while a
+	// slow runtime loads.
+	time.Sleep(*startDelay)
 	if variant != "" && variant != variantSchema && variant != variantBehaviour {
 		fmt.Fprintf(os.Stderr, "demo: --variant %q: use schema or behaviour\n", variant)
 		os.Exit(2)

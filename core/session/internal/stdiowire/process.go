@@ -21,9 +21,19 @@ const (
 	// wire waits for the other (and for the last stderr output) before
 	// declaring the server dead.
 	ExitGrace = 500 * time.Millisecond
-	// closeGrace is how long Stop waits after closing stdin, and again
-	// after SIGTERM, before escalating.
-	closeGrace = time.Second
+	// closeGrace is how long Stop waits after closing stdin before
+	// SIGTERM. Servers that act on the end of their input exit within a
+	// few milliseconds (the Go and Python SDKs' do); those that do not (a
+	// Node server whose event loop timers keep alive, as
+	// server-everything's) would make every run wait the whole grace
+	// before mcptest can exit, so it is short.
+	closeGrace = 100 * time.Millisecond
+	// termGrace is how long Stop waits after SIGTERM, which servers
+	// handle to clean up, before SIGKILL.
+	termGrace = 500 * time.Millisecond
+	// drainGrace is how long Drain waits for the output pipes to end
+	// once the process is gone.
+	drainGrace = time.Second
 	// killWait is how long Stop waits for the process to be reaped after
 	// SIGKILL.
 	killWait = 5 * time.Second
@@ -265,13 +275,13 @@ func (p *Process) Detail() string {
 }
 
 // Stop closes the server's stdin, waits up to closeGrace for it to exit,
-// sends SIGTERM to its process group, waits again, then sends SIGKILL and
-// reaps it; finally it kills whatever is left in the group.
+// sends SIGTERM to its process group, waits up to termGrace, then sends
+// SIGKILL and reaps it; finally it kills whatever is left in the group.
 func (p *Process) Stop() error {
 	_ = p.stdin.Close()
 	var err error
 	// Children the server left in its group go too, and the watchdog.
-	if !proc.StopGroup(p.pid, p.waitExit, closeGrace, killWait) {
+	if !proc.StopGroupAfter(p.pid, p.waitExit, closeGrace, termGrace, killWait) {
 		err = fmt.Errorf("stop server %q: pid %d still running %s after SIGKILL", p.name, p.pid, killWait)
 	}
 	if p.watchdog != nil {
@@ -283,9 +293,9 @@ func (p *Process) Stop() error {
 // Drain stops reading the server's output. A grandchild outside the group
 // may still hold the pipes open: stop reading rather than wait for it.
 func (p *Process) Drain() {
-	wire.WaitUntil(p.stdoutDone, time.Now().Add(closeGrace))
+	wire.WaitUntil(p.stdoutDone, time.Now().Add(drainGrace))
 	_ = p.stdout.Close()
-	wire.WaitUntil(p.stderrDone, time.Now().Add(closeGrace))
+	wire.WaitUntil(p.stderrDone, time.Now().Add(drainGrace))
 	_ = p.errOut.Close()
 }
 
