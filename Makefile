@@ -6,7 +6,7 @@ PLUGINS_DIR := $(BIN)/mcptest-plugins
 PROTO_DIR := sdk/proto
 PROTO_FILES := $(wildcard $(PROTO_DIR)/mcptest/plugin/v1/*.proto)
 
-.PHONY: all build demo test test-race test-short vet fuzz-short bench generate check-generate clean
+.PHONY: all build demo test test-race test-short vet fuzz-short bench bench-peer generate check-generate clean
 
 all: build
 
@@ -56,6 +56,11 @@ fuzz-short:
 # in the same run and prints verdicts; see bench/run.sh.
 bench: build
 	GO="$(GO)" bash bench/run.sh
+
+# bench-peer times mcptest next to mcp-assert 0.12.3 (from .ci/npm) on the
+# demo server and server-everything; the figures of docs/toolkit.md.
+bench-peer: build
+	bash bench/peer.sh
 
 generate:
 	protoc -I $(PROTO_DIR) \

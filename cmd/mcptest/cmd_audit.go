@@ -6,24 +6,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/mcptest/mcptest/core/toolkit"
 	"github.com/mcptest/mcptest/core/toolkit/audit"
-	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // auditFlags are the flags of `mcptest audit`.
 type auditFlags struct {
 	serverFlags
 	toolkitOutput
-	timeout            time.Duration
-	jobs               int
-	includeDestructive bool
-	tools              []string
-	writeSuite         string
-	shard              string
+	toolCallFlags
 }
 
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -35,12 +28,7 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.PrintDefaults()
 	}
 	f.serverFlags.register(fs)
-	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "how long each tool call may take")
-	fs.IntVarP(&f.jobs, "jobs", "j", 4, "tool calls in flight at once")
-	fs.BoolVar(&f.includeDestructive, "include-destructive", false, "also call tools whose annotations do not rule out destructive effects")
-	fs.StringArrayVar(&f.tools, "tool", nil, "audit only this tool (repeatable)")
-	fs.StringVar(&f.writeSuite, "write-suite", "", "write a starter suite that passes against the server to this file")
-	fs.StringVar(&f.shard, "shard", "", "only the tools of shard i of n (i/n), by a stable hash of each tool's name; `report merge` joins the shards")
+	f.toolCallFlags.register(fs, "audit", 10*time.Second, "write a starter suite that passes against the server to this file")
 	f.toolkitOutput.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -58,53 +46,22 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "mcptest audit: %v\n", err)
 		return 2
 	}
-	red := redact.New(target.Secrets...)
-	reps, err := f.open(ctx, "audit", red, stdout, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcptest audit: %v\n", err)
-		return 2
-	}
-	started := time.Now()
-	run := toolkit.NewRun("audit", f.runID, version, started)
-	caller := &toolkit.Caller{Target: target, Timeout: f.timeout}
-	defer caller.Close()
-	sess, err := caller.Start(ctx)
-	if err != nil {
-		reps.abort(ctx)
-		fmt.Fprintf(stderr, "mcptest audit: %s\n", red.String(err.Error()))
-		return 2
-	}
-	tools, err := toolkit.ListTools(ctx, sess)
-	if err != nil {
-		reps.abort(ctx)
-		fmt.Fprintf(stderr, "mcptest audit: %s\n", red.String(err.Error()))
-		return 2
-	}
-	tools, run.Shard, err = toolShard(f.shard, tools)
-	if err != nil {
-		reps.abort(ctx)
-		fmt.Fprintf(stderr, "mcptest audit: %v\n", err)
-		return 2
-	}
-	reps.start(ctx, run, len(tools))
-	rep, err := audit.Run(ctx, caller, tools, audit.Options{Timeout: f.timeout, Jobs: f.jobs, IncludeDestructive: f.includeDestructive, Tools: f.tools})
-	if err != nil && ctx.Err() == nil {
-		reps.abort(ctx)
-		fmt.Fprintf(stderr, "mcptest audit: %s\n", red.String(err.Error()))
-		return 2
-	}
-	if rep != nil {
-		run.Tests = rep.Tests(red, red.String(caller.StderrTail(20)))
-		reps.tests(ctx, run.Tests)
-	}
-	toolkit.Finish(run, caller.Server, time.Now())
-	code := reps.finish(ctx, run)
-	if rep == nil {
+	tr, tools, code := startToolCalls(ctx, "audit", &f.toolkitOutput, target, &f.toolCallFlags, stdout, stderr)
+	if tr == nil {
 		return code
 	}
-	var table strings.Builder
-	rep.Table(&table)
-	fmt.Fprint(stderr, red.String(table.String()))
+	defer tr.Close()
+	tr.reps.start(ctx, tr.run, len(tools))
+	rep, err := audit.Run(ctx, tr.caller, tools, audit.Options{Timeout: f.timeout, Jobs: f.jobs, IncludeDestructive: f.includeDestructive, Tools: f.tools})
+	if err != nil && ctx.Err() == nil {
+		return tr.fail(ctx, err)
+	}
+	if rep == nil {
+		return tr.finish(ctx, false, nil)
+	}
+	tr.run.Tests = rep.Tests(tr.red, tr.red.String(tr.caller.StderrTail(20)))
+	tr.reps.tests(ctx, tr.run.Tests)
+	code = tr.finish(ctx, false, rep.Table)
 	if f.writeSuite != "" {
 		tests, note := rep.StarterSuite()
 		header := fmt.Sprintf("Starter suite written by `mcptest audit` (mcptest %s): one test per tool that\nanswered, expecting the answer it gave. Run it with: mcptest run %s", version, f.writeSuite)

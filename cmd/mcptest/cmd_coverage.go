@@ -13,7 +13,6 @@ import (
 	"github.com/mcptest/mcptest/core/session"
 	"github.com/mcptest/mcptest/core/toolkit"
 	"github.com/mcptest/mcptest/core/toolkit/coverage"
-	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // coverageFlags are the flags of `mcptest coverage`.
@@ -59,41 +58,23 @@ func cmdCoverage(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "mcptest coverage: %v\n", err)
 		return 2
 	}
-	secrets := append([]string(nil), target.Secrets...)
+	var secrets []string
 	for _, s := range suites {
 		secrets = append(secrets, s.Secrets...)
 	}
-	red := redact.New(secrets...)
-	reps, err := f.open(ctx, "coverage", red, stdout, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcptest coverage: %v\n", err)
-		return 2
+	tr, code := startToolRun(ctx, "coverage", &f.toolkitOutput, target, secrets, 30*time.Second, stdout, stderr)
+	if tr == nil {
+		return code
 	}
-	run := toolkit.NewRun("coverage", f.runID, version, time.Now())
-	run.Suites = fs.Args()
-	caller := &toolkit.Caller{Target: target, Timeout: 30 * time.Second}
-	defer caller.Close()
-	sess, err := caller.Start(ctx)
-	if err != nil {
-		reps.abort(ctx)
-		fmt.Fprintf(stderr, "mcptest coverage: %s\n", red.String(err.Error()))
-		return 2
-	}
-	listing, err := toolkit.ListAll(ctx, sess)
-	if err != nil {
-		reps.abort(ctx)
-		fmt.Fprintf(stderr, "mcptest coverage: %s\n", red.String(err.Error()))
-		return 2
+	defer tr.Close()
+	tr.run.Suites = fs.Args()
+	listing, code, ok := tr.listing(ctx)
+	if !ok {
+		return code
 	}
 	res := coverage.Compute(listing, coverage.Collect(suites, name))
-	run.Tests = res.Tests(f.min)
-	reps.start(ctx, run, len(run.Tests))
-	reps.tests(ctx, run.Tests)
-	toolkit.Finish(run, caller.Server, time.Now())
-	code := reps.finish(ctx, run)
-	var table strings.Builder
-	res.Table(&table)
-	fmt.Fprint(stderr, "\n"+red.String(table.String()))
+	tr.report(ctx, res.Tests(f.min))
+	code = tr.finish(ctx, true, res.Table)
 	return code
 }
 

@@ -17,6 +17,9 @@ func cmdImport(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	out := fs.StringP("output", "o", "", "write the suite to `FILE` (required)")
 	fixture := fs.String("fixture", "", "the `DIR` {{fixture}} stands for (mcp-assert's --fixture); default: a fixtures folder beside each file")
 	npmPrefix := fs.String("npm-prefix", "", "turn `npx PKG` into node and PKG's bin installed under `DIR`/node_modules, so runs download nothing")
+	var commandMap []string
+	fs.StringArrayVar(&commandMap, "command-map", nil, "run servers written as `FROM` with TO instead: FROM=TO, FROM a whole command line or a program (repeatable)")
+	share := fs.Bool("share-servers", false, "start each command server once for all its tests (faster; by default every test gets its own process, as in mcp-assert)")
 	strict := fs.Bool("strict", false, "exit 1 when any file could not be converted")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcptest import mcp-assert [flags] DIR|FILE... -o SUITE.yml")
@@ -35,7 +38,12 @@ func cmdImport(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcptest import: -o SUITE.yml is required")
 		return 2
 	}
-	res, err := importer.Convert(rest[1:], importer.Options{Out: *out, Fixture: *fixture, NPMPrefix: *npmPrefix})
+	commands, err := importer.ParseCommandMap(commandMap)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcptest import: %v\n", err)
+		return 2
+	}
+	res, err := importer.Convert(rest[1:], importer.Options{Out: *out, Fixture: *fixture, NPMPrefix: *npmPrefix, Commands: commands, ShareServers: *share})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest import: %v\n", err)
 		return 2

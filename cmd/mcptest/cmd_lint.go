@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
-	"github.com/mcptest/mcptest/core/toolkit"
 	"github.com/mcptest/mcptest/core/toolkit/lint"
-	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // lintFlags are the flags of `mcptest lint`.
@@ -50,36 +47,17 @@ func cmdLint(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcptest lint: %v\n", err)
 		return 2
 	}
-	red := redact.New(target.Secrets...)
-	reps, err := f.open(ctx, "lint", red, stdout, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcptest lint: %v\n", err)
-		return 2
+	tr, code := startToolRun(ctx, "lint", &f.toolkitOutput, target, nil, 30*time.Second, stdout, stderr)
+	if tr == nil {
+		return code
 	}
-	started := time.Now()
-	run := toolkit.NewRun("lint", f.runID, version, started)
-	caller := &toolkit.Caller{Target: target, Timeout: 30 * time.Second}
-	defer caller.Close()
-	sess, err := caller.Start(ctx)
-	if err != nil {
-		reps.abort(ctx)
-		fmt.Fprintf(stderr, "mcptest lint: %s\n", red.String(err.Error()))
-		return 2
-	}
-	listing, err := toolkit.ListAll(ctx, sess)
-	if err != nil {
-		reps.abort(ctx)
-		fmt.Fprintf(stderr, "mcptest lint: %s\n", red.String(err.Error()))
-		return 2
+	defer tr.Close()
+	listing, code, ok := tr.listing(ctx)
+	if !ok {
+		return code
 	}
 	res := lint.Check(listing)
-	run.Tests = res.Tests(red, f.strict)
-	reps.start(ctx, run, len(run.Tests))
-	reps.tests(ctx, run.Tests)
-	toolkit.Finish(run, caller.Server, time.Now())
-	code := reps.finish(ctx, run)
-	var table strings.Builder
-	res.Table(&table)
-	fmt.Fprint(stderr, "\n"+red.String(table.String()))
+	tr.report(ctx, res.Tests(tr.red, f.strict))
+	code = tr.finish(ctx, true, res.Table)
 	return code
 }

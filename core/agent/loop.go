@@ -269,7 +269,7 @@ func (l *loop) invoke(ctx context.Context, call *ToolCall, res *ToolResult, at t
 		res.IsError, res.Error = true, err.Error()
 		return
 	}
-	res.Result, res.IsError = out.Result, out.IsError
+	res.Result, res.IsError = WithIsError(out.Result), out.IsError
 	if len(res.Result) == 0 {
 		res.Result = json.RawMessage("null")
 	}

@@ -44,6 +44,7 @@ func TestLoopCallsToolAndAnswers(t *testing.T) {
 		"tool_names[0]":                          "echo",
 		"redundant_tool_calls":                   float64(0),
 		"tool_results[0].isError":                false,
+		"tool_results[0].result.isError":         false, // the demo server omits it
 		"tool_results[0].server":                 "demo",
 		"tool_results[0].result.content[0].text": "hi there",
 		"final_response":                         "the server said: hi there",

@@ -95,7 +95,8 @@ type ToolResult struct {
 	// IsError is true for a result flagged isError, a JSON-RPC error, a
 	// transport failure, an unknown tool and a timed-out call.
 	IsError bool `json:"isError"`
-	// Result is the tools/call result as the server sent it; null when
+	// Result is the tools/call result as the server sent it, with
+	// isError written in (false) when the server left it out; null when
 	// there was none.
 	Result json.RawMessage `json:"result"`
 	// Error says why there is no result; "" when there is one.

@@ -11,16 +11,12 @@ import (
 )
 
 // listKeys are the keys of one list test.
-var listKeys = yamlpos.NewObjectSpec("a list test",
-	append([]yamlpos.KeySpec{
-		yamlpos.RequiredKey("name"),
-		yamlpos.RequiredKey("server"),
-		yamlpos.RequiredKey("list"),
-		yamlpos.Key("cursor"),
-		yamlpos.Key("pages"),
-		yamlpos.Key("max_pages"),
-		yamlpos.Key("capture"),
-	}, optionKeys...)...,
+var listKeys = serverTestKeys("a list test",
+	yamlpos.RequiredKey("list"),
+	yamlpos.Key("cursor"),
+	yamlpos.Key("pages"),
+	yamlpos.Key("max_pages"),
+	yamlpos.Key("capture"),
 ).WithMisplaced(map[string]string{
 	"method":    "name the list instead: list: tools, resources, resource_templates or prompts",
 	"tool":      "a list test reads a whole list; to call a tool, write a test under tools:",
@@ -29,15 +25,11 @@ var listKeys = yamlpos.NewObjectSpec("a list test",
 })
 
 // completionKeys are the keys of one completion test.
-var completionKeys = yamlpos.NewObjectSpec("a completion test",
-	append([]yamlpos.KeySpec{
-		yamlpos.RequiredKey("name"),
-		yamlpos.RequiredKey("server"),
-		yamlpos.RequiredKey("ref"),
-		yamlpos.RequiredKey("argument"),
-		yamlpos.Key("context"),
-		yamlpos.Key("capture"),
-	}, optionKeys...)...,
+var completionKeys = serverTestKeys("a completion test",
+	yamlpos.RequiredKey("ref"),
+	yamlpos.RequiredKey("argument"),
+	yamlpos.Key("context"),
+	yamlpos.Key("capture"),
 ).WithMisplaced(map[string]string{
 	"prompt":    `the prompt goes in ref: ref: {prompt: NAME}`,
 	"args":      "the argument being completed goes in argument: {name, value}; the others in context:",

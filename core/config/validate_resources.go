@@ -9,14 +9,10 @@ import (
 )
 
 // resourceKeys are the keys of one resource test.
-var resourceKeys = yamlpos.NewObjectSpec("a resource test",
-	append([]yamlpos.KeySpec{
-		yamlpos.RequiredKey("name"),
-		yamlpos.RequiredKey("server"),
-		yamlpos.RequiredKey("uri"),
-		yamlpos.Key("subscribe"),
-		yamlpos.Key("data"),
-	}, optionKeys...)...,
+var resourceKeys = serverTestKeys("a resource test",
+	yamlpos.RequiredKey("uri"),
+	yamlpos.Key("subscribe"),
+	yamlpos.Key("data"),
 ).WithMisplaced(map[string]string{
 	"url":       `a resource is named by its uri: write uri: "file:///..."`,
 	"progress":  "progress applies to tool tests only",
@@ -27,14 +23,10 @@ var resourceKeys = yamlpos.NewObjectSpec("a resource test",
 })
 
 // promptKeys are the keys of one prompt test.
-var promptKeys = yamlpos.NewObjectSpec("a prompt test",
-	append([]yamlpos.KeySpec{
-		yamlpos.RequiredKey("name"),
-		yamlpos.RequiredKey("server"),
-		yamlpos.RequiredKey("prompt"),
-		yamlpos.Key("args"),
-		yamlpos.Key("data"),
-	}, optionKeys...)...,
+var promptKeys = serverTestKeys("a prompt test",
+	yamlpos.RequiredKey("prompt"),
+	yamlpos.Key("args"),
+	yamlpos.Key("data"),
 ).WithMisplaced(map[string]string{
 	"transform": "transform applies to tool tests only",
 	"capture":   "capture applies to tool tests only",
@@ -45,15 +37,9 @@ var promptKeys = yamlpos.NewObjectSpec("a prompt test",
 
 // resources reads the resources block into s.
 func (l *loader) resources(s *Suite, n *yaml.Node, ptr string) {
-	// eachItem, not seq: a large file's tests are read one group at a time.
-	l.eachItem(n, ptr, "the resources block (an array of resource tests)", func(i int, item *yaml.Node) {
-		for _, ri := range l.expandRows(item, yamlpos.Index(ptr, i)) {
-			if t := l.resource(i, ri.node, yamlpos.Index(ptr, i)); t != nil {
-				applyRow(&t.Name, &t.TestOptions, ri.row)
-				s.Resources = append(s.Resources, t)
-			}
-		}
-	})
+	tests, _ := rowTests(l, n, ptr, "the resources block (an array of resource tests)", l.resource,
+		func(t *ResourceTest) (*string, *TestOptions) { return &t.Name, &t.TestOptions })
+	s.Resources = append(s.Resources, tests...)
 }
 
 // resource reads one resource test.
@@ -87,15 +73,9 @@ func (l *loader) resource(i int, item *yaml.Node, ip string) *ResourceTest {
 
 // prompts reads the prompts block into s.
 func (l *loader) prompts(s *Suite, n *yaml.Node, ptr string) {
-	// eachItem, not seq: a large file's tests are read one group at a time.
-	l.eachItem(n, ptr, "the prompts block (an array of prompt tests)", func(i int, item *yaml.Node) {
-		for _, ri := range l.expandRows(item, yamlpos.Index(ptr, i)) {
-			if t := l.prompt(i, ri.node, yamlpos.Index(ptr, i)); t != nil {
-				applyRow(&t.Name, &t.TestOptions, ri.row)
-				s.Prompts = append(s.Prompts, t)
-			}
-		}
-	})
+	tests, _ := rowTests(l, n, ptr, "the prompts block (an array of prompt tests)", l.prompt,
+		func(t *PromptTest) (*string, *TestOptions) { return &t.Name, &t.TestOptions })
+	s.Prompts = append(s.Prompts, tests...)
 }
 
 // prompt reads one prompt test.

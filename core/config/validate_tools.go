@@ -10,20 +10,16 @@ import (
 )
 
 // toolKeys are the keys of one tool test.
-var toolKeys = yamlpos.NewObjectSpec("a tool test",
-	append([]yamlpos.KeySpec{
-		yamlpos.RequiredKey("name"),
-		yamlpos.RequiredKey("server"),
-		yamlpos.RequiredKey("tool"),
-		yamlpos.Key("args"),
-		yamlpos.Key("inject_error"),
-		yamlpos.Key("data"),
-		yamlpos.Key("transform"),
-		yamlpos.Key("capture"),
-		yamlpos.Key("client"),
-		yamlpos.Key("progress"),
-		yamlpos.Key("log_level"),
-	}, optionKeys...)...,
+var toolKeys = serverTestKeys("a tool test",
+	yamlpos.RequiredKey("tool"),
+	yamlpos.Key("args"),
+	yamlpos.Key("inject_error"),
+	yamlpos.Key("data"),
+	yamlpos.Key("transform"),
+	yamlpos.Key("capture"),
+	yamlpos.Key("client"),
+	yamlpos.Key("progress"),
+	yamlpos.Key("log_level"),
 ).WithMisplaced(map[string]string{
 	"logLevel":  `write log_level`,
 	"subscribe": "subscriptions are resource tests: resources: [{uri, subscribe: {...}}]",
@@ -35,16 +31,9 @@ var toolKeys = yamlpos.NewObjectSpec("a tool test",
 
 // tools reads the tools block into s.
 func (l *loader) tools(s *Suite, n *yaml.Node, ptr string) {
-	// eachItem, not seq: a large file's tests are read one at a time.
-	tools := []*ToolTest{}
-	if l.eachItem(n, ptr, "the tools block (an array of tool tests)", func(i int, item *yaml.Node) {
-		for _, ri := range l.expandRows(item, yamlpos.Index(ptr, i)) {
-			if t := l.tool(i, ri.node, yamlpos.Index(ptr, i)); t != nil {
-				applyRow(&t.Name, &t.TestOptions, ri.row)
-				tools = append(tools, t)
-			}
-		}
-	}) {
+	tools, ok := rowTests(l, n, ptr, "the tools block (an array of tool tests)", l.tool,
+		func(t *ToolTest) (*string, *TestOptions) { return &t.Name, &t.TestOptions })
+	if ok {
 		s.Tools = tools
 	}
 }

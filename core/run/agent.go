@@ -75,9 +75,9 @@ func (r *runner) runAgent(ctx context.Context, t *plan.Test) (res rpt.Test) {
 			res.Error = &rpt.Error{Kind: kind, Message: r.opts.Redact.String(err.Error())}
 		}
 	}
-	if res.Status != rpt.StatusPassed {
-		res.Response = r.truncate(doc)
-	}
+	// The trace is not copied into res.Response when the test fails: it
+	// is res.Agent already, which every reporter renders, and a second
+	// copy doubled the size of a failing agent test in every report.
 	return res
 }
 

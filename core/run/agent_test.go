@@ -75,6 +75,11 @@ func TestAgentTestsRunDeferAndCap(t *testing.T) {
 			!strings.Contains(loops.Error.Message, "max_turns 2") {
 			t.Fatalf("loops = %s %+v", loops.Status, loops.Error)
 		}
+		// A failed agent test keeps its trace once, in agent (which the
+		// reporters render), not a second time as the response.
+		if loops.Agent == nil || len(loops.Agent.ToolCalls) == 0 || len(loops.Response) != 0 {
+			t.Fatalf("loops: agent %+v, response %d bytes; want the trace in agent only", loops.Agent, len(loops.Response))
+		}
 		keyless := byName["echoes [keyless]"]
 		if !require {
 			if keyless.Status != report.StatusDeferred || !strings.Contains(keyless.Error.Message, "KEYLESS_API_KEY") {

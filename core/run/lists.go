@@ -118,7 +118,7 @@ func (r *runner) readList(ctx context.Context, t *plan.Test, sess *session.Sessi
 		cursor = *first
 	}
 	for {
-		q := servers.Request{Method: lt.Method(), Raw: listParams(first != nil || l.pages > 0, cursor), Trial: t.Trial}
+		q := servers.Request{Method: lt.Method(), Raw: listParams(first != nil || l.pages > 0, cursor), Version: t.ProtocolVersion, Trial: t.Trial}
 		if l.pages > 0 || first != nil {
 			l.cursors = append(l.cursors, cursor)
 		}

@@ -105,3 +105,28 @@ func TestExecuteWithoutTargetVersionsKeepsItsShape(t *testing.T) {
 		}
 	}
 }
+
+// TestListCacheKeyHasRevision: the pages of a list test at one protocol
+// revision never answer the same list at another (a server may list
+// differently per revision), so neither run of the list is a cache hit.
+func TestListCacheKeyHasRevision(t *testing.T) {
+	pl, h := setup(t, `
+target_versions: ["2025-11-25", "2026-07-28"]
+servers:
+  demo:
+    command: ["DEMO"]
+lists:
+  - name: tools
+    server: demo
+    list: tools
+`)
+	rep := run.Execute(context.Background(), pl, run.Options{Host: h, Concurrency: 1})
+	if len(rep.Tests) != 2 {
+		t.Fatalf("tests = %+v", rep.Tests)
+	}
+	for _, tr := range rep.Tests {
+		if tr.Status != report.StatusPassed || tr.CacheHit {
+			t.Errorf("%s: %s, cache hit %v; want a pass from the server itself", tr.Name, tr.Status, tr.CacheHit)
+		}
+	}
+}

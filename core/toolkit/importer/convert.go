@@ -24,6 +24,15 @@ type Options struct {
 	// NPMPrefix, when set, turns `npx PKG` into `node` and the package's
 	// installed bin under PREFIX/node_modules, so nothing is downloaded.
 	NPMPrefix string
+	// Commands rewrites server commands (--command-map), before the npx
+	// rewrite.
+	Commands CommandMap
+	// ShareServers keeps one process per deduplicated command server for
+	// the whole run. By default each test gets its own process
+	// (restart_policy: per_test), as mcp-assert starts one per file: a
+	// test that crashes its server, or changes its state, then cannot
+	// change another test's verdict.
+	ShareServers bool
 }
 
 // Issue is one construct that was not converted (or converted with a
@@ -129,9 +138,6 @@ func (c *converter) file(path string) {
 	case a.Trace.Kind != 0 || a.Trajectory.Kind != 0:
 		c.trajectory(path, doc, a)
 		return
-	case a.Logging.Kind != 0:
-		c.issue(path, lineOf(doc, "assert_logging"), false, "assert_logging has no converter yet (use a tool test with log_level and the logs target by hand)")
-		return
 	case a.Sampling.Kind != 0:
 		c.issue(path, lineOf(doc, "assert_sampling"), false, "assert_sampling has no converter yet (use client.sampling and server_requests by hand)")
 		return
@@ -185,6 +191,10 @@ func (c *converter) file(path string) {
 			t.Args = map[string]any{}
 		}
 		s.Tools = append(s.Tools, t)
+	case a.Logging.Kind != 0:
+		if !c.logging(path, doc, &a.Logging, t) {
+			return
+		}
 	case a.Resources != nil:
 		if !c.resources(path, doc, a.Resources, t) {
 			return
@@ -260,7 +270,7 @@ func (c *converter) server(path string, doc *yaml.Node, a *assertFile) (string, 
 		}
 	case b.Command != "":
 		cmd := append([]string{b.Command}, b.Args...)
-		cmd = c.npx(cmd)
+		cmd = c.npx(c.opt.Commands.apply(cmd))
 		for i, part := range cmd {
 			if strings.Contains(part, "{{") {
 				usesFixture = usesFixture || strings.Contains(part, "fixture")
@@ -268,11 +278,15 @@ func (c *converter) server(path string, doc *yaml.Node, a *assertFile) (string, 
 			}
 		}
 		srv.Command = cmd
+		if !c.opt.ShareServers {
+			srv.RestartPolicy = "per_test"
+		}
 	default:
 		c.issue(path, lineOf(doc, "server"), false, "server has neither command nor url")
 		return "", false
 	}
 	raw, _ := yaml.Marshal(a)
+	fixtureAbs := ""
 	if strings.Contains(string(raw), "{{fixture}}") || usesFixture {
 		dir := c.opt.Fixture
 		if dir == "" {
@@ -288,11 +302,16 @@ func (c *converter) server(path string, doc *yaml.Node, a *assertFile) (string, 
 		}
 		srv.Fixture = c.rel(dir)
 		srv.RestartPolicy = "per_test"
+		fixtureAbs, _ = filepath.Abs(dir)
 	}
 	if cc := b.ClientCapabilities; cc != nil {
 		client := map[string]any{}
 		if cc.Roots != nil {
-			client["roots"] = cc.Roots
+			rs, noted := roots(cc.Roots, fixtureAbs)
+			client["roots"] = rs
+			if noted {
+				c.issue(path, lineOf(doc, "server"), true, "a {{fixture}} root names the fixture directory itself, not the per-test copy")
+			}
 		}
 		if cc.Sampling != nil {
 			client["sampling"] = cc.Sampling

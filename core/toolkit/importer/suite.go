@@ -43,6 +43,7 @@ type Test struct {
 	Ref       map[string]string `yaml:"ref,omitempty"`
 	Argument  map[string]string `yaml:"argument,omitempty"`
 	Context   map[string]any    `yaml:"context,omitempty"`
+	LogLevel  string            `yaml:"log_level,omitempty"`
 	TimeoutMS int               `yaml:"timeout_ms,omitempty"`
 	Tags      []string          `yaml:"tags,omitempty"`
 	Expect    []Assertion       `yaml:"expect,omitempty"`

@@ -79,7 +79,7 @@ func Trajectory(file string, data []byte) (*agent.Trace, error) {
 		res := &tr.ToolResults[n]
 		switch {
 		case len(msg.Result) > 0:
-			res.Result, res.Error = msg.Result, ""
+			res.Result, res.Error = agent.WithIsError(msg.Result), ""
 			var r struct {
 				IsError bool `json:"isError"`
 			}

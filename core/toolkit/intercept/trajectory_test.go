@@ -37,3 +37,17 @@ func TestTrajectory(t *testing.T) {
 		t.Errorf("broken line: %v", err)
 	}
 }
+
+// A recorded result without isError reads false both as
+// tool_results[i].isError and as tool_results[i].result.isError.
+func TestTrajectoryFillsIsError(t *testing.T) {
+	trace := `{"seq":1,"dir":"client_to_server","message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}},"tool":"echo","args":{}}` + "\n" +
+		`{"seq":2,"dir":"server_to_client","message":{"jsonrpc":"2.0","id":1,"result":{"content":[]}}}`
+	tr, err := Trajectory("t.jsonl", []byte(trace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := tr.ToolResults[0]; r.IsError || string(r.Result) != `{"isError":false,"content":[]}` {
+		t.Errorf("result = %+v (%s)", r, r.Result)
+	}
+}

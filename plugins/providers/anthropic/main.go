@@ -14,8 +14,7 @@
 package main
 
 import (
-	"fmt"
-	"os"
+	"net/http"
 
 	"github.com/mcptest/mcptest/plugins/providers/internal/vendor"
 	"github.com/mcptest/mcptest/sdk"
@@ -27,28 +26,14 @@ const (
 	pluginVersion = "0.1.0"
 )
 
-func main() {
-	// The SDK would otherwise read these by itself.
-	vendor.ScrubEnv("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_PROFILE", "ANTHROPIC_CONFIG_DIR")
-	p, err := newPlugin()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "mcptest-plugin-anthropic: %v\n", err)
-		os.Exit(1)
-	}
-	sdk.Serve(p)
-}
+func main() { vendor.Serve(spec) }
 
-func newPlugin() (*sdk.Plugin, error) {
-	policy, err := vendor.PolicyFromEnv()
-	if err != nil {
-		return nil, err
-	}
-	return &sdk.Plugin{
-		Name:      pluginName,
-		Version:   pluginVersion,
-		Providers: map[string]sdk.Provider{pluginName: &provider{http: vendor.Client(policy)}},
-		Prices:    prices,
-	}, nil
+// spec is the plugin for vendor.Serve and the tests.
+var spec = vendor.Spec{
+	Name: pluginName, Version: pluginVersion, Prices: prices,
+	// The SDK would otherwise read these by itself.
+	Scrub: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_PROFILE", "ANTHROPIC_CONFIG_DIR"},
+	New:   func(c *http.Client) sdk.Provider { return &provider{http: c} },
 }
 
 // prices are Anthropic's list prices in US dollars per million tokens at

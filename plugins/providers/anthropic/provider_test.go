@@ -7,9 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/internal/vendorfake"
-	"github.com/mcptest/mcptest/plugins/providers/internal/vendor"
+	"github.com/mcptest/mcptest/plugins/providers/internal/vendortest"
 	"github.com/mcptest/mcptest/sdk"
-	"github.com/mcptest/mcptest/sdk/plugintest"
 )
 
 const testKey = "sk-ant-test-0123456789"
@@ -18,14 +17,7 @@ const testKey = "sk-ant-test-0123456789"
 // fake Messages API.
 func setup(t *testing.T) (*vendorfake.Fake, func(sdk.ChatRequest) (sdk.ChatResponse, error)) {
 	t.Helper()
-	t.Setenv(vendor.EnvBackoff, "1ms")
-	fake := vendorfake.New(t, vendorfake.Anthropic)
-	fake.Key = testKey
-	p, err := newPlugin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn := plugintest.New(t, p, nil)
+	fake, conn := vendortest.Setup(t, vendorfake.Anthropic, spec, testKey)
 	ep := sdk.Endpoint{BaseURL: fake.URL, APIKey: testKey, KeyEnv: "ANTHROPIC_API_KEY"}
 	return fake, func(req sdk.ChatRequest) (sdk.ChatResponse, error) {
 		return conn.Provider.CompleteAt(context.Background(), pluginName, ep, req)
@@ -167,8 +159,7 @@ func TestErrorsNameTheVariableAndMaskTheKey(t *testing.T) {
 }
 
 func TestEmbedIsUnsupported(t *testing.T) {
-	p, _ := newPlugin()
-	conn := plugintest.New(t, p, nil)
+	_, conn := vendortest.Setup(t, vendorfake.Anthropic, spec, testKey)
 	_, err := conn.Provider.Embed(context.Background(), pluginName, sdk.EmbedRequest{Model: "claude-x", Inputs: []string{"a"}})
 	if err == nil || !strings.Contains(err.Error(), "no embeddings API") {
 		t.Fatalf("embed: %v", err)

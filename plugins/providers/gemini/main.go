@@ -17,8 +17,7 @@
 package main
 
 import (
-	"fmt"
-	"os"
+	"net/http"
 
 	"github.com/mcptest/mcptest/plugins/providers/internal/vendor"
 	"github.com/mcptest/mcptest/sdk"
@@ -30,29 +29,15 @@ const (
 	pluginVersion = "0.1.0"
 )
 
-func main() {
-	// The SDK would otherwise read these by itself (and might pick Vertex).
-	vendor.ScrubEnv("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE",
-		"GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_CLOUD_REGION", "GOOGLE_VERTEX_BASE_URL")
-	p, err := newPlugin()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "mcptest-plugin-gemini: %v\n", err)
-		os.Exit(1)
-	}
-	sdk.Serve(p)
-}
+func main() { vendor.Serve(spec) }
 
-func newPlugin() (*sdk.Plugin, error) {
-	policy, err := vendor.PolicyFromEnv()
-	if err != nil {
-		return nil, err
-	}
-	return &sdk.Plugin{
-		Name:      pluginName,
-		Version:   pluginVersion,
-		Providers: map[string]sdk.Provider{pluginName: &provider{http: vendor.Client(policy)}},
-		Prices:    withModelsPrefix(prices),
-	}, nil
+// spec is the plugin for vendor.Serve and the tests.
+var spec = vendor.Spec{
+	Name: pluginName, Version: pluginVersion, Prices: withModelsPrefix(prices),
+	// The SDK would otherwise read these by itself (and might pick Vertex).
+	Scrub: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE",
+		"GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_CLOUD_REGION", "GOOGLE_VERTEX_BASE_URL"},
+	New: func(c *http.Client) sdk.Provider { return &provider{http: c} },
 }
 
 // prices are Google's list prices in US dollars per million tokens (for

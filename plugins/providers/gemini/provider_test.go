@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/internal/vendorfake"
-	"github.com/mcptest/mcptest/plugins/providers/internal/vendor"
+	"github.com/mcptest/mcptest/plugins/providers/internal/vendortest"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 )
@@ -16,14 +16,8 @@ const testKey = "gm-test-key-0123456789"
 
 func setup(t *testing.T) (*vendorfake.Fake, *plugintest.Conn, sdk.Endpoint) {
 	t.Helper()
-	t.Setenv(vendor.EnvBackoff, "1ms")
-	fake := vendorfake.New(t, vendorfake.Gemini)
-	fake.Key = testKey
-	p, err := newPlugin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fake, plugintest.New(t, p, nil), sdk.Endpoint{BaseURL: fake.URL, APIKey: testKey, KeyEnv: "GEMINI_API_KEY"}
+	fake, conn := vendortest.Setup(t, vendorfake.Gemini, spec, testKey)
+	return fake, conn, sdk.Endpoint{BaseURL: fake.URL, APIKey: testKey, KeyEnv: "GEMINI_API_KEY"}
 }
 
 var conversation = sdk.ChatRequest{
@@ -148,7 +142,7 @@ func TestEmbedGemini(t *testing.T) {
 }
 
 func TestPricesAcceptBothSpellings(t *testing.T) {
-	p, _ := newPlugin()
+	p, _ := spec.Plugin()
 	for _, m := range []string{"gemini-2.5-flash-001", "models/gemini-2.5-flash"} {
 		if price, ok := sdk.LookupPrice(p.Prices, m); !ok || price.OutputPerMTok != 2.5 {
 			t.Errorf("%s: %+v %v", m, price, ok)

@@ -16,8 +16,7 @@
 package main
 
 import (
-	"fmt"
-	"os"
+	"net/http"
 
 	"github.com/mcptest/mcptest/plugins/providers/internal/vendor"
 	"github.com/mcptest/mcptest/sdk"
@@ -29,26 +28,12 @@ const (
 	pluginVersion = "0.1.0"
 )
 
-func main() {
-	p, err := newPlugin()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "mcptest-plugin-mistral: %v\n", err)
-		os.Exit(1)
-	}
-	sdk.Serve(p)
-}
+func main() { vendor.Serve(spec) }
 
-func newPlugin() (*sdk.Plugin, error) {
-	policy, err := vendor.PolicyFromEnv()
-	if err != nil {
-		return nil, err
-	}
-	return &sdk.Plugin{
-		Name:      pluginName,
-		Version:   pluginVersion,
-		Providers: map[string]sdk.Provider{pluginName: &provider{http: vendor.Client(policy)}},
-		Prices:    prices,
-	}, nil
+// spec is the plugin for vendor.Serve and the tests.
+var spec = vendor.Spec{
+	Name: pluginName, Version: pluginVersion, Prices: prices,
+	New: func(c *http.Client) sdk.Provider { return &provider{http: c} },
 }
 
 // prices are Mistral's list prices in US dollars per million tokens at the

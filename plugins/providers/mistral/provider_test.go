@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/internal/vendorfake"
-	"github.com/mcptest/mcptest/plugins/providers/internal/vendor"
+	"github.com/mcptest/mcptest/plugins/providers/internal/vendortest"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 )
@@ -16,14 +16,8 @@ const testKey = "ms-test-key-0123456789"
 
 func setup(t *testing.T) (*vendorfake.Fake, *plugintest.Conn, sdk.Endpoint) {
 	t.Helper()
-	t.Setenv(vendor.EnvBackoff, "1ms")
-	fake := vendorfake.New(t, vendorfake.Mistral)
-	fake.Key = testKey
-	p, err := newPlugin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fake, plugintest.New(t, p, nil), sdk.Endpoint{BaseURL: fake.URL, APIKey: testKey, KeyEnv: "MISTRAL_API_KEY"}
+	fake, conn := vendortest.Setup(t, vendorfake.Mistral, spec, testKey)
+	return fake, conn, sdk.Endpoint{BaseURL: fake.URL, APIKey: testKey, KeyEnv: "MISTRAL_API_KEY"}
 }
 
 var conversation = sdk.ChatRequest{

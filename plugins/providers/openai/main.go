@@ -22,8 +22,7 @@
 package main
 
 import (
-	"fmt"
-	"os"
+	"net/http"
 
 	"github.com/mcptest/mcptest/plugins/providers/internal/vendor"
 	"github.com/mcptest/mcptest/sdk"
@@ -35,29 +34,15 @@ const (
 	pluginVersion = "0.1.0"
 )
 
-func main() {
+func main() { vendor.Serve(spec) }
+
+// spec is the plugin for vendor.Serve and the tests.
+var spec = vendor.Spec{
+	Name: pluginName, Version: pluginVersion, Prices: prices,
 	// The SDK would otherwise read these by itself, and send an
 	// organization meant for OpenAI to a third-party endpoint.
-	vendor.ScrubEnv("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "OPENAI_ADMIN_KEY", "OPENAI_WEBHOOK_SECRET", "OPENAI_CUSTOM_HEADERS")
-	p, err := newPlugin()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "mcptest-plugin-openai: %v\n", err)
-		os.Exit(1)
-	}
-	sdk.Serve(p)
-}
-
-func newPlugin() (*sdk.Plugin, error) {
-	policy, err := vendor.PolicyFromEnv()
-	if err != nil {
-		return nil, err
-	}
-	return &sdk.Plugin{
-		Name:      pluginName,
-		Version:   pluginVersion,
-		Providers: map[string]sdk.Provider{pluginName: &provider{http: vendor.Client(policy)}},
-		Prices:    prices,
-	}, nil
+	Scrub: []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "OPENAI_ADMIN_KEY", "OPENAI_WEBHOOK_SECRET", "OPENAI_CUSTOM_HEADERS"},
+	New:   func(c *http.Client) sdk.Provider { return &provider{http: c} },
 }
 
 // prices are OpenAI's list prices in US dollars per million tokens at the

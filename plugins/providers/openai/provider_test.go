@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/internal/vendorfake"
-	"github.com/mcptest/mcptest/plugins/providers/internal/vendor"
+	"github.com/mcptest/mcptest/plugins/providers/internal/vendortest"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 )
@@ -16,14 +16,9 @@ const testKey = "sk-openai-test-0123456789"
 
 func setup(t *testing.T, ep sdk.Endpoint) (*vendorfake.Fake, *plugintest.Conn, sdk.Endpoint) {
 	t.Helper()
-	t.Setenv(vendor.EnvBackoff, "1ms")
-	fake := vendorfake.New(t, vendorfake.OpenAI)
-	p, err := newPlugin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fake, conn := vendortest.Setup(t, vendorfake.OpenAI, spec, "")
 	ep.BaseURL = fake.URL
-	return fake, plugintest.New(t, p, nil), ep
+	return fake, conn, ep
 }
 
 var conversation = sdk.ChatRequest{
