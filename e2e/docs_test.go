@@ -74,6 +74,18 @@ func TestDocsExamples(t *testing.T) {
 			}
 			n++
 		case "yaml":
+			if path, ok := strings.CutPrefix(strings.SplitN(b.text, "\n", 2)[0], "# file: "); ok {
+				// A listing of a repository file (run by its own tests):
+				// it must be that file, word for word.
+				want, err := os.ReadFile(filepath.Join(root, path))
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+				} else if got := strings.TrimPrefix(b.text, "# file: "+path+"\n"); got != string(want) {
+					t.Errorf("%s: listing differs from %s", name, path)
+				}
+				n++
+				continue
+			}
 			if strings.HasPrefix(b.text, "# mock manifest") {
 				// A manifest for `mcptest mock`, not a suite.
 				path := filepath.Join(t.TempDir(), "mock.yml")

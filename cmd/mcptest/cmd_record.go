@@ -30,6 +30,11 @@ type recordFlags struct {
 	selectFlags
 	outputFlags
 	cassetteDir string
+	// evals records the evals block (its judges' calls) instead of the
+	// other tests, as mcptest eval would run it.
+	evals bool
+	// judging holds --judge-model and --agent-model for --evals.
+	judging judgeFlags
 }
 
 // cmdRecord runs suites live, like run without the result cache, and
@@ -42,6 +47,8 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&f.cassetteDir, "cassette-dir", defaultCassetteDir, "write the cassettes into this folder, one SERVER.json per server")
+	fs.BoolVar(&f.evals, "evals", false, "record the evals block, as mcptest eval runs it: each eval's judge calls (and live agent run) go into the cassette of its server")
+	f.judging.registerModels(fs)
 	f.outputFlags.register(fs)
 	f.pluginFlags.register(fs)
 	f.suiteFlags.register(fs)
@@ -62,7 +69,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "mcptest record: %v\n", err)
 		return 2
 	}
-	p, reg, code, ok := loadAndPlan(f.files(fs.Args()), f.pluginFlags, f.suiteFlags, f.selection(), stderr)
+	p, reg, code, ok := loadAndPlanFor(f.files(fs.Args()), f.pluginFlags, f.suiteFlags, f.selection(), f.evals, stderr)
 	if !ok {
 		return code
 	}
@@ -91,7 +98,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 
 	code = execution{
-		cmd: "record", plan: p, registry: reg, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor,
+		cmd: "record", judging: f.judging, plan: p, registry: reg, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor,
 		opts: run.Options{
 			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,
 			// Every request must reach the server to be recorded.

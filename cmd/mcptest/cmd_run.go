@@ -39,13 +39,24 @@ type runFlags struct {
 	ids             []string
 	history         string
 	trialFlags
+	// judging holds the flags of model-graded checks (--max-cost,
+	// --show-judging; --explain for mcptest eval): cmd_eval.go.
+	judging judgeFlags
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runSuites(ctx, "run", args, stdout, stderr)
+}
+
+// runSuites is `mcptest run` and `mcptest eval` (cmd "eval"): one flag
+// set and one pipeline; eval plans the evals block only and adds
+// --explain.
+func runSuites(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer) int {
 	var f runFlags
-	fs := newFlagSet("run", stderr)
+	fs := newFlagSet(cmd, stderr)
+	usage := "usage: mcptest " + cmd + " [flags] SUITE.yml... (or --config SUITE.yml)"
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mcptest run [flags] SUITE.yml... (or --config SUITE.yml)")
+		fmt.Fprintln(stderr, usage)
 		fs.PrintDefaults()
 	}
 	f.outputFlags.register(fs)
@@ -65,6 +76,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.lastFailed, "last-failed", false, "run only the tests that failed or errored last time (recorded in ./.mcptest/last-failed.json); all tests when none is recorded")
 	fs.StringArrayVar(&f.ids, "id", nil, "run only the test with this exact id, as --list and reports show it (repeatable)")
 	f.trialFlags.register(fs)
+	f.judging.register(fs, cmd == "eval")
 	f.pluginFlags.register(fs)
 	f.suiteFlags.register(fs)
 	f.selectFlags.register(fs)
@@ -76,42 +88,46 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	maxFailures, err := f.failureLimit()
 	if err != nil {
-		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
+		fmt.Fprintf(stderr, "mcptest "+cmd+": %v\n", err)
 		return 2
 	}
 	if f.listJSON && !f.list {
-		fmt.Fprintln(stderr, "mcptest run: --json works with --list; for a JSON report write --reporter json")
+		fmt.Fprintln(stderr, "mcptest "+cmd+": --json works with --list; for a JSON report write --reporter json")
 		return 2
 	}
 	if len(f.files(fs.Args())) == 0 {
-		fmt.Fprintln(stderr, "mcptest run: no suite given; usage: mcptest run [flags] SUITE.yml... (or --config SUITE.yml)")
+		fmt.Fprintln(stderr, "mcptest "+cmd+": no suite given; "+usage)
 		return 2
 	}
 	// A CI job must never rewrite golden files behind a reviewer's back.
 	if f.updateSnapshots && isCI() && !f.allowUpdateInCI {
-		fmt.Fprintln(stderr, "mcptest run: --update-snapshots is refused when CI=true; pass --allow-update-in-ci to rewrite snapshots in CI anyway")
+		fmt.Fprintln(stderr, "mcptest "+cmd+": --update-snapshots is refused when CI=true; pass --allow-update-in-ci to rewrite snapshots in CI anyway")
 		return 2
 	}
 	if f.noCache && f.cacheDir != "" {
-		fmt.Fprintln(stderr, "mcptest run: --no-cache and --cache-dir contradict each other; give one")
+		fmt.Fprintln(stderr, "mcptest "+cmd+": --no-cache and --cache-dir contradict each other; give one")
 		return 2
 	}
 	wireAll, err := f.wireAll()
 	if err != nil {
-		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
+		fmt.Fprintf(stderr, "mcptest "+cmd+": %v\n", err)
 		return 2
 	}
 	var shardIndex, shardTotal int
 	if f.shard != "" {
 		var err error
 		if shardIndex, shardTotal, err = plan.ParseShard(f.shard); err != nil {
-			fmt.Fprintf(stderr, "mcptest run: --shard: %v\n", err)
+			fmt.Fprintf(stderr, "mcptest "+cmd+": --shard: %v\n", err)
 			return 2
 		}
 	}
-	p, reg, code, ok := loadAndPlan(f.files(fs.Args()), f.pluginFlags, f.suiteFlags, f.selection(), stderr)
+	p, reg, code, ok := loadAndPlanFor(f.files(fs.Args()), f.pluginFlags, f.suiteFlags, f.selection(), cmd == "eval", stderr)
 	if !ok {
 		return code
+	}
+	if cmd == "eval" && len(p.Tests) == 0 && p.Total == 0 {
+		fmt.Fprintln(stderr, "mcptest eval: the suites have no evals: block; mcptest run runs their other tests")
+		return 2
 	}
 	if shardTotal > 0 {
 		p.Shard(shardIndex, shardTotal)
@@ -123,22 +139,25 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	f.trialFlags.apply(p)
+	if f.judging.explain {
+		return explainEvals(p, reg, f.judging, stdout, stderr)
+	}
 	if f.list {
 		if err := p.WriteList(stdout, f.listJSON); err != nil {
-			fmt.Fprintf(stderr, "mcptest run: %v\n", err)
+			fmt.Fprintf(stderr, "mcptest "+cmd+": %v\n", err)
 			return 2
 		}
 		return 0
 	}
 	outputs, err := resolveOutputs(reg, "--reporter", f.reporters, f.output)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcptest run: %v\n", err)
+		fmt.Fprintf(stderr, "mcptest "+cmd+": %v\n", err)
 		return 2
 	}
 	if f.history != "" {
 		o, err := historyOutput(reg, f.history, f.runID)
 		if err != nil {
-			fmt.Fprintf(stderr, "mcptest run: --history: %v\n", err)
+			fmt.Fprintf(stderr, "mcptest "+cmd+": --history: %v\n", err)
 			return 2
 		}
 		outputs = append(outputs, o)
@@ -152,7 +171,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		recordLastFailed(r, stderr)
 	}
 	return execution{
-		cmd: "run", plan: p, registry: reg, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor, finish: finish,
+		cmd: cmd, judging: f.judging, plan: p, registry: reg, outputs: outputs, plugins: f.pluginFlags, noColor: f.noColor, finish: finish,
 		gate: func(r *rpt.Run) int { return f.trialFlags.gate(r, stderr) },
 		opts: run.Options{
 			ProtocolVersion: f.targetVersion, Concurrency: f.jobs, WireAll: wireAll,
@@ -207,6 +226,12 @@ func suiteSecrets(p *plan.Plan) []string {
 // errors and returns the exit code. sel is the run's selection; nil plans
 // every test for validate, where gaps are notes rather than errors.
 func loadAndPlan(files []string, pf pluginFlags, sf suiteFlags, sel *plan.Selection, stderr io.Writer) (*plan.Plan, *plugin.Registry, int, bool) {
+	return loadAndPlanFor(files, pf, sf, sel, false, stderr)
+}
+
+// loadAndPlanFor is loadAndPlan; evals plans the evals block only
+// (mcptest eval, plan.Options.Evals).
+func loadAndPlanFor(files []string, pf pluginFlags, sf suiteFlags, sel *plan.Selection, evals bool, stderr io.Writer) (*plan.Plan, *plugin.Registry, int, bool) {
 	fitMemoryLimit(files)
 	suites, err := config.LoadFilesWith(files, sf.options())
 	if err != nil {
@@ -220,7 +245,7 @@ func loadAndPlan(files []string, pf pluginFlags, sf suiteFlags, sel *plan.Select
 	printLoadNotes(suites, stderr)
 	reg := plugin.NewRegistry(pf.sources())
 	warnProblems(reg, stderr)
-	opts := plan.Options{TargetVersion: sf.targetVersion}
+	opts := plan.Options{TargetVersion: sf.targetVersion, Evals: evals}
 	if sel != nil {
 		opts.Selection, opts.Run = *sel, true
 	}

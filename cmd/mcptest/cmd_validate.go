@@ -38,6 +38,6 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	fmt.Fprintf(stdout, "%d suite(s), %d test(s): valid\n", len(p.Suites), p.Total)
+	fmt.Fprintf(stdout, "%d suite(s), %d test(s): valid\n", len(p.Suites), p.Total+p.EvalsNotRun)
 	return 0
 }

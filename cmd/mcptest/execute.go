@@ -40,6 +40,8 @@ type execution struct {
 	gate func(*rpt.Run) int
 	// registry resolves the provider plugins of model calls.
 	registry *plugin.Registry
+	// judging holds --max-cost, --show-judging and eval's model flags.
+	judging judgeFlags
 }
 
 // execute starts the plugins the plan and its outputs need, has the
@@ -90,7 +92,15 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	if opts.Models == nil {
 		opts.Models = agent.RouterModels{Router: router}
 	}
+	opts.Evals = e.judging.evalRunner(router, planGetenv(e.plan), redactor, opts.NoCache, opts.CacheDir, stderr)
+	opts.Evals.RequireModels = opts.RequireModels
+	if e.cmd == "eval" {
+		// The projected judge calls up front, so a jury does not
+		// surprise the --max-cost budget.
+		fmt.Fprintf(stderr, "mcptest eval: %s\n", opts.Evals.Project(e.plan))
+	}
 	result := run.Execute(ctx, e.plan, opts)
+	e.judging.noteBudget(result, opts.Evals.Cap)
 	if e.finish != nil {
 		e.finish(result)
 	}

@@ -52,6 +52,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "run suites against their servers", cmdRun},
+		{"eval", "grade the suites' evals: block (rubrics judged by a model, or scorers)", cmdEval},
 		{"record", "run suites live and write a cassette per server", cmdRecord},
 		{"validate", "check suites without starting any server", cmdValidate},
 		{"report", "re-render a saved run, merge shard reports, or chart saved runs (report trend)", cmdReport},

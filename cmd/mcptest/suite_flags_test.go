@@ -53,8 +53,6 @@ evals:
 	}
 	for _, want := range []string{
 		"mcptest: server overrides in effect: api: url=https://preview.example.com/mcp (--server-url)\n",
-		"not supported yet: evals",
-		"mcptest run refuses it for now",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -74,11 +72,7 @@ tools:
 evals:
   - {name: e, server: api, prompt: p, rubric: "be right"}
 `)
-	code, _, stderr := cli(t, "run", suite)
-	if code != 2 || !strings.Contains(stderr, "suite.yml:6:5: /evals/0: not supported yet: evals") {
-		t.Errorf("run with an eval: exit %d\n%s", code, stderr)
-	}
-	code, _, stderr = cli(t, "run", "--tag", "nothing-has-this", suite)
+	code, _, stderr := cli(t, "run", "--tag", "nothing-has-this", suite)
 	if code != 2 || !strings.Contains(stderr, "no test matches the selection (--tag nothing-has-this --profile standard)") {
 		t.Errorf("run with an empty selection: exit %d\n%s", code, stderr)
 	}
@@ -187,5 +181,27 @@ tools:
 	code, _, stderr = cli(t, "run")
 	if code != 2 || !strings.Contains(stderr, "no suite given") {
 		t.Errorf("run without a suite: exit %d\n%s", code, stderr)
+	}
+}
+
+// --max-cost takes an amount of US dollars (a leading $ is allowed) and
+// refuses anything else before loading a suite; mcptest eval refuses
+// suites without evals.
+func TestEvalFlagsAndSuitesWithoutEvals(t *testing.T) {
+	isolate(t)
+	suite := writeSuite(t, "servers:\n  api: {command: [\"./never-started\"]}\ntools:\n  - {name: plain, server: api, tool: echo}\n")
+	for _, bad := range []string{"-1", "NaN", "Inf", "lots"} {
+		code, _, stderr := cli(t, "eval", "--max-cost", bad, suite)
+		if code != 2 || !strings.Contains(stderr, "give a budget in US dollars") {
+			t.Errorf("--max-cost %s: exit %d\n%s", bad, code, stderr)
+		}
+	}
+	code, _, stderr := cli(t, "eval", "--max-cost", "$0.25", suite)
+	if code != 2 || !strings.Contains(stderr, "the suites have no evals: block") {
+		t.Errorf("eval of a suite without evals: exit %d\n%s", code, stderr)
+	}
+	code, stdout, _ := cli(t, "eval", "--list", writeSuite(t, "servers:\n  api: {command: [\"./never-started\"]}\nevals:\n  - {name: e, server: api, prompt: p, response: r, rubric: good, matrix: {prompts: [a, b]}}\n"))
+	if code != 0 || !strings.Contains(stdout, "e [prompt 2]") || !strings.Contains(stdout, "2 tests") {
+		t.Errorf("eval --list: exit %d\n%s", code, stdout)
 	}
 }

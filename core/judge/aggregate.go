@@ -65,7 +65,7 @@ func combine(r *Resolved, cs []report.EvalCriterion) (score float64, passed bool
 func gateText(c report.EvalCriterion, evidenceMissing bool) string {
 	switch {
 	case c.Guard:
-		return fmt.Sprintf("guard %q holds", c.Name)
+		return fmt.Sprintf("guard %q tripped (it holds)", c.Name)
 	case evidenceMissing:
 		return fmt.Sprintf("criterion %q has no verifiable evidence", c.Name)
 	case c.Required:

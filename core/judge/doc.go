@@ -32,7 +32,7 @@
 // another, so cassettes and scripted fakes see a stable order; a criteria
 // rubric whose every criterion was skipped by when: fails (never a
 // vacuous pass); a guard counts as 1 - its score in the aggregate and
-// passes when that complement reaches its threshold; every judge call has
+// trips (fails the eval) when its score reaches its threshold; every judge call has
 // temperature 0 (none for OpenAI reasoning models), a 512-token budget
 // and a time bound.
 //

@@ -169,13 +169,16 @@ func (e *Engine) gradeCriteria(ctx context.Context, r *Resolved, st seat, m Mode
 	return g, nil
 }
 
-// criterionPasses is a criterion's own verdict: its score meets its
-// threshold, or for a guard (which must not hold) the complement does.
+// criterionPasses is a criterion's own verdict. A criterion holds when
+// its score reaches its threshold; it passes when it holds, except a
+// guard, which passes when it does not. One rule for both keeps a report
+// line such as "0.9 ≥ 0.7 failed (guard tripped)" literally true.
 func criterionPasses(cr *Criterion, score float64) bool {
+	holds := meets(score, cr.Threshold, false)
 	if cr.Guard {
-		return meets(1-score, cr.Threshold, false)
+		return !holds
 	}
-	return meets(score, cr.Threshold, false)
+	return holds
 }
 
 // epsilon absorbs float noise in threshold comparisons (0.1+0.2 style).

@@ -48,7 +48,7 @@ func (e *Engine) Grade(ctx context.Context, s Spec, c Candidate) (*report.Eval, 
 	for i, st := range seats {
 		g, err := e.gradeOnce(ctx, s.Rubric, st, judges[i], c, text)
 		all = append(all, g)
-		j := report.EvalJuror{Index: st.index, Model: st.model}
+		j := report.EvalJuror{Index: st.index, Model: st.model, Provider: ProviderOf(st.model)}
 		var re *ReplyError
 		switch {
 		case errors.As(err, &re):

@@ -105,7 +105,7 @@ func TestGuardGate(t *testing.T) {
 	for _, tc := range []struct {
 		leak float64
 		pass bool
-	}{{0.9, false}, {0.05, true}} {
+	}{{0.9, false}, {0.7, false}, {0.5, true}, {0.05, true}} {
 		m := &scripted{answer: byCriterion(map[string]float64{"correct": 1, "leaks": tc.leak})}
 		r := resolve(t, &config.Rubric{Criteria: []*config.Criterion{
 			crit("correct"), crit("leaks", func(c *config.Criterion) { c.Guard = true })}})

@@ -179,3 +179,21 @@ func TestPanelModelWithoutKeyDefersBeforeAnyCall(t *testing.T) {
 		t.Fatalf("err = %v, %d calls to m1", err, m1.calls())
 	}
 }
+
+func TestJurorsNameTheirProvider(t *testing.T) {
+	src := source{models: map[string]*scripted{
+		"claude-haiku-4-5": {answer: perJuror(verdict(1, "a"))},
+		"local:llama3":     {answer: perJuror(verdict(1, "b"))},
+		"mystery":          {answer: perJuror(verdict(1, "c"))},
+	}}
+	spec := WithJudge(Spec{Rubric: textSpec(t)}, &config.Judge{Panel: []string{"claude-haiku-4-5", "local:llama3", "mystery"}})
+	ev, err := engine(t, nil, Options{Models: src}).Grade(context.Background(), spec, fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"anthropic", "local", ""} {
+		if ev.Jurors[i].Provider != want {
+			t.Errorf("juror %d provider %q, want %q", i, ev.Jurors[i].Provider, want)
+		}
+	}
+}

@@ -68,3 +68,15 @@ func (r routed) Complete(ctx context.Context, req sdk.ChatRequest) (sdk.ChatResp
 
 // isNoKey reports whether err says a model key is missing.
 func isNoKey(err error) bool { return errors.Is(err, models.ErrNoKey) }
+
+// ProviderOf names what serves a judge model id: the providers: entry of
+// a "NAME:ID" id, else the family detected from the name; "" when
+// neither is known.
+func ProviderOf(id string) string {
+	ref := ParseModelRef(id)
+	if ref.Provider != "" {
+		return ref.Provider
+	}
+	family, _ := models.Detect(ref.ID)
+	return family
+}

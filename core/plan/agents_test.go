@@ -64,17 +64,15 @@ agents:
 	}
 }
 
-func TestAgentEvalMetricsAreAGap(t *testing.T) {
+// Judged metrics run with the agent test (core/run judges them): the
+// plan no longer refuses them.
+func TestAgentEvalMetricsArePlanned(t *testing.T) {
 	s := load(t, `servers: {a: {command: [./a]}}
 agents:
   - {name: judged, model: stub, servers: [a], prompt: hi, eval: {mcp_use: {}}}
-  - {name: plain, model: stub, servers: [a], prompt: hi, tags: [plain]}
 `)
-	_, err := plan.BuildWith([]*config.Suite{s}, registry(t), plan.Options{Run: true})
-	if err == nil || !strings.Contains(err.Error(), "/agents/0/eval: not supported yet: eval (judged metrics of an agent test)") {
-		t.Fatalf("err = %v", err)
-	}
-	if _, err := plan.BuildWith([]*config.Suite{s}, registry(t), plan.Options{Run: true, Selection: plan.Selection{Tags: []string{"plain"}}}); err != nil {
-		t.Fatalf("a selection without the judged test: %v", err)
+	p, err := plan.BuildWith([]*config.Suite{s}, registry(t), plan.Options{Run: true})
+	if err != nil || len(p.Tests) != 1 || p.Tests[0].Agent.Spec.Eval == nil {
+		t.Fatalf("plan: %v %+v", err, p)
 	}
 }

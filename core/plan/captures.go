@@ -36,7 +36,7 @@ type producer struct {
 // blockOrder is the order of the blocks a plan's tests come in; a capture
 // can only be read by a test that runs after its producer: one of a later
 // block, or a later test of the same block (which also rules out cycles).
-var blockOrder = map[string]int{KindTool: 0, KindResource: 1, KindPrompt: 2, KindComposition: 3, KindList: 4, KindCompletion: 5, KindCompliance: 6, KindAgent: 7, KindTrajectory: 8}
+var blockOrder = map[string]int{KindTool: 0, KindResource: 1, KindPrompt: 2, KindComposition: 3, KindList: 4, KindCompletion: 5, KindCompliance: 6, KindAgent: 7, KindTrajectory: 8, KindEval: 9}
 
 // linkCaptures plans the captures of a suite's tests and orders every test
 // that uses one after the test that produces it. Capture names are unique

@@ -31,15 +31,6 @@ func (g *gapCollector) add(pos config.Pos, feature, why string) {
 		Msg: "not supported yet: " + feature, Hint: why})
 }
 
-// blockGap reports a block of tests this build cannot run, once, at the
-// first selected test.
-func (g *gapCollector) blockGap(block, what string, selected []config.Pos) {
-	if len(selected) == 0 {
-		return
-	}
-	g.add(selected[0], block, fmt.Sprintf("this build cannot run %s; %s selected", what, count(len(selected), "is", "are")))
-}
-
 // testGaps reports the features of one tool, resource or prompt test that
 // this build cannot execute; none is left (data rows were the last), the
 // hook stays for the next feature that lands in parts.

@@ -55,6 +55,9 @@ type Plan struct {
 	// Selected is the number of tests the selection kept, every kind
 	// counted (Tests only holds the kinds this build runs).
 	Selected int
+	// EvalsNotRun counts the selected evals (matrix cells) a plan for
+	// `mcptest run` leaves out: evals run only under `mcptest eval`.
+	EvalsNotRun int
 	// Gaps lists what the selected tests need that this build cannot
 	// execute yet, each a located "not supported yet" error. Build returns
 	// them as its error when Options.Run is set.
@@ -83,6 +86,8 @@ type Test struct {
 	Agent       *Agent
 	// Trajectory is set for KindTrajectory (no Server then).
 	Trajectory *config.TrajectoryTest
+	// Eval is set for KindEval (Server set only for a live run).
+	Eval *Eval
 	// Name, Options and Pos are those of the test, whatever its kind.
 	Name    string
 	Options *config.TestOptions
@@ -147,6 +152,10 @@ type Options struct {
 	// target_versions at every revision of its list (fanout.go). With a
 	// list, the flag must name one of it.
 	TargetVersion string
+	// Evals plans the evals block only (mcptest eval); without it the
+	// evals are counted in Plan.EvalsNotRun and every other block is
+	// planned.
+	Evals bool
 }
 
 // Build plans the suites against the registry's plugins, keeping every
@@ -164,7 +173,7 @@ func BuildWith(suites []*config.Suite, reg *plugin.Registry, opts Options) (*Pla
 	if v := opts.TargetVersion; v != "" && !slices.Contains(config.ProtocolVersions, v) {
 		return nil, fmt.Errorf("%w: --target-version %q is not a protocol revision; known: %s", ErrBadTargetVersion, v, strings.Join(config.ProtocolVersions, ", "))
 	}
-	b := &builder{reg: reg, sel: &sel, plan: &Plan{Suites: suites}, used: map[*plugin.Found]bool{}, targetVersion: opts.TargetVersion, run: opts.Run}
+	b := &builder{reg: reg, sel: &sel, plan: &Plan{Suites: suites}, used: map[*plugin.Found]bool{}, targetVersion: opts.TargetVersion, run: opts.Run, evalsOnly: opts.Evals}
 	for _, s := range suites {
 		b.suite(s)
 	}
@@ -203,6 +212,8 @@ type builder struct {
 	// run is Options.Run: the plan is for a run, so what a run needs on
 	// disk (fixture directories) must exist.
 	run bool
+	// evalsOnly is Options.Evals.
+	evalsOnly bool
 	// stepErrs remembers the step-check errors reported, so a check that
 	// defaultTest gives every test is reported once (steps.go).
 	stepErrs map[string]bool
@@ -226,6 +237,12 @@ func (b *builder) suite(s *config.Suite) {
 		b.stepChecks(t)
 		b.plan.Tests = append(b.plan.Tests, t)
 	}
+	if b.evalsOnly {
+		b.evals(s, names, add)
+		b.evalVersion(s, first)
+		return
+	}
+	b.countEvals(s)
 	for _, tt := range s.Tools {
 		add(&Test{ID: rowTestID(s.File, "tools", tt.Name, tt.Row, names), Kind: KindTool, Tool: tt, Name: tt.Name,
 			Options: &tt.TestOptions, Pos: tt.Pos, Server: s.Servers[tt.Server]},
@@ -249,29 +266,7 @@ func (b *builder) suite(s *config.Suite) {
 	b.trajectories(s, names, add)
 	b.fixtureScopes(s, b.plan.Tests[first:])
 	b.linkCaptures(s, b.plan.Tests[first:])
-	b.otherBlocks(s)
 	b.targetVersions(s, first, totalBefore, before)
-}
-
-// otherBlocks counts and selects the tests of the blocks this build cannot
-// run (evals), reports them as gaps,
-// and resolves the matchers of their assertions so that an unknown matcher
-// is reported even there.
-func (b *builder) otherBlocks(s *config.Suite) {
-	pick := func(name string, tags []string, profile string, pos config.Pos, sel *[]config.Pos) bool {
-		b.plan.Total++
-		if !b.sel.keeps(name, tags, profile) {
-			return false
-		}
-		b.selected++
-		*sel = append(*sel, pos)
-		return true
-	}
-	var evals []config.Pos
-	for _, e := range s.Evals {
-		pick(e.Name, e.Tags, e.Profile, e.Pos, &evals)
-	}
-	b.gaps.blockGap("evals", "evals", evals)
 }
 
 // assertions plans the expect entries of a test: plain assertions,

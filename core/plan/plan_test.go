@@ -174,6 +174,8 @@ evals:
   - {name: judged, server: s, prompt: hi, rubric: "is it good?", tags: [eval]}
 `
 
+// No gap is left in this suite: `mcptest run` plans every block but the
+// evals, which it counts, and `mcptest eval` plans the evals only.
 func TestGaps(t *testing.T) {
 	s := load(t, gaps)
 	reg := registry(t)
@@ -181,24 +183,16 @@ func TestGaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, g := range p.Gaps {
-		got = append(got, strings.TrimPrefix(g.Error(), s.File+":"))
+	if len(p.Gaps) != 0 {
+		t.Errorf("gaps: %v", p.Gaps)
 	}
-	want := []string{
-		`17:5: /evals/0: not supported yet: evals (this build cannot run evals; 1 is selected)`,
+	p, err = plan.BuildWith([]*config.Suite{s}, reg, plan.Options{Run: true})
+	if err != nil || len(p.Tests) != 3 || p.EvalsNotRun != 1 {
+		t.Fatalf("run plan: %v, %d tests, %d evals not run", err, len(p.Tests), p.EvalsNotRun)
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("gaps:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
-	}
-	// A run refuses the gaps of the selected tests only.
-	if _, err := plan.BuildWith([]*config.Suite{s}, reg, plan.Options{Run: true}); err == nil ||
-		!strings.Contains(err.Error(), "not supported yet: evals") {
-		t.Errorf("run error = %v", err)
-	}
-	// Hooks run: the plain test has nothing left to refuse.
-	if _, err = plan.BuildWith([]*config.Suite{s}, reg, plan.Options{Run: true, Selection: plan.Selection{Tags: []string{"plain"}}}); err != nil {
-		t.Errorf("run with --tag plain: %v", err)
+	p, err = plan.BuildWith([]*config.Suite{s}, reg, plan.Options{Run: true, Evals: true})
+	if err != nil || len(p.Tests) != 1 || p.Tests[0].Kind != plan.KindEval || p.Tests[0].Server == nil || p.EvalsNotRun != 0 {
+		t.Fatalf("eval plan: %v %+v", err, p)
 	}
 }
 
@@ -217,5 +211,63 @@ compliance:
 	if err == nil || !strings.Contains(err.Error(), `unknown matcher "regx" (did you mean "regex"?`) ||
 		!strings.Contains(err.Error(), `unknown matcher "containz" (did you mean "contains"?`) {
 		t.Errorf("error = %v", err)
+	}
+}
+
+// A matrix is the cartesian product of its axes, one test per cell named
+// for its coordinates; a live eval (no response) runs against its server.
+func TestEvalMatrixCells(t *testing.T) {
+	s := load(t, `servers: {s: {command: [./s]}}
+evals:
+  - name: grid
+    server: s
+    prompt: p0
+    response: fixed
+    rubric: good
+    matrix: {models: [m1, m2], prompts: [pa, pb, pc]}
+  - {name: live, server: s, prompt: go, rubric: good, tags: [live]}
+  - {name: models only, server: s, prompt: p, response: r, rubric: good, matrix: {models: [a]}}
+`)
+	p, err := plan.BuildWith([]*config.Suite{s}, registry(t), plan.Options{Run: true, Evals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tt := range p.Tests {
+		names = append(names, tt.Name)
+	}
+	want := []string{"grid [model=m1, prompt 1]", "grid [model=m1, prompt 2]", "grid [model=m1, prompt 3]",
+		"grid [model=m2, prompt 1]", "grid [model=m2, prompt 2]", "grid [model=m2, prompt 3]", "live", "models only [model=a]"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("names:\n got %q\nwant %q", names, want)
+	}
+	if c := p.Tests[4].Eval; c.Cell.Model != "m2" || c.Prompt() != "pb" {
+		t.Errorf("cell 5: %+v prompt %q", c.Cell, c.Prompt())
+	}
+	if p.Tests[6].Server == nil || p.Tests[6].Eval.Prompt() != "go" || p.Tests[0].Server != nil {
+		t.Errorf("live eval server %v, fixed eval server %v", p.Tests[6].Server, p.Tests[0].Server)
+	}
+	// mcptest run counts every cell it leaves to mcptest eval.
+	p, err = plan.BuildWith([]*config.Suite{s}, registry(t), plan.Options{Run: true})
+	if err != nil || p.EvalsNotRun != 8 || len(p.Tests) != 0 {
+		t.Fatalf("run: %v %d not run, %d tests", err, p.EvalsNotRun, len(p.Tests))
+	}
+	p, err = plan.BuildWith([]*config.Suite{s}, registry(t), plan.Options{Run: true, Evals: true, Selection: plan.Selection{Tags: []string{"live"}}})
+	if err != nil || len(p.Tests) != 1 {
+		t.Fatalf("eval --tag live: %v", err)
+	}
+}
+
+// Evals are planned once, not once per target revision: the revision
+// matters only to a live run, which speaks the first listed one.
+func TestEvalsAreNotFannedOutOverRevisions(t *testing.T) {
+	s := load(t, `servers: {s: {command: [./s]}}
+target_versions: ["2025-06-18", "2025-11-25"]
+evals:
+  - {name: e, server: s, prompt: p, rubric: good}
+`)
+	p, err := plan.BuildWith([]*config.Suite{s}, registry(t), plan.Options{Run: true, Evals: true})
+	if err != nil || len(p.Tests) != 1 || p.Tests[0].ProtocolVersion != "2025-06-18" || p.Tests[0].Name != "e" {
+		t.Fatalf("plan: %v %+v", err, p.Tests)
 	}
 }

@@ -84,6 +84,7 @@ func Merge(runs []*rpt.Run, opts MergeOptions) (*rpt.Run, error) {
 		}
 		// Every shard ran its suites' beforeAll and afterAll: keep each.
 		out.Hooks = append(out.Hooks, r.Hooks...)
+		mergeBudget(out, r)
 		for _, t := range r.Tests {
 			if prev, ok := seenTest[t.ID]; ok {
 				return nil, fmt.Errorf("%w: test %q appears in both %s and %s; were the shards taken from different runs?", ErrMergeConflict, t.ID, prev, opts.name(i))
@@ -112,4 +113,25 @@ func Merge(runs []*rpt.Run, opts MergeOptions) (*rpt.Run, error) {
 	out.MetricRollups = score.Rollups(out.Tests)
 	out.ExitCode = score.ExitCode(out)
 	return out, nil
+}
+
+// mergeBudget joins a shard's --max-cost budget into the merged run's
+// costs (each shard had its own, so the run's is their sum, and it
+// stopped calls when any shard's did; Summarize adds up the spending) and
+// its count of evals not run (every shard of `mcptest run` counts all the
+// selected evals, so the largest count is the run's).
+func mergeBudget(out, r *rpt.Run) {
+	out.EvalsNotRun = max(out.EvalsNotRun, r.EvalsNotRun)
+	if r.Costs == nil || r.Costs.MaxUSD == nil {
+		return
+	}
+	if out.Costs == nil {
+		out.Costs = &rpt.Costs{}
+	}
+	total := *r.Costs.MaxUSD
+	if out.Costs.MaxUSD != nil {
+		total += *out.Costs.MaxUSD
+	}
+	out.Costs.MaxUSD = &total
+	out.Costs.Stopped = out.Costs.Stopped || r.Costs.Stopped
 }

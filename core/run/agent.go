@@ -28,24 +28,16 @@ type AgentModels interface {
 func (r *runner) runAgent(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
 	a := t.Agent
-	ar, err := r.agentModelFor(ctx, t)
-	if err != nil {
-		return r.agentModelError(t, res, err)
-	}
-	tools := &agent.SessionTools{Sessions: map[string]*session.Session{}, Observe: r.agentObserver(t)}
-	for _, srv := range a.Servers {
-		sess, err := r.servers.Get(ctx, t.Suite, srv, t.ProtocolVersion)
-		if err != nil {
-			res.Status = rpt.StatusErrored
-			res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(fmt.Sprintf("server %s: %v", srv.Name, err))}
-			return res
+	trace, ar, spec, err := r.driveAgent(ctx, t)
+	var fail *agentFailure
+	if errors.As(err, &fail) {
+		if fail.model {
+			return r.agentModelError(t, res, fail.err)
 		}
-		defer r.servers.Hold(t.Suite, srv, t.ProtocolVersion, false)()
-		tools.Order = append(tools.Order, srv.Name)
-		tools.Sessions[srv.Name] = sess
+		res.Status = rpt.StatusErrored
+		res.Error = &rpt.Error{Kind: "server_start", Message: r.opts.Redact.String(fail.err.Error())}
+		return res
 	}
-	spec := agent.SpecOf(t.Suite, a.Spec, a.Model)
-	trace, err := agent.Run(ctx, spec, ar.model, tools)
 	res.Agent = r.agentReport(trace, ar, spec)
 	stopped := errors.Is(err, agent.ErrCap) || agentStopFailure(err) != ""
 	if err != nil && !stopped {
@@ -65,6 +57,11 @@ func (r *runner) runAgent(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res.Assertions = r.judge.Test(ctx, t, doc)
 	res.Assertions = append(res.Assertions, recoveryAssertions(trace, a.Spec.Recovery, len(res.Assertions))...)
 	assert.Verdict(t, &res, nil)
+	if a.Spec.Eval != nil && !stopped && res.Status != rpt.StatusErrored {
+		// A run a cap stopped has failed already; judging it would only
+		// spend.
+		r.judgeMetrics(ctx, t, trace, &res)
+	}
 	if stopped && res.Status != rpt.StatusErrored {
 		// A cap is a quality failure: the model did not finish within what
 		// the test allows. So are a spend budget that refused a call and a
@@ -81,6 +78,40 @@ func (r *runner) runAgent(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	return res
 }
 
+// agentFailure is an agent run that could not start: its model cannot be
+// had (model, deferred when the key is missing) or a server did not start.
+type agentFailure struct {
+	model bool
+	err   error
+}
+
+func (e *agentFailure) Error() string { return e.err.Error() }
+func (e *agentFailure) Unwrap() error { return e.err }
+
+// driveAgent runs one agent test's loop against its servers (held for the
+// run) and returns the trace. An *agentFailure says the run never
+// started; any other error is the loop's.
+func (r *runner) driveAgent(ctx context.Context, t *plan.Test) (*agent.Trace, agentRun, agent.Spec, error) {
+	a := t.Agent
+	ar, err := r.agentModelFor(ctx, t)
+	if err != nil {
+		return nil, ar, agent.Spec{}, &agentFailure{model: true, err: err}
+	}
+	tools := &agent.SessionTools{Sessions: map[string]*session.Session{}, Observe: r.agentObserver(t)}
+	for _, srv := range a.Servers {
+		sess, err := r.servers.Get(ctx, t.Suite, srv, t.ProtocolVersion)
+		if err != nil {
+			return nil, ar, agent.Spec{}, &agentFailure{err: fmt.Errorf("server %s: %w", srv.Name, err)}
+		}
+		defer r.servers.Hold(t.Suite, srv, t.ProtocolVersion, false)()
+		tools.Order = append(tools.Order, srv.Name)
+		tools.Sessions[srv.Name] = sess
+	}
+	spec := agent.SpecOf(t.Suite, a.Spec, a.Model)
+	trace, err := agent.Run(ctx, spec, ar.model, tools)
+	return trace, ar, spec, err
+}
+
 // agentModel obtains the model of the test's row.
 func (r *runner) agentModel(ctx context.Context, t *plan.Test) (agent.Model, error) {
 	if r.opts.Models == nil {
@@ -92,19 +123,25 @@ func (r *runner) agentModel(ctx context.Context, t *plan.Test) (agent.Model, err
 // agentModelError reports a model that cannot be had: deferred when its
 // key is missing (an error with --require-models), errored otherwise.
 func (r *runner) agentModelError(t *plan.Test, res rpt.Test, err error) rpt.Test {
-	msg := r.opts.Redact.String(err.Error())
 	if errors.Is(err, models.ErrNoKey) {
-		if r.opts.RequireModels {
-			res.Status = rpt.StatusErrored
-			res.Error = &rpt.Error{Kind: "no_model_key", Message: msg + " (--require-models / MCPTEST_REQUIRE_MODELS=1 make a missing key an error)"}
-			return res
-		}
-		res.Status = rpt.StatusDeferred
-		res.Error = &rpt.Error{Kind: "deferred", Message: msg}
-		return res
+		return r.deferred(res, err)
 	}
 	res.Status = rpt.StatusErrored
-	res.Error = &rpt.Error{Kind: "model", Message: fmt.Sprintf("model %s: %s", plan.ModelLabel(t.Agent.Model), msg)}
+	res.Error = &rpt.Error{Kind: "model", Message: fmt.Sprintf("model %s: %s", plan.ModelLabel(t.Agent.Model), r.opts.Redact.String(err.Error()))}
+	return res
+}
+
+// deferred reports a test whose model (or judge) has no key: deferred,
+// naming the variable, or errored under --require-models.
+func (r *runner) deferred(res rpt.Test, err error) rpt.Test {
+	msg := r.opts.Redact.String(err.Error())
+	if r.opts.RequireModels {
+		res.Status = rpt.StatusErrored
+		res.Error = &rpt.Error{Kind: "no_model_key", Message: msg + " (--require-models / MCPTEST_REQUIRE_MODELS=1 make a missing key an error)"}
+		return res
+	}
+	res.Status = rpt.StatusDeferred
+	res.Error = &rpt.Error{Kind: "deferred", Message: msg}
 	return res
 }
 

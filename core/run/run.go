@@ -1,10 +1,3 @@
-// Package run executes a plan; it is the orchestration only. It walks the
-// plan's batches, obtains each test's session from core/servers, builds
-// and sends the test's requests (tools, resources, prompts, lists,
-// compositions, completions, compliance entries, notification features),
-// and streams events. Judging is core/assert's, hooks and transforms are
-// core/hooks', captured values core/capture's, and the grouping of tests
-// into batches is the plan's (plan.Plan.Batches).
 package run
 
 import (
@@ -23,6 +16,7 @@ import (
 	"github.com/mcptest/mcptest/core/budget"
 	"github.com/mcptest/mcptest/core/capture"
 	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/eval"
 	"github.com/mcptest/mcptest/core/hooks"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -78,6 +72,9 @@ type Options struct {
 	OnCall CallObserver
 	// Models gives agent tests their models; nil errors every agent test.
 	Models AgentModels
+	// Evals grades the evals (plan.KindEval) and the judged metrics of
+	// agent tests; nil errors them.
+	Evals *eval.Runner
 	// Pricer prices agent model calls for the suites' budget blocks
 	// (core/models' router); nil meters them at no cost.
 	Pricer budget.Pricer
@@ -166,6 +163,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 		StartedAt:     time.Now().UTC(),
 		Suites:        []string{},
 		Tests:         make([]rpt.Test, len(p.Tests)),
+		EvalsNotRun:   p.EvalsNotRun,
 	}
 	for _, s := range p.Suites {
 		run.Suites = append(run.Suites, s.File)

@@ -78,6 +78,8 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 		return r.runAgent(ctx, t)
 	case plan.KindTrajectory:
 		return r.runTrajectory(ctx, t)
+	case plan.KindEval:
+		return r.runEval(ctx, t)
 	}
 	if !r.caps.Await(ctx, t, &res) {
 		return res

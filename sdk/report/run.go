@@ -42,6 +42,9 @@ type Run struct {
 	// Costs is what the run's model calls cost, in total and per suite;
 	// absent when nothing had a price.
 	Costs *Costs `json:"costs,omitempty"`
+	// EvalsNotRun counts the selected evals (matrix cells) a `mcptest
+	// run` left out: evals run under `mcptest eval`. Zero otherwise.
+	EvalsNotRun int `json:"evals_not_run,omitempty"`
 	// ModelCompatibility lists the model identifiers the run's suites say
 	// they target (their model_compatibility), in first-seen order without
 	// repeats: metadata reporters label the run with. Absent when no suite
@@ -195,4 +198,5 @@ func (r *Run) Summarize() {
 	r.VersionSummaries = versionSummaries(r.Tests)
 	r.Latency = latencySummaries(r.Tests)
 	r.Trials = trialSummary(r.Tests, r.Trials)
+	r.Costs = costSummary(r.Tests, r.Costs)
 }

@@ -231,6 +231,11 @@ func (r *renderer) finish(run *report.Run) error {
 	r.writeCosts(&b, run)
 	r.writeLatency(&b, run)
 	b.WriteString("\n" + r.summary(run) + "\n")
+	if n := run.EvalsNotRun; n > 0 {
+		// mcptest run leaves evals out on purpose (they cost model calls);
+		// the footer says so, so a green run is not read as graded.
+		b.WriteString(r.p.paint(dim, fmt.Sprintf("%s not run: mcptest eval runs them", countWord(n, "eval", "evals"))) + "\n")
+	}
 	return r.write(b.String())
 }
 
@@ -330,4 +335,12 @@ func capLines(lines []string, n int) []string {
 		return lines
 	}
 	return append(lines[:n:n], fmt.Sprintf("… (%d more lines)", len(lines)-n))
+}
+
+// countWord renders n with the singular or plural noun.
+func countWord(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
