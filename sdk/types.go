@@ -80,6 +80,10 @@ type Part = contract.Part
 // ChatResponse is the model's reply.
 type ChatResponse = contract.ChatResponse
 
+// Seat places a plugin's model request (its juror and trial) for the
+// host's verdict cache.
+type Seat = contract.Seat
+
 // Usage is what a model call consumed.
 type Usage = contract.Usage
 

@@ -99,6 +99,9 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	opts.Evals = e.judging.evalRunner(router, planGetenv(e.plan), redactor, opts.NoCache, opts.CacheDir, stderr)
 	opts.Evals.RequireModels = opts.RequireModels
+	// Plugins' model calls (the judge matchers) share the evals' cap and
+	// verdict cache, so --max-cost and --no-cache hold for them too.
+	services.Cap, services.Cache, services.Redact = opts.Evals.Cap, opts.Evals.Cache, redactor
 	if e.cmd == "eval" {
 		// The projected judge calls up front, so a jury does not
 		// surprise the --max-cost budget.

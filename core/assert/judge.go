@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
@@ -182,6 +183,11 @@ func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion
 		TestID: j.t.ID, TestName: j.t.Name, Target: a.Spec.Target, Message: a.Spec.Message,
 		SuiteFile: j.t.Suite.File, SuiteDir: j.t.Suite.Dir, UpdateSnapshots: j.jd.UpdateSnapshots,
 	}
+	if j.t.Trial > 0 {
+		// Model-graded matchers put the trial in their requests' seat, so
+		// the host's verdict cache asks again for each trial.
+		opts.Raw = trialOption(j.t.Trial)
+	}
 	if a.Plugin != nil {
 		// The common case, kept free of closures: one leaf.
 		j.reqs = append(j.reqs, plugin.MatchRequest{Plugin: a.Plugin, Key: a.Spec.Matcher.Key, Actual: actual, Argument: a.Spec.Matcher.Arg, Options: opts})
@@ -308,4 +314,9 @@ func targetFailure(a *plan.Assertion, err error) json.RawMessage {
 	}
 	b, _ := json.Marshal(map[string]any{"expected": a.Spec.Matcher.Arg, "note": note})
 	return b
+}
+
+// trialOption is the MatchOptions.Raw of a test's trial k (1-based).
+func trialOption(k int) json.RawMessage {
+	return json.RawMessage(`{"trial":` + strconv.Itoa(k) + `}`)
 }

@@ -6,6 +6,9 @@ import (
 	"fmt"
 
 	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/judge/costcap"
+	"github.com/mcptest/mcptest/core/judge/verdictcache"
+	"github.com/mcptest/mcptest/internal/redact"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -32,6 +35,16 @@ type HostService struct {
 	// judge's default, core/judge.DefaultModel). Its error, when no family
 	// has a key, matches ErrNoKey, so the plugin defers its item.
 	DefaultModel func() (string, error)
+	// Cap is the run's --max-cost cap (nil: none). Every Complete and
+	// Embed is admitted by it before the call and settled after, like
+	// core/judge's own calls, so plugins cannot spend past it.
+	Cap *costcap.Cap
+	// Cache answers repeated chat requests (nil: none, --no-cache).
+	Cache *verdictcache.Cache
+	// Pricer prices models for the cap; nil uses Caller when it prices.
+	Pricer Pricer
+	// Redact masks secrets in responses before the cache stores them.
+	Redact *redact.Redactor
 }
 
 // Complete routes a plugin's chat request. provider is "" (the family is
@@ -51,7 +64,13 @@ func (h *HostService) Complete(ctx context.Context, provider string, req sdk.Cha
 	if err != nil {
 		return sdk.ChatResponse{}, err
 	}
-	return h.Caller.Complete(ctx, ref, req)
+	// The seat is for the cache only: providers never see it.
+	var seat sdk.Seat
+	if req.Seat != nil {
+		seat = *req.Seat
+		req.Seat = nil
+	}
+	return h.cachedComplete(ctx, ref, req, seat)
 }
 
 // Embed routes a plugin's embedding request like Complete.
@@ -60,7 +79,7 @@ func (h *HostService) Embed(ctx context.Context, provider string, req sdk.EmbedR
 	if err != nil {
 		return sdk.EmbedResponse{}, err
 	}
-	return h.Caller.Embed(ctx, ref, req)
+	return h.cappedEmbed(ctx, ref, req)
 }
 
 func (h *HostService) ref(provider, model string) (config.ModelRef, error) {

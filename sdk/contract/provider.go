@@ -25,6 +25,20 @@ type ChatRequest struct {
 	MaxTokens   int       `json:"max_tokens,omitempty"`
 	// Options carries provider-specific parameters verbatim.
 	Options json.RawMessage `json:"options,omitempty"`
+	// Seat, set by a plugin asking the host, tells identical requests
+	// apart for the host's verdict cache: two jurors of one model send
+	// the same request and must each get their own call. The host strips
+	// it before the request reaches a provider.
+	Seat *Seat `json:"seat,omitempty"`
+}
+
+// Seat places a plugin's model request: which juror (or panel seat) of
+// the assertion asks, and for which trial of the test (MatchOptions'
+// Trial). Requests that differ only in their seat are different
+// questions to the host's verdict cache.
+type Seat struct {
+	Juror int `json:"juror,omitempty"`
+	Trial int `json:"trial,omitempty"`
 }
 
 // Message is one chat turn.
@@ -95,6 +109,9 @@ type ChatResponse struct {
 	Usage      Usage  `json:"usage"`
 	// Model is the model id the vendor says answered; "" when unknown.
 	Model string `json:"model,omitempty"`
+	// Cached is set by the host when its verdict cache answered a
+	// plugin's request: no model was called and Usage.CostUSD is 0.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // Stop reasons of a ChatResponse, the same for every vendor; providers map

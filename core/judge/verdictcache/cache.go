@@ -12,8 +12,11 @@
 // (DIR is the run's --cache-dir, shared with the result cache, which never
 // uses a "verdicts" folder). Files are written atomically, read through a
 // size bound, and hold only the parsed verdict after secrets were masked;
-// prompts, candidates and raw replies are never stored. A damaged file is
-// a miss.
+// prompts and candidates are never stored. The one exception to "parsed
+// verdicts only" is a plugin's model call through the host (KindHost,
+// BeginResponse): the host cannot parse a plugin's reply, so it keeps the
+// masked response; its key holds a digest of the request, never the
+// request. A damaged file is a miss.
 package verdictcache
 
 import (
@@ -53,7 +56,15 @@ type Key struct {
 	Trial int `json:"trial"`
 	// Scorer names the scorers: entry that graded; "" for the judge.
 	Scorer string `json:"scorer,omitempty"`
+	// Kind is "" for a verdict and KindHost for a plugin's model call
+	// through the host (a whole response, see BeginResponse), so the two
+	// never answer each other.
+	Kind string `json:"kind,omitempty"`
 }
+
+// KindHost is the Key.Kind of a model call a plugin made through the
+// host's Host service.
+const KindHost = "host"
 
 // Hash is the key's file name: a sha256 of its canonical JSON.
 func (k Key) Hash() string {
@@ -71,7 +82,7 @@ type Cache struct {
 	dir string
 
 	mu  sync.Mutex
-	mem map[string]judgereply.Reply
+	mem map[string]entry
 	// inflight holds a channel per key being asked right now; it is
 	// closed when the asker is done, so concurrent identical requests
 	// wait for the first instead of all calling the model.
@@ -85,7 +96,7 @@ type Cache struct {
 // New returns a cache; cacheDir is the run's --cache-dir ("" keeps
 // verdicts for this run only). Verdicts go to cacheDir/verdicts.
 func New(cacheDir string) *Cache {
-	c := &Cache{mem: map[string]judgereply.Reply{}, inflight: map[string]chan struct{}{}}
+	c := &Cache{mem: map[string]entry{}, inflight: map[string]chan struct{}{}}
 	if cacheDir != "" {
 		c.dir = filepath.Join(cacheDir, Namespace)
 	}
@@ -97,34 +108,55 @@ type entry struct {
 	Format int    `json:"format"`
 	Model  string `json:"model"`
 	Scorer string `json:"scorer,omitempty"`
+	Kind   string `json:"kind,omitempty"`
 	// Reply is the masked verdict.
 	Reply judgereply.Reply `json:"reply"`
+	// Response is the masked response of a KindHost call.
+	Response json.RawMessage `json:"response,omitempty"`
+}
+
+// valid reports whether e can answer k: a verdict's score in range, a
+// host call's response present.
+func (e entry) valid(k Key) bool {
+	if e.Format != format || e.Model != k.Model || e.Kind != k.Kind {
+		return false
+	}
+	if k.Kind == KindHost {
+		return len(e.Response) > 0 && json.Valid(e.Response)
+	}
+	return e.Reply.Score >= 0 && e.Reply.Score <= 1
 }
 
 // Get returns the verdict stored for k.
 func (c *Cache) Get(k Key) (judgereply.Reply, bool) {
+	e, ok := c.get(k)
+	return e.Reply, ok
+}
+
+// get returns the entry stored for k, from memory or the folder.
+func (c *Cache) get(k Key) (entry, bool) {
 	if c == nil {
-		return judgereply.Reply{}, false
+		return entry{}, false
 	}
 	h := k.Hash()
 	c.mu.Lock()
-	r, ok := c.mem[h]
+	e, ok := c.mem[h]
 	c.mu.Unlock()
 	if ok || c.dir == "" {
-		return r, ok
+		return e, ok
 	}
 	raw, err := safefile.ReadFile(c.path(h), maxEntry)
 	if err != nil {
-		return judgereply.Reply{}, false
+		return entry{}, false
 	}
-	var e entry
-	if json.Unmarshal(raw, &e) != nil || e.Format != format || e.Model != k.Model || e.Reply.Score < 0 || e.Reply.Score > 1 {
-		return judgereply.Reply{}, false
+	e = entry{}
+	if json.Unmarshal(raw, &e) != nil || !e.valid(k) {
+		return entry{}, false
 	}
 	c.mu.Lock()
-	c.mem[h] = e.Reply
+	c.mem[h] = e
 	c.mu.Unlock()
-	return e.Reply, true
+	return e, true
 }
 
 // Begin looks k up for a caller about to ask a judge. On a hit it
@@ -136,32 +168,69 @@ func (c *Cache) Begin(ctx context.Context, k Key) (r judgereply.Reply, hit bool,
 	if c == nil {
 		return judgereply.Reply{}, false, func(*judgereply.Reply) {}, nil
 	}
+	e, hit, finish, err := c.begin(ctx, k)
+	if hit || err != nil {
+		return e.Reply, hit, nil, err
+	}
+	return judgereply.Reply{}, false, func(r *judgereply.Reply) {
+		if r == nil {
+			finish(nil)
+			return
+		}
+		finish(&entry{Format: format, Model: k.Model, Scorer: k.Scorer, Reply: *r})
+	}, nil
+}
+
+// BeginResponse is Begin for a KindHost key: the cached value is a
+// whole model response (JSON, masked by the caller), stored with the
+// same bounds and atomic files as a verdict.
+func (c *Cache) BeginResponse(ctx context.Context, k Key) (resp json.RawMessage, hit bool, done func(json.RawMessage), err error) {
+	if c == nil {
+		return nil, false, func(json.RawMessage) {}, nil
+	}
+	k.Kind = KindHost
+	e, hit, finish, err := c.begin(ctx, k)
+	if hit || err != nil {
+		return e.Response, hit, nil, err
+	}
+	return nil, false, func(raw json.RawMessage) {
+		if len(raw) == 0 || len(raw) > maxEntry/2 {
+			// Nothing to keep, or too big to read back within the bound.
+			finish(nil)
+			return
+		}
+		finish(&entry{Format: format, Model: k.Model, Kind: KindHost, Response: raw})
+	}, nil
+}
+
+// begin is Begin on entries.
+func (c *Cache) begin(ctx context.Context, k Key) (e entry, hit bool, done func(*entry), err error) {
 	h := k.Hash()
 	for {
-		if r, ok := c.Get(k); ok {
-			return r, true, nil, nil
+		if e, ok := c.get(k); ok {
+			return e, true, nil, nil
 		}
 		if c.afterGet != nil {
 			c.afterGet()
 		}
 		c.mu.Lock()
 		// Look again under the lock: an asker stores its verdict before it
-		// leaves the in-flight set, so a verdict stored since the Get above
+		// leaves the in-flight set, so a verdict stored since the get above
 		// is seen here rather than asked for twice.
-		if r, ok := c.mem[h]; ok {
+		if e, ok := c.mem[h]; ok {
 			c.mu.Unlock()
-			return r, true, nil, nil
+			return e, true, nil, nil
 		}
 		ch, busy := c.inflight[h]
 		if !busy {
 			ch = make(chan struct{})
 			c.inflight[h] = ch
 			c.mu.Unlock()
-			return judgereply.Reply{}, false, func(r *judgereply.Reply) {
-				if r != nil {
+			return entry{}, false, func(e *entry) {
+				if e != nil {
 					// A folder that cannot be written costs only the
 					// reuse across runs.
-					_ = c.Put(k, *r)
+					_ = c.put(h, *e)
 				}
 				c.mu.Lock()
 				delete(c.inflight, h)
@@ -181,7 +250,7 @@ func (c *Cache) Begin(ctx context.Context, k Key) (r judgereply.Reply, hit bool,
 		c.waiting--
 		c.mu.Unlock()
 		if cerr != nil {
-			return judgereply.Reply{}, false, nil, cerr
+			return entry{}, false, nil, cerr
 		}
 	}
 }
@@ -192,14 +261,18 @@ func (c *Cache) Put(k Key, r judgereply.Reply) error {
 	if c == nil {
 		return nil
 	}
-	h := k.Hash()
+	return c.put(k.Hash(), entry{Format: format, Model: k.Model, Scorer: k.Scorer, Kind: k.Kind, Reply: r})
+}
+
+// put stores e under the hash h, in memory and in the folder.
+func (c *Cache) put(h string, e entry) error {
 	c.mu.Lock()
-	c.mem[h] = r
+	c.mem[h] = e
 	c.mu.Unlock()
 	if c.dir == "" {
 		return nil
 	}
-	raw, err := json.Marshal(entry{Format: format, Model: k.Model, Scorer: k.Scorer, Reply: r})
+	raw, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("encode verdict: %w", err)
 	}

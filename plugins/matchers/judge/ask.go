@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -16,6 +17,8 @@ type grading struct {
 	// model is the model that answered (the vendor's id when it said).
 	model string
 	calls int
+	// cached counts the calls the host answered from its verdict cache.
+	cached int
 	// cost is the summed cost of the calls; nil when any was unpriced.
 	cost *float64
 }
@@ -35,9 +38,13 @@ var errUnreadable = errors.New("the judge's reply stayed unreadable after one re
 // wrong. The error of a model without a key matches sdk.ErrNoModelKey
 // (the item is then deferred); a reply refused twice gives an error
 // matching errUnreadable that quotes the start of the last reply (the
-// host masks secrets in it).
-func ask(ctx context.Context, host sdk.Host, model, rubric, candidate string) (grading, error) {
+// host masks secrets in it). seat tells the host's verdict cache which
+// juror and trial asks, so identical jurors each get their own call.
+func ask(ctx context.Context, host sdk.Host, seat sdk.Seat, model, rubric, candidate string) (grading, error) {
 	req := judgeRequest(model, judgePrompt(rubric, candidate))
+	if seat != (sdk.Seat{}) {
+		req.Seat = &seat
+	}
 	g := grading{model: model}
 	costKnown := true
 	var total float64
@@ -47,6 +54,9 @@ func ask(ctx context.Context, host sdk.Host, model, rubric, candidate string) (g
 			return "", err
 		}
 		g.calls++
+		if resp.Cached {
+			g.cached++
+		}
 		if resp.Model != "" {
 			g.model = resp.Model
 		}
@@ -86,6 +96,21 @@ func ask(ctx context.Context, host sdk.Host, model, rubric, candidate string) (g
 	}
 	g.reply = reply
 	return g, nil
+}
+
+// trialOf is the test's trial (1-based) the host put in the options of
+// a trial's items; 0 when the test is not run in trials.
+func trialOf(o sdk.MatchOptions) int {
+	if len(o.Raw) == 0 {
+		return 0
+	}
+	var raw struct {
+		Trial int `json:"trial"`
+	}
+	if json.Unmarshal(o.Raw, &raw) != nil || raw.Trial < 0 {
+		return 0
+	}
+	return raw.Trial
 }
 
 // modelLabel names a model in messages; "" is the host's default judge.

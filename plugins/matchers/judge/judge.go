@@ -42,7 +42,7 @@ func (judgeMatcher) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchResu
 		return sdk.MatchResult{}, err
 	}
 	candidate := candidateText(in.Actual)
-	g, err := ask(ctx, in.Host, arg.Model, arg.Rubric, candidate)
+	g, err := ask(ctx, in.Host, sdk.Seat{Trial: trialOf(in.Options)}, arg.Model, arg.Rubric, candidate)
 	if isNoKey(err) {
 		return sdk.Defer(deferReason(in.Key, err)), nil
 	}
@@ -56,6 +56,7 @@ func (judgeMatcher) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchResu
 	ev := &report.Eval{
 		Form: "text", Candidate: "value", Response: bounded(candidate, maxEvalResponse), JudgeModel: g.model,
 		Score: score, Threshold: threshold, Passed: pass, Reason: g.reply.Reason, Calls: g.calls, CostUSD: g.cost,
+		CachedCalls: g.cached, Cached: g.calls > 0 && g.cached == g.calls,
 	}
 	if in.Key != keyJudge {
 		ev.Preset = in.Key

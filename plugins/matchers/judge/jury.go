@@ -44,6 +44,7 @@ func (juryMatcher) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchResul
 	def, _ := fraction(keyJury, "threshold", arg.Threshold, defaultThreshold)
 	quorum, _ := fraction(keyJury, "quorum", arg.Quorum, defaultQuorum)
 	candidate := candidateText(in.Actual)
+	trial := trialOf(in.Options)
 	votes := make([]vote, len(arg.Jurors))
 	var wg sync.WaitGroup
 	for i, j := range arg.Jurors {
@@ -51,7 +52,7 @@ func (juryMatcher) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchResul
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			votes[i].g, votes[i].err = ask(ctx, in.Host, j.Model, arg.Rubric, candidate)
+			votes[i].g, votes[i].err = ask(ctx, in.Host, sdk.Seat{Juror: i, Trial: trial}, j.Model, arg.Rubric, candidate)
 		}()
 	}
 	wg.Wait()
@@ -77,11 +78,13 @@ func verdict(arg juryArg, votes []vote, threshold, quorum float64, candidate str
 	jurors := make([]report.EvalJuror, len(votes))
 	var scores []float64
 	passed, sum := 0, 0.0
-	calls, costKnown, cost := 0, true, 0.0
+	calls, cachedCalls, costKnown, cost := 0, 0, true, 0.0
 	var reasons []string
 	for i, v := range votes {
 		j := report.EvalJuror{Index: i, Model: arg.Jurors[i].Model}
 		calls += v.g.calls
+		cachedCalls += v.g.cached
+		j.Cached = v.g.calls > 0 && v.g.cached == v.g.calls
 		if v.g.cost == nil {
 			costKnown = costKnown && v.g.calls == 0
 		} else {
@@ -124,6 +127,7 @@ func verdict(arg juryArg, votes []vote, threshold, quorum float64, candidate str
 	ev := &report.Eval{
 		Form: "text", Candidate: "value", Response: bounded(candidate, maxEvalResponse),
 		Score: mean, Threshold: threshold, Passed: pass, Jurors: jurors, Jury: jury, Calls: calls,
+		CachedCalls: cachedCalls, Cached: calls > 0 && cachedCalls == calls,
 		Reason: fmt.Sprintf("%d of %d eligible jurors passed (quorum %s)", passed, eligible, fmtScore(quorum)),
 	}
 	if costKnown && calls > 0 {
