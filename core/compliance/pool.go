@@ -1,63 +1,154 @@
 package compliance
 
 import (
+	"context"
+	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/mcptest/mcptest/core/probe"
 )
 
 // Over stdio every check used to start the server afresh. Starting a
-// Node.js server costs about a third of a CPU second, and a run has some
-// thirty checks, so on a small machine the starts alone took longer than
-// the checks. Checks that only send well-formed requests and wait for
-// every answer leave the server as they found it, so they hand their
-// initialized process on to the next such check instead of killing it.
+// Node.js server costs about 0.4 CPU seconds, and a run has some thirty
+// checks, so on a small machine the starts alone took longer than the
+// checks. Now every initialized server a check leaves in good order goes
+// to a pool, and every check that does not need a server nobody has
+// spoken to takes one from there. Each check has one of four roles.
 
-// reusesProcess lists the checks that may take over an initialized stdio
-// server from an earlier check and hand it on: they send nothing a client
-// would not, change no session state that outlives them, do not depend
-// on what the server printed at start-up, and wait for every answer.
-// J09 may reuse because a session that saw a non-JSON stdout line is never
-// handed on: a server that prints a banner is never reused at all. The
-// handshake checks (L01-L04), checks that send malformed input, subscribe,
-// set the log level, cancel, or watch for unprompted server requests
-// always get a process of their own.
-var reusesProcess = map[string]bool{
-	"J01": true, "J02": true, "J03": true, "J04": true, "J07": true, "J09": true,
-	"L05": true,
-	"C01": true,
-	"T01": true, "T02": true, "T03": true, "T04": true, "T05": true, "T06": true, "T07": true,
-	"R01": true, "R02": true,
-	"P01": true,
-	"U01": true, "U03": true,
+// poolRole says how a check shares stdio server processes.
+type poolRole uint8
+
+const (
+	// roleOwn: a process of its own, closed when the check ends (the
+	// default, e.g. the modern era's checks).
+	roleOwn poolRole = iota
+	// roleReuse: takes an initialized server from the pool and hands it
+	// on. These checks send nothing a client would not, change no session
+	// state that outlives them, do not depend on what the server printed
+	// at start-up, and wait for every answer. J09 may reuse because a
+	// session that saw a non-JSON stdout line is never handed on: a
+	// server that prints a banner is never reused at all.
+	roleReuse
+	// roleFresh: needs a server nobody has spoken to (the handshake
+	// checks, and C02, which watches for requests sent right after it),
+	// but what it leaves is an ordinary initialized server, so it hands
+	// that on.
+	roleFresh
+	// roleProbe: sends something unusual (malformed input, a subscription,
+	// a log level, a cancellation). It may start on a pooled server, and
+	// hands it on only when the check passed: a server that handled the
+	// message as the spec says has nothing left over from it (a refused
+	// log level is not set, a subscription is taken back, a parse error
+	// changes nothing). A server that got it wrong is closed with the
+	// check, so whatever state it is in reaches no other check.
+	roleProbe
+)
+
+// processRoles gives each check's role; a check not listed has roleOwn.
+var processRoles = map[string]poolRole{
+	"J01": roleReuse, "J02": roleReuse, "J03": roleReuse, "J04": roleReuse, "J07": roleReuse, "J09": roleReuse,
+	"L05": roleReuse,
+	"C01": roleReuse,
+	"T01": roleReuse, "T02": roleReuse, "T03": roleReuse, "T04": roleReuse, "T05": roleReuse, "T06": roleReuse, "T07": roleReuse,
+	"R01": roleReuse, "R02": roleReuse,
+	"P01": roleReuse,
+	"U01": roleReuse, "U03": roleReuse,
+
+	"L01": roleFresh, "L02": roleFresh, "L03": roleFresh, "L04": roleFresh,
+	"C02": roleFresh,
+
+	"J05": roleProbe, "J06": roleProbe, "J08": roleProbe,
+	"R03": roleProbe, "U02": roleProbe, "U04": roleProbe,
+}
+
+// takes reports whether a check in role r may start on a pooled server.
+func (r poolRole) takes() bool { return r == roleReuse || r == roleProbe }
+
+// handsOn reports whether a check in role r gives its servers to the pool
+// when it ends; passed says whether the check passed.
+func (r poolRole) handsOn(passed bool) bool {
+	return r == roleReuse || r == roleFresh || (r == roleProbe && passed)
 }
 
 // sessionPool keeps idle initialized stdio sessions for reuse within one
-// run. Everything left in it is closed when the run ends.
+// run, and bounds how many servers start at once. Everything left in it
+// is closed when the run ends.
 type sessionPool struct {
-	mu     sync.Mutex
-	idle   []*Session
-	closed bool
+	// slots is how many servers may be starting at once; 0 means the
+	// number of CPUs.
+	slots int
+
+	mu       sync.Mutex
+	idle     []*Session
+	closed   bool
+	starting int
+	// changed is closed and replaced whenever a session is put back or a
+	// start slot is freed, waking the checks waiting for either.
+	changed chan struct{}
 }
 
-// take hands an idle session to e, or nil when none is idle.
-func (p *sessionPool) take(e *Env) *Session {
+// acquire gets a check a server: an idle one from the pool when take is
+// set and there is one, or else the right to start one (release frees
+// that right; call it once the server has answered, or failed to). A start
+// costs CPU (a Node.js server spends about 0.4 s of it before it answers
+// initialize), so starting more servers at once than there are CPUs makes
+// every start slower and, on a loaded machine, pushes the handshakes past
+// --timeout; a check that could take a server waits for whichever comes
+// first, a server put back or a free slot.
+func (p *sessionPool) acquire(ctx context.Context, e *Env, take bool) (s *Session, release func(), err error) {
 	if p == nil {
-		return nil
+		return nil, func() {}, nil
 	}
-	p.mu.Lock()
-	if len(p.idle) == 0 {
+	limit := p.slots
+	if limit <= 0 {
+		limit = runtime.NumCPU()
+	}
+	for {
+		p.mu.Lock()
+		if p.changed == nil {
+			p.changed = make(chan struct{})
+		}
+		if take && len(p.idle) > 0 {
+			s = p.idle[len(p.idle)-1]
+			p.idle = p.idle[:len(p.idle)-1]
+			p.mu.Unlock()
+			s.rebind(e)
+			e.mu.Lock()
+			e.sessions = append(e.sessions, s)
+			e.mu.Unlock()
+			return s, nil, nil
+		}
+		if p.starting < limit {
+			p.starting++
+			p.mu.Unlock()
+			var once sync.Once
+			return nil, func() { once.Do(p.startEnded) }, nil
+		}
+		wait := p.changed
 		p.mu.Unlock()
-		return nil
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, nil, fmt.Errorf("waiting for a server to start: %w", ctx.Err())
+		}
 	}
-	s := p.idle[len(p.idle)-1]
-	p.idle = p.idle[:len(p.idle)-1]
-	p.mu.Unlock()
-	s.rebind(e)
-	e.mu.Lock()
-	e.sessions = append(e.sessions, s)
-	e.mu.Unlock()
-	return s
+}
+
+// startEnded frees a start slot.
+func (p *sessionPool) startEnded() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.starting--
+	p.wake()
+}
+
+// wake tells waiting checks that something changed; p.mu is held.
+func (p *sessionPool) wake() {
+	if p.changed != nil {
+		close(p.changed)
+	}
+	p.changed = make(chan struct{})
 }
 
 // put keeps s for a later check if it can be reused, and reports whether
@@ -72,6 +163,7 @@ func (p *sessionPool) put(s *Session) bool {
 		return false
 	}
 	p.idle = append(p.idle, s)
+	p.wake()
 	return true
 }
 

@@ -49,6 +49,9 @@ type Options struct {
 
 	// pool holds the run's idle stdio sessions for reuse.
 	pool *sessionPool
+	// hellos holds what discovery's fresh stdio server answered to
+	// initialize, for the handshake checks.
+	hellos *greetings
 }
 
 // Result is the outcome of one check.
@@ -142,7 +145,7 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 	}
 	rep := &Report{Target: t, Transport: t.Transport(), Requested: opts.Revision, Revision: opts.Revision, Started: time.Now()}
 	if rep.Transport == Stdio {
-		opts.pool = &sessionPool{}
+		opts.pool, opts.hellos = &sessionPool{}, &greetings{}
 		defer opts.pool.close()
 	}
 	info, discErr := discover(ctx, t, &opts)
@@ -188,7 +191,8 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 	var wg sync.WaitGroup
 	var downMu sync.Mutex
 	down := "" // the check after which an HTTP server stopped answering
-	for i, c := range checks {
+	for _, i := range startOrder(checks, rep.Transport) {
+		c := checks[i]
 		if ctx.Err() != nil {
 			finish(i, &Result{Check: c, Status: Errored, Revision: rep.Revision, Message: "the run was interrupted before this check"})
 			continue
@@ -241,11 +245,13 @@ func runOne(ctx context.Context, c *Check, t Target, rep *Report, opts *Options)
 		res.Status, res.Message = NotApplicable, why
 		return res
 	}
+	role := processRoles[c.ID]
 	e := &Env{Revision: rep.Revision, Transport: rep.Transport, Info: rep.Server, target: t, opts: opts, rec: newRecorder(opts.Redact),
-		reuse: reusesProcess[c.ID]}
+		take: role.takes()}
 	cctx, cancel := context.WithTimeout(ctx, opts.CheckTimeout)
 	err := runGuarded(cctx, c, e)
 	cancel()
+	e.handOn = role.handsOn(err == nil && !hasFailure(e.findings))
 	crash, stderr := e.closeAll()
 	res.Frames = e.rec.list()
 	res.Stderr = stderr
@@ -385,6 +391,9 @@ func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error)
 	if r.Msg.Error != nil {
 		return nil, fmt.Errorf("the server answered with an error: %s", r.Msg.Raw)
 	}
+	if !probe.IsModern(opts.Revision) {
+		opts.hellos.put(opts.Revision, &greeting{reply: r, frames: e.rec.list()})
+	}
 	var res struct {
 		ProtocolVersion   string                     `json:"protocolVersion"`
 		SupportedVersions []string                   `json:"supportedVersions"`
@@ -416,7 +425,7 @@ func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error)
 		s.mu.Lock()
 		s.initialized = true
 		s.mu.Unlock()
-		e.reuse = true
+		e.handOn = true
 	}
 	return info, nil
 }

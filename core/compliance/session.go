@@ -34,7 +34,10 @@ type Session struct {
 	headerRev string
 	modern    bool
 
-	proc      *probe.Proc
+	proc *probe.Proc
+	// started frees the run's start slot the session holds (see
+	// sessionPool.acquire); safe to call more than once.
+	started   func()
 	http      *probe.HTTPClient
 	sessionID string
 	pumpDone  chan struct{}
@@ -65,9 +68,15 @@ type Reply struct {
 	HTTP *probe.HTTPResponse
 }
 
-func (e *Env) newSession(ctx context.Context) (*Session, error) {
+// newSession starts a session. started, when set, is called once the
+// server has shown it is up (its first stdout line, the answer to
+// initialize) or the session ends, whichever comes first.
+func (e *Env) newSession(ctx context.Context, started func()) (*Session, error) {
+	if started == nil {
+		started = func() {}
+	}
 	s := &Session{env: e, rec: e.rec, rev: e.Revision, modern: probe.IsModern(e.Revision),
-		taken: map[*probe.Message]bool{}, sent: map[string]bool{}, notify: make(chan struct{})}
+		taken: map[*probe.Message]bool{}, sent: map[string]bool{}, notify: make(chan struct{}), started: started}
 	if s.modern {
 		s.headerRev = e.Revision
 	}
@@ -99,6 +108,7 @@ func (s *Session) pump() {
 		if err != nil {
 			return
 		}
+		s.markStarted()
 		s.recorder().add("recv", l.Data)
 		s.take(l.Data, func() {
 			s.mu.Lock()
@@ -404,6 +414,7 @@ func (s *Session) Initialize(ctx context.Context, rev string, skipInitialized bo
 	id := s.newID()
 	params := probe.InitializeParams(rev, nil, s.env.opts.ClientVersion)
 	r, err := s.Exchange(ctx, probe.Request(id, "initialize", params), id, "initialize", params)
+	s.markStarted()
 	if err != nil {
 		return r, fmt.Errorf("initialize: %w", err)
 	}
@@ -428,11 +439,24 @@ func (s *Session) Initialize(ctx context.Context, rev string, skipInitialized bo
 	}
 	s.mu.Unlock()
 	if !skipInitialized {
-		if _, err := s.Notify(ctx, "notifications/initialized", nil); err != nil {
-			return r, fmt.Errorf("notifications/initialized: %w", err)
+		if err := s.finishHandshake(ctx); err != nil {
+			return r, err
 		}
 	}
 	return r, nil
+}
+
+// finishHandshake sends notifications/initialized. A session whose
+// server chose the run's revision is then as good as one connect made,
+// so it may serve a later check (see poolRole).
+func (s *Session) finishHandshake(ctx context.Context) error {
+	if _, err := s.Notify(ctx, "notifications/initialized", nil); err != nil {
+		return fmt.Errorf("notifications/initialized: %w", err)
+	}
+	s.mu.Lock()
+	s.initialized = s.rev == s.env.Revision
+	s.mu.Unlock()
+	return nil
 }
 
 // noteCrash remembers whether a stdio server exited on its own before the
@@ -485,6 +509,7 @@ func (s *Session) close() {
 	s.closed = true
 	id := s.sessionID
 	s.mu.Unlock()
+	s.markStarted()
 	s.noteCrash()
 	if s.proc != nil {
 		_ = s.proc.Close()
@@ -527,4 +552,11 @@ func compactJSON(raw json.RawMessage) []byte {
 		return bytes.TrimSpace(raw)
 	}
 	return buf.Bytes()
+}
+
+// markStarted frees the start slot the session holds, if any.
+func (s *Session) markStarted() {
+	if s.started != nil {
+		s.started()
+	}
 }
