@@ -39,6 +39,19 @@ func TestSilenceToldByOrdering(t *testing.T) {
 	}
 }
 
+// TestFencedLateAnswers: a server that writes its error for a bad message
+// only after answering the ping behind it is still heard, in J05, J06 and
+// J08, as when each waited out --timeout.
+func TestFencedLateAnswers(t *testing.T) {
+	rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE=late-errors"}},
+		Options{Only: []string{"J05", "J06", "J08"}, Timeout: 10 * time.Minute, CheckTimeout: time.Minute})
+	for _, id := range []string{"J05", "J06", "J08"} {
+		if rs[id].Status != Pass {
+			t.Errorf("%s: got %s: %s\n%s", id, rs[id].Status, rs[id].Message, summary(rs))
+		}
+	}
+}
+
 // TestFenceNotMistakenForAnswer: against a correct server the fence's own
 // answer is never taken for the answer to the probe, so the checks that
 // accept "any response" still see the real one.
@@ -132,7 +145,7 @@ func TestFencedVerdicts(t *testing.T) {
 	}{
 		{"parse-error-id", 0, Fail, "id 0"},
 		{"ignore-garbage", 10 * time.Minute, Fail, "answered a ping sent after it"},
-		{"late-parse-error", 10 * time.Minute, Pass, ""},
+		{"late-errors", 10 * time.Minute, Pass, ""},
 		{"stall-on-garbage", time.Second, Fail, "no response in time (waited 1s)"},
 		{"continue-garbage", 10 * time.Minute, Fail, "no response: the server"},
 	}

@@ -8,8 +8,8 @@
 // stall-on-garbage stops answering anything while staying up,
 // continue-garbage reads the next line as the rest of the malformed text
 // and exits on the one after (as a streaming JSON decoder does),
-// late-parse-error answers the malformed text only after answering the
-// message that follows it, ignore-garbage never answers it.
+// late-errors answers a message with an error only after answering the
+// message that follows it, ignore-garbage never answers malformed text.
 //
 // It speaks stdio by default and Streamable HTTP with --http ADDR, printing
 // the endpoint URL to stderr.
@@ -75,8 +75,8 @@ func serveStdio() {
 	c := &conn{send: write}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
-	// late holds replies to garbage held back until the next message is
-	// answered (late-parse-error).
+	// late holds error replies held back until the next message is
+	// answered (late-errors).
 	var late []any
 	// partial is set after garbage while the server, like one reading a
 	// stream of JSON values, waits for the rest of the value
@@ -110,14 +110,20 @@ func serveStdio() {
 		case garbage && on("continue-garbage"):
 			partial = 1
 			continue
-		case garbage && on("late-parse-error"):
-			late = append(late, c.handle(line)...)
-			continue
 		}
+		var now []any
 		for _, r := range c.handle(line) {
-			write(r)
+			if m, ok := r.(map[string]any); ok && m["error"] != nil && on("late-errors") {
+				late = append(late, r)
+				continue
+			}
+			now = append(now, r)
 		}
-		write(late...)
-		late = nil
+		write(now...)
+		if len(now) > 0 {
+			// The errors held back go out after the next answer.
+			write(late...)
+			late = nil
+		}
 	}
 }
