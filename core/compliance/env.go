@@ -75,6 +75,10 @@ type Env struct {
 	// check left in the pool; handOn puts the check's servers there when
 	// it ends (see poolRole).
 	take, handOn bool
+	// brief marks a check that holds a server only briefly (a few hundred
+	// milliseconds at most) and likely hands it on; borrowing is set
+	// while it holds one (see sessionPool.acquire).
+	brief, borrowing bool
 
 	mu       sync.Mutex
 	findings []Finding
@@ -218,6 +222,7 @@ func (e *Env) closeAll() (crash string, stderr string) {
 	e.mu.Lock()
 	sessions := append([]*Session(nil), e.sessions...)
 	e.mu.Unlock()
+	defer e.opts.pool.giveBack(e)
 	for _, s := range sessions {
 		if e.handOn && e.opts.pool.put(s) {
 			// Still running: no crash to report, only its stderr so far.

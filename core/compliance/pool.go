@@ -83,6 +83,8 @@ type sessionPool struct {
 	idle     []*Session
 	closed   bool
 	starting int
+	// borrowed counts the brief checks (see Env.brief) holding a server.
+	borrowed int
 	// changed is closed and replaced whenever a session is put back or a
 	// start slot is freed, waking the checks waiting for either.
 	changed chan struct{}
@@ -112,6 +114,7 @@ func (p *sessionPool) acquire(ctx context.Context, e *Env, take bool) (s *Sessio
 		if take && len(p.idle) > 0 {
 			s = p.idle[len(p.idle)-1]
 			p.idle = p.idle[:len(p.idle)-1]
+			p.borrow(e)
 			p.mu.Unlock()
 			s.rebind(e)
 			e.mu.Lock()
@@ -119,8 +122,19 @@ func (p *sessionPool) acquire(ctx context.Context, e *Env, take bool) (s *Sessio
 			e.mu.Unlock()
 			return s, nil, nil
 		}
-		if p.starting < limit {
+		others := p.borrowed
+		if e.borrowing {
+			others--
+		}
+		// A brief check that finds no idle server waits for one while
+		// other brief checks hold theirs: they end within a few hundred
+		// milliseconds and most hand their server on, which is cheaper
+		// than starting another. With none out, it starts one.
+		if !(take && e.brief && others > 0) && p.starting < limit {
 			p.starting++
+			if take {
+				p.borrow(e)
+			}
 			p.mu.Unlock()
 			var once sync.Once
 			return nil, func() { once.Do(p.startEnded) }, nil
@@ -133,6 +147,30 @@ func (p *sessionPool) acquire(ctx context.Context, e *Env, take bool) (s *Sessio
 			return nil, nil, fmt.Errorf("waiting for a server to start: %w", ctx.Err())
 		}
 	}
+}
+
+// borrow counts e among the brief checks holding a server; p.mu is held.
+func (p *sessionPool) borrow(e *Env) {
+	if e.brief && !e.borrowing {
+		e.borrowing = true
+		p.borrowed++
+	}
+}
+
+// giveBack ends e's count among the brief checks holding a server, once
+// its servers are back in the pool or closed.
+func (p *sessionPool) giveBack(e *Env) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !e.borrowing {
+		return
+	}
+	e.borrowing = false
+	p.borrowed--
+	p.wake()
 }
 
 // startEnded frees a start slot.

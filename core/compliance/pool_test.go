@@ -151,3 +151,24 @@ func TestReuseNeverHidesABanner(t *testing.T) {
 		t.Errorf("%d server starts, want 3 (none reused)", n)
 	}
 }
+
+// TestBriefChecksWaitForAServer: brief checks running four at once wait
+// for the server another brief check is about to hand on rather than
+// start one each, so they all share the one discovery started.
+func TestBriefChecksWaitForAServer(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "starts")
+	rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE_STARTS=" + log}},
+		Options{Only: []string{"J01", "J02", "J03", "J04", "J07", "J09", "L05", "C01"}, Jobs: 4})
+	raw, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(strings.Fields(string(raw))); n != 1 {
+		t.Errorf("%d server starts, want 1", n)
+	}
+	for id, r := range rs {
+		if r.Status != Pass {
+			t.Errorf("%s: %s %s", id, r.Status, r.Message)
+		}
+	}
+}

@@ -247,7 +247,7 @@ func runOne(ctx context.Context, c *Check, t Target, rep *Report, opts *Options)
 	}
 	role := processRoles[c.ID]
 	e := &Env{Revision: rep.Revision, Transport: rep.Transport, Info: rep.Server, target: t, opts: opts, rec: newRecorder(opts.Redact),
-		take: role.takes()}
+		take: role.takes(), brief: role.takes() && !slowStarters[c.ID]}
 	cctx, cancel := context.WithTimeout(ctx, opts.CheckTimeout)
 	err := runGuarded(cctx, c, e)
 	cancel()
