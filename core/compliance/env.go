@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 
 	"github.com/mcptest/mcptest/core/probe"
@@ -175,6 +176,14 @@ func (e *Env) connect(ctx context.Context) (*Session, error) {
 	s.initialized = true
 	s.mu.Unlock()
 	return s, nil
+}
+
+// forget drops s from the sessions e ends with the check, when something
+// else now owns it.
+func (e *Env) forget(s *Session) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sessions = slices.DeleteFunc(e.sessions, func(x *Session) bool { return x == s })
 }
 
 // httpClient builds the raw HTTP client for the target.

@@ -85,6 +85,8 @@ type sessionPool struct {
 	starting int
 	// borrowed counts the brief checks (see Env.brief) holding a server.
 	borrowed int
+	// pristine is discovery's server, kept for C02 (see keepPristine).
+	pristine *Session
 	// changed is closed and replaced whenever a session is put back or a
 	// start slot is freed, waking the checks waiting for either.
 	changed chan struct{}
@@ -205,6 +207,43 @@ func (p *sessionPool) put(s *Session) bool {
 	return true
 }
 
+// keepPristine sets s, a server that has done nothing but the handshake,
+// aside for C02 and reports whether it did (not without a pool).
+func (p *sessionPool) keepPristine(s *Session) bool {
+	if p == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pristine = s
+	return true
+}
+
+// takePristine hands e the server kept by keepPristine, with everything
+// it has received since it started, or nil when there is none. Its frames
+// so far went to discovery's evidence; the handshake's are replayed into
+// e's.
+func (p *sessionPool) takePristine(e *Env) *Session {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	s := p.pristine
+	p.pristine = nil
+	p.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	e.opts.hellos.recall(e, e.opts.Revision)
+	s.mu.Lock()
+	s.env, s.rec = e, e.rec
+	s.mu.Unlock()
+	e.mu.Lock()
+	e.sessions = append(e.sessions, s)
+	e.mu.Unlock()
+	return s
+}
+
 // close ends every idle session; sessions put afterwards are refused.
 func (p *sessionPool) close() {
 	if p == nil {
@@ -212,7 +251,10 @@ func (p *sessionPool) close() {
 	}
 	p.mu.Lock()
 	idle := p.idle
-	p.idle, p.closed = nil, true
+	if p.pristine != nil {
+		idle = append(idle, p.pristine)
+	}
+	p.idle, p.pristine, p.closed = nil, nil, true
 	p.mu.Unlock()
 	for _, s := range idle {
 		s.close()

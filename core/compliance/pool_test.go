@@ -51,8 +51,8 @@ func TestReuseNeedsEveryAnswer(t *testing.T) {
 		t.Errorf("T05 %s, T06 %s", rs["T05"].Status, rs["T06"].Status)
 	}
 	n, _ = starts(t, "", "L04", "C02")
-	if n != 3 {
-		t.Errorf("%d server starts, want 3 (L04 and C02 need a server nobody has spoken to)", n)
+	if n != 2 {
+		t.Errorf("%d server starts, want 2 (L04 needs a server nobody has spoken to; C02 watches discovery's)", n)
 	}
 }
 
@@ -81,13 +81,14 @@ func TestProbeHandsOnOnlyWhenPassed(t *testing.T) {
 	}
 }
 
-// TestFreshChecksHandOn: L04 and C02 start servers of their own but
-// leave ordinary initialized ones, which later checks take: two probes
-// that each close a failing server need no start of their own.
+// TestFreshChecksHandOn: L04 starts a server of its own and C02 watches
+// discovery's, and both leave ordinary initialized ones, which later
+// checks take: two probes that each close a failing server need no start
+// of their own.
 func TestFreshChecksHandOn(t *testing.T) {
 	n, rs := starts(t, "ignore-garbage,drop-batch", "L04", "C02", "J05", "J08")
-	if n != 3 {
-		t.Errorf("%d server starts, want 3 (discovery, L04, C02; J05 and J08 take theirs)", n)
+	if n != 2 {
+		t.Errorf("%d server starts, want 2 (discovery, L04; J05 and J08 take theirs)", n)
 	}
 	if rs["J05"].Status != Fail || rs["J08"].Status != Fail || rs["L04"].Status != Pass || rs["C02"].Status != Pass {
 		t.Errorf("J05 %s, J08 %s, L04 %s, C02 %s", rs["J05"].Status, rs["J08"].Status, rs["L04"].Status, rs["C02"].Status)
@@ -170,5 +171,23 @@ func TestBriefChecksWaitForAServer(t *testing.T) {
 		if r.Status != Pass {
 			t.Errorf("%s: %s %s", id, r.Status, r.Message)
 		}
+	}
+}
+
+// TestC02WatchesDiscoverysServer: C02 runs on the server discovery
+// started, which has done nothing but the handshake, and still sees a
+// sampling request the server sends right after notifications/initialized,
+// before C02 began.
+func TestC02WatchesDiscoverysServer(t *testing.T) {
+	n, rs := starts(t, "sampling", "C02")
+	if n != 1 {
+		t.Errorf("%d server starts, want 1", n)
+	}
+	if r := rs["C02"]; r.Status != Fail {
+		t.Errorf("C02: %s %s, want fail for the sampling request", r.Status, r.Message)
+	}
+	n, rs = starts(t, "", "C02", "J04")
+	if n != 1 || rs["C02"].Status != Pass || rs["J04"].Status != Pass {
+		t.Errorf("%d server starts (want 1), C02 %s, J04 %s", n, rs["C02"].Status, rs["J04"].Status)
 	}
 }

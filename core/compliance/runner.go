@@ -52,6 +52,8 @@ type Options struct {
 	// hellos holds what discovery's fresh stdio server answered to
 	// initialize, for the handshake checks.
 	hellos *greetings
+	// selected are the ids of the checks the run runs.
+	selected []string
 }
 
 // Result is the outcome of one check.
@@ -142,6 +144,9 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 	checks, err := Selected(opts.Only)
 	if err != nil {
 		return nil, err
+	}
+	for _, c := range checks {
+		opts.selected = append(opts.selected, c.ID)
 	}
 	rep := &Report{Target: t, Transport: t.Transport(), Requested: opts.Revision, Revision: opts.Revision, Started: time.Now()}
 	if rep.Transport == Stdio {
@@ -421,11 +426,17 @@ func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error)
 	}
 	if !probe.IsModern(opts.Revision) && info.ProtocolVersion == s.Revision() {
 		// A complete legacy handshake: the first check that may reuse a
-		// server takes this one over rather than start another.
+		// server takes this one over rather than start another, unless
+		// C02 runs, which watches a server from its handshake on: it
+		// gets this one as it is.
 		s.mu.Lock()
 		s.initialized = true
 		s.mu.Unlock()
-		e.handOn = true
+		if slices.Contains(opts.selected, "C02") && opts.pool.keepPristine(s) {
+			e.forget(s)
+		} else {
+			e.handOn = true
+		}
 	}
 	return info, nil
 }

@@ -54,6 +54,9 @@ type Session struct {
 	crash    string
 	// lastStatus is the status of the last POST (HTTP).
 	lastStatus int
+	// writeFailed is set once a write to the server's stdin failed, as
+	// it does when the server has exited.
+	writeFailed bool
 	// initialized is set once connect completed the handshake, which
 	// makes a stdio session fit for reuse by a later check.
 	initialized bool
@@ -244,7 +247,13 @@ func (s *Session) Send(ctx context.Context, body []byte, method string, params m
 	s.noteSent(body)
 	if s.proc != nil {
 		s.recorder().add("send", body)
-		return nil, s.proc.WriteLine(body, s.env.opts.Timeout)
+		err := s.proc.WriteLine(body, s.env.opts.Timeout)
+		if err != nil {
+			s.mu.Lock()
+			s.writeFailed = true
+			s.mu.Unlock()
+		}
+		return nil, err
 	}
 	return s.post(ctx, body, method, params, until)
 }
@@ -465,17 +474,24 @@ func (s *Session) noteCrash() {
 	if s.proc == nil {
 		return
 	}
+	s.mu.Lock()
+	gone := s.writeFailed
+	s.mu.Unlock()
 	select {
 	case <-s.pumpDone:
-		// stdout is closed, so the process has exited or is exiting; give
-		// the exit a moment to be observed rather than miss the crash.
+		gone = true
+	default:
+	}
+	if gone {
+		// stdout is closed or stdin refused a write, so the process has
+		// exited or is exiting; give the exit a moment to be observed
+		// rather than miss the crash.
 		t := time.NewTimer(500 * time.Millisecond)
 		select {
 		case <-s.proc.Exited():
 		case <-t.C:
 		}
 		t.Stop()
-	default:
 	}
 	if err, done := s.proc.ExitError(); done {
 		s.mu.Lock()
