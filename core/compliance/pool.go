@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/mcptest/mcptest/core/probe"
@@ -85,6 +86,10 @@ type sessionPool struct {
 	starting int
 	// borrowed counts the brief checks (see Env.brief) holding a server.
 	borrowed int
+	// queue holds the tickets of the calls waiting for a start slot, in
+	// the order they asked; tickets numbers them.
+	queue   []int
+	tickets int
 	// pristine is discovery's server, kept for C02 (see keepPristine).
 	pristine *Session
 	// changed is closed and replaced whenever a session is put back or a
@@ -108,6 +113,17 @@ func (p *sessionPool) acquire(ctx context.Context, e *Env, take bool) (s *Sessio
 	if limit <= 0 {
 		limit = runtime.NumCPU()
 	}
+	// ticket is this call's place in the queue for a start slot, 0 while
+	// it has not asked for one. Slots go out first come, first served, so
+	// a check that needs several starts (L02) is not passed over by every
+	// check that asks after it.
+	ticket := 0
+	leave := func() {
+		if ticket != 0 {
+			p.queue = slices.DeleteFunc(p.queue, func(t int) bool { return t == ticket })
+			p.wake()
+		}
+	}
 	for {
 		p.mu.Lock()
 		if p.changed == nil {
@@ -117,6 +133,7 @@ func (p *sessionPool) acquire(ctx context.Context, e *Env, take bool) (s *Sessio
 			s = p.idle[len(p.idle)-1]
 			p.idle = p.idle[:len(p.idle)-1]
 			p.borrow(e)
+			leave()
 			p.mu.Unlock()
 			s.rebind(e)
 			e.mu.Lock()
@@ -132,20 +149,31 @@ func (p *sessionPool) acquire(ctx context.Context, e *Env, take bool) (s *Sessio
 		// other brief checks hold theirs: they end within a few hundred
 		// milliseconds and most hand their server on, which is cheaper
 		// than starting another. With none out, it starts one.
-		if !(take && e.brief && others > 0) && p.starting < limit {
-			p.starting++
-			if take {
-				p.borrow(e)
+		if !(take && e.brief && others > 0) {
+			if ticket == 0 {
+				p.tickets++
+				ticket = p.tickets
+				p.queue = append(p.queue, ticket)
 			}
-			p.mu.Unlock()
-			var once sync.Once
-			return nil, func() { once.Do(p.startEnded) }, nil
+			if p.starting < limit && p.queue[0] == ticket {
+				p.starting++
+				if take {
+					p.borrow(e)
+				}
+				leave()
+				p.mu.Unlock()
+				var once sync.Once
+				return nil, func() { once.Do(p.startEnded) }, nil
+			}
 		}
 		wait := p.changed
 		p.mu.Unlock()
 		select {
 		case <-wait:
 		case <-ctx.Done():
+			p.mu.Lock()
+			leave()
+			p.mu.Unlock()
 			return nil, nil, fmt.Errorf("waiting for a server to start: %w", ctx.Err())
 		}
 	}

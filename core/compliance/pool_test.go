@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -190,4 +191,51 @@ func TestC02WatchesDiscoverysServer(t *testing.T) {
 	if n != 1 || rs["C02"].Status != Pass || rs["J04"].Status != Pass {
 		t.Errorf("%d server starts (want 1), C02 %s, J04 %s", n, rs["C02"].Status, rs["J04"].Status)
 	}
+}
+
+// TestStartSlotsFirstComeFirstServed: a freed start slot goes to the call
+// that has waited longest, so the check that needs several starts (L02)
+// is not passed over by every check that asks after it.
+func TestStartSlotsFirstComeFirstServed(t *testing.T) {
+	p := &sessionPool{slots: 1}
+	_, release, err := p.acquire(context.Background(), &Env{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queued := func(n int) {
+		// The waiter is a goroutine; this only yields until it has taken
+		// its ticket (the test's own deadline bounds it).
+		for {
+			p.mu.Lock()
+			got := len(p.queue)
+			p.mu.Unlock()
+			if got == n {
+				return
+			}
+			runtime.Gosched()
+		}
+	}
+	got := make(chan string, 2)
+	releases := make(chan func(), 2)
+	wait := func(name string) {
+		_, r, err := p.acquire(context.Background(), &Env{}, false)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- name
+		releases <- r
+	}
+	go wait("first")
+	queued(1)
+	go wait("second")
+	queued(2)
+	release()
+	if name := <-got; name != "first" {
+		t.Fatalf("the slot went to the %s waiter", name)
+	}
+	(<-releases)()
+	if name := <-got; name != "second" {
+		t.Fatalf("then to the %s waiter", name)
+	}
+	(<-releases)()
 }
