@@ -237,6 +237,9 @@ func (s *Session) Exchange(ctx context.Context, body []byte, id any, method stri
 		return &Reply{HTTP: hr}, err
 	}
 	m, err := s.Wait(ctx, s.env.opts.Timeout, match)
+	// Answered or not, the server has had its time to start: a server
+	// that never answers must not hold a start slot for the whole check.
+	s.markStarted()
 	return &Reply{Msg: m, HTTP: hr}, err
 }
 
