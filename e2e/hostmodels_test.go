@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcptest/mcptest/internal/vendorfake"
+	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
 // hostModelSuite has one test whose assertion a private matcher plugin
@@ -85,14 +86,38 @@ func TestMatcherPluginCallsAModelThroughTheHost(t *testing.T) {
 }
 
 // TestMatcherPluginModelWithoutKey: with no key for the model's family the
-// plugin's call is refused with the variable named, the item is errored
-// (exit 2), and no vendor is called.
+// plugin's call is refused with the variable named and no vendor is
+// called; the assertion and its test are deferred (exit 0, never counted
+// as passed), and --require-models (or MCPTEST_REQUIRE_MODELS=1) makes
+// them errors (exit 2). Until the match RPC carried deferrals, such a
+// test ended errored.
 func TestMatcherPluginModelWithoutKey(t *testing.T) {
 	dir := install(t, "askmodel")
 	fake := vendorfake.New(t, vendorfake.Anthropic)
-	r := mcptestEnv(t, []string{"ANTHROPIC_API_KEY=", "ANTHROPIC_BASE_URL=" + fake.URL}, "run", "--plugin-dir", dir, hostSuite(t, "claude-sonnet-4-5", "", "http://unused"))
-	if r.code != 2 || !strings.Contains(r.stdout+r.stderr, "ANTHROPIC_API_KEY") || !strings.Contains(r.stdout+r.stderr, "deferred") {
-		t.Fatalf("no key:\n%s", r)
+	env := []string{"ANTHROPIC_API_KEY=", "ANTHROPIC_BASE_URL=" + fake.URL, "MCPTEST_REQUIRE_MODELS="}
+	suite := hostSuite(t, "claude-sonnet-4-5", "", "http://unused")
+	out := filepath.Join(t.TempDir(), "run.json")
+	r := mcptestEnv(t, env, "run", "--plugin-dir", dir, "--reporter", "json="+out, "--reporter", "pretty", suite)
+	if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "ANTHROPIC_API_KEY") {
+		t.Fatalf("no key: want exit 0 and the variable named:\n%s", r)
+	}
+	run := readRun(t, out)
+	tt := run.Tests[0]
+	if tt.Status != rpt.StatusDeferred || tt.Assertions[0].Status != rpt.StatusDeferred ||
+		!strings.Contains(tt.Assertions[0].Error, "ANTHROPIC_API_KEY") || tt.Error == nil || !strings.Contains(tt.Error.Message, "ANTHROPIC_API_KEY") ||
+		run.Summary.Deferred != 1 || run.Summary.Passed != 0 {
+		t.Fatalf("want a deferred test naming the variable: %+v\nsummary %+v", tt, run.Summary)
+	}
+
+	for _, args := range [][]string{{"--require-models"}, nil} {
+		e := env
+		if args == nil {
+			e = append(append([]string(nil), env...), "MCPTEST_REQUIRE_MODELS=1")
+		}
+		r = mcptestEnv(t, e, append(append([]string{"run", "--plugin-dir", dir}, args...), suite)...)
+		if r.code != 2 || !strings.Contains(r.stdout+r.stderr, "ANTHROPIC_API_KEY") || !strings.Contains(r.stdout+r.stderr, "require-models") {
+			t.Fatalf("%v: a missing key should be an error:\n%s", args, r)
+		}
 	}
 	if len(fake.Requests()) != 0 {
 		t.Fatal("the vendor was called without a key")

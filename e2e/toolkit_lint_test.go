@@ -64,7 +64,7 @@ func TestLintSloppyServer(t *testing.T) {
 		Runs []struct {
 			Tool struct {
 				Driver struct {
-					Rules []struct{ ID string } `json:"rules"`
+					Rules []struct{ ID, Name, HelpURI string } `json:"rules"`
 				} `json:"driver"`
 			} `json:"tool"`
 			Results []struct {
@@ -79,6 +79,11 @@ func TestLintSloppyServer(t *testing.T) {
 	rules := map[string]bool{}
 	for _, rule := range log.Runs[0].Tool.Driver.Rules {
 		rules[rule.ID] = true
+		// Lint findings are lint rules, named by their own ids, not
+		// compliance checks.
+		if strings.HasPrefix(rule.ID, "lint/") && (!strings.HasPrefix(rule.Name, "Lint") || !strings.Contains(rule.HelpURI, "toolkit.md#lint")) {
+			t.Errorf("SARIF rule %s is named %q with help %q", rule.ID, rule.Name, rule.HelpURI)
+		}
 	}
 	for _, id := range []string{"lint/duplicate-name", "lint/parameter-untyped", "lint/resource-mime-type-missing"} {
 		if !rules[id] {

@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcptest/mcptest/sdk/report"
+	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
 // reportDefs maps each report type to where the schema describes it ("" is
@@ -44,6 +45,15 @@ var reportDefs = map[reflect.Type]string{
 	reflect.TypeFor[report.AgentOmitted]():         "agent_omitted",
 	reflect.TypeFor[report.Trials]():               "trials",
 	reflect.TypeFor[report.TrialTest]():            "trial_test",
+	reflect.TypeFor[report.Costs]():                "costs",
+	reflect.TypeFor[report.SuiteCost]():            "suite_cost",
+	reflect.TypeFor[report.Eval]():                 "eval",
+	reflect.TypeFor[report.EvalCell]():             "eval_cell",
+	reflect.TypeFor[report.EvalScale]():            "eval_scale",
+	reflect.TypeFor[report.EvalCriterion]():        "eval_criterion",
+	reflect.TypeFor[report.EvalStep]():             "eval_step",
+	reflect.TypeFor[report.EvalJuror]():            "eval_juror",
+	reflect.TypeFor[report.EvalJury]():             "eval_jury",
 }
 
 // TestReportSchemaMatchesGoTypes walks the report types and checks that
@@ -171,6 +181,12 @@ func TestReportSchemaAcceptsAndRejects(t *testing.T) {
 		`"suites":[],"tests":[%s],"summary":{"total":0,"passed":0,"failed":0,"errored":0,"skipped":0,"duration_ms":0},"exit_code":0%s}`
 	test := `{"id":"a","name":"a","file":"s.yml","block":"tools","status":"failed","duration_ms":1,` +
 		`"assertions":[{"index":0,"target":"result","matcher":"regex","status":"failed","failure":{"expected":"x","match":null,"anything":[1]}}]}`
+	evalTest := `{"id":"e","name":"e","file":"s.yml","block":"evals","status":"passed","duration_ms":1,` +
+		`"eval":{"form":"criteria","candidate":"response","judge_model":"m","score":0.8,"threshold":0.7,"passed":true,` +
+		`"scale":{"kind":"likert","min":1,"max":5},"display":"4.2/5",` +
+		`"criteria":[{"name":"a","weight":1,"score":0.8,"threshold":0.7,"passed":true,"evidence":"x","evidence_found":true}],` +
+		`"jurors":[{"index":0,"model":"m","score":0.8,"passed":true},{"index":1,"model":"m","passed":false,"abstained":true,"error":"not JSON"}],` +
+		`"jury":{"kind":"jury","size":2,"abstained":1,"consensus":0.5,"pass_fraction":1},"calls":2,"cost_usd":0.001}}`
 	for _, tc := range []struct {
 		name, tests, extra string
 		ok                 bool
@@ -181,6 +197,11 @@ func TestReportSchemaAcceptsAndRejects(t *testing.T) {
 		{"unknown test field", strings.Replace(test, `"block"`, `"bogus":1,"block"`, 1), "", false},
 		{"bad status", strings.Replace(test, `"status":"failed","duration_ms"`, `"status":"broken","duration_ms"`, 1), "", false},
 		{"failure must be an object", strings.Replace(test, `"failure":{"expected":"x","match":null,"anything":[1]}`, `"failure":"text"`, 1), "", false},
+		{"graded eval and costs", evalTest, `,"costs":{"total_usd":0.0042,"suites":[{"suite":"s.yml","usd":0.0042}],"calls":4,"cached_calls":1}`, true},
+		{"eval score above 1", strings.Replace(evalTest, `"score":0.8,"threshold"`, `"score":4,"threshold"`, 1), "", false},
+		{"unknown eval field", strings.Replace(evalTest, `"form":"criteria"`, `"form":"criteria","bogus":1`, 1), "", false},
+		{"unknown juror field", strings.Replace(evalTest, `"index":1,`, `"index":1,"vendor":"x",`, 1), "", false},
+		{"costs without total", "", `,"costs":{"suites":[]}`, false},
 	} {
 		doc := strings.Replace(minimal, "%s", tc.tests, 1)
 		doc = strings.Replace(doc, "%s", tc.extra, 1)
@@ -205,6 +226,26 @@ func TestReportSchemaAcceptsAndRejects(t *testing.T) {
 		}
 		if sch.Validate(v) == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestReportSchemaAcceptsFixtures checks the reporters' fixture runs (the
+// sample and the graded-evals run) against the schema, so every field the
+// reporters are tested with is one a saved report may hold.
+func TestReportSchemaAcceptsFixtures(t *testing.T) {
+	sch := compileReportSchema(t)
+	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "evals": reporttest.Evals()} {
+		raw, err := json.Marshal(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(v); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

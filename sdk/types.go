@@ -178,6 +178,10 @@ func Pass() MatchResult { return contract.Pass() }
 // Fail returns a failing result with the given failure.
 func Fail(f Failure) MatchResult { return contract.Fail(f) }
 
+// Defer returns a deferred result: the item was not judged because a
+// model it needs has no key, and reason names the variable to set.
+func Defer(reason string) MatchResult { return contract.Defer(reason) }
+
 // JSON encodes v for use in Failure.Expected or Failure.Actual; a value that
 // cannot be encoded becomes its fmt representation as a JSON string.
 func JSON(v any) json.RawMessage { return contract.JSON(v) }

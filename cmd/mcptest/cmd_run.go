@@ -56,7 +56,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.noCache, "no-cache", false, "send every request to its server; never answer one from the result cache")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "keep cacheable answers in this folder and reuse them in later runs")
 	fs.BoolVar(&f.requireModels, "require-models", os.Getenv(requireModelsEnv) == "1",
-		"an agent test whose model has no key is an error (exit 2), not deferred; also "+requireModelsEnv+"=1")
+		"an agent test or model-graded assertion whose model has no key is an error (exit 2), not deferred; also "+requireModelsEnv+"=1")
 	fs.BoolVarP(&f.failFast, "fail-fast", "x", false, "stop starting tests after the first failed or errored test; the rest are reported skipped")
 	fs.IntVar(&f.maxFailures, "max-failures", 0, "stop starting tests after N failed or errored tests (0: never)")
 	fs.BoolVar(&f.list, "list", false, "print the selected tests (after --tag, --include, --shard, --last-failed...) and exit without starting anything")

@@ -12,6 +12,7 @@ import (
 	"github.com/mcptest/mcptest/core/assert"
 	"github.com/mcptest/mcptest/core/budget"
 	"github.com/mcptest/mcptest/core/config"
+	"github.com/mcptest/mcptest/core/judge"
 	"github.com/mcptest/mcptest/core/models"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -54,6 +55,7 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	router := models.New(models.Options{Backend: models.PluginBackend(e.registry, host), Providers: planProviders(e.plan),
 		Getenv: planGetenv(e.plan), Redactor: redactor})
 	services.Caller = router
+	services.DefaultModel = func() (string, error) { return judge.DefaultModel(planGetenv(e.plan)) }
 	// A budget whose models have no price could not be enforced: refuse
 	// the run before anything starts (prices come from the manifests).
 	if errs := budgetErrors(e.plan, router); len(errs) > 0 {

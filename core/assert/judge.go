@@ -38,6 +38,9 @@ type Judge struct {
 	Transform func(ctx context.Context, t *plan.Test, a *config.Assertion, actual json.RawMessage) (json.RawMessage, json.RawMessage)
 	// UpdateSnapshots is passed to matchers (--update-snapshots).
 	UpdateSnapshots bool
+	// RequireModels errors an assertion a plugin deferred for want of a
+	// model key, instead of reporting it deferred (--require-models).
+	RequireModels bool
 }
 
 // Test evaluates the test's expect entries against the envelope. Targets
@@ -266,10 +269,15 @@ func (j *judging) finish(res *rpt.Assertion, a *plan.Assertion) {
 // applyOutcome sets a plain assertion's result from its plugin's verdict.
 func (jd *Judge) applyOutcome(a *rpt.Assertion, o plugin.MatchOutcome) {
 	a.Score = o.Score
+	if o.Err == nil && o.Deferred == "" {
+		a.Eval = jd.evalOf(o.Eval)
+	}
 	switch {
 	case o.Err != nil:
 		a.Status = rpt.StatusErrored
 		a.Error = jd.outcomeError(o)
+	case o.Deferred != "":
+		a.Status, a.Error = jd.deferred(o.Deferred)
 	case o.Pass:
 		a.Status = rpt.StatusPassed
 	default:

@@ -40,6 +40,11 @@ func (j *judging) finishComposition(res *rpt.Assertion, a *plan.Assertion) {
 	start := j.cur
 	pass, bad := j.eval(a.Matcher)
 	switch {
+	case bad != nil && bad.Err == nil:
+		// A leaf deferred for want of a model key (a private matcher the
+		// loader could not know calls a model): nothing to combine.
+		res.Status, res.Error = j.jd.deferred(bad.Deferred)
+		res.Plugin = bad.Plugin
 	case bad != nil:
 		res.Status = rpt.StatusErrored
 		res.Error = j.jd.outcomeError(*bad)
@@ -62,13 +67,13 @@ func (j *judging) finishComposition(res *rpt.Assertion, a *plan.Assertion) {
 }
 
 // eval combines the verdicts of m's leaves, reading them from the cursor.
-// It returns the first leaf verdict that is an error, if any; every leaf
-// is read either way, so the cursor stays in step.
+// It returns the first leaf verdict that is an error or a deferral, if
+// any; every leaf is read either way, so the cursor stays in step.
 func (j *judging) eval(m *plan.Matcher) (bool, *plugin.MatchOutcome) {
 	if m.Plugin != nil {
 		o := &j.outs[j.cur]
 		j.cur++
-		if o.Err != nil {
+		if o.Err != nil || o.Deferred != "" {
 			return false, o
 		}
 		return o.Pass, nil

@@ -18,6 +18,7 @@ var entryPool slicepool.Pool[score.Entry]
 // failure that only the score model explains (a score below the threshold,
 // a gated metric) sets res.Error unless something already did.
 func Verdict(t *plan.Test, res *rpt.Test, s *Step) {
+	defer noteDeferred(res)
 	o := t.Options
 	if o == nil {
 		res.Status = score.TestStatus(res.Assertions)
@@ -45,5 +46,16 @@ func Verdict(t *plan.Test, res *rpt.Test, s *Step) {
 	}
 	if v.Reason != nil && res.Error == nil {
 		res.Error = v.Reason
+	}
+}
+
+// noteDeferred gives a deferred test the note of its first deferred
+// assertion (the variable to set), as a deferred agent test has.
+func noteDeferred(res *rpt.Test) {
+	if res.Status != rpt.StatusDeferred || res.Error != nil {
+		return
+	}
+	if msg, ok := firstDeferred(res.Assertions); ok {
+		res.Error = &rpt.Error{Kind: "deferred", Message: msg}
 	}
 }

@@ -27,12 +27,26 @@ var ErrNoModel = errors.New("no model named")
 // answers sdk.ErrNoHost.
 type HostService struct {
 	Caller Caller
+	// DefaultModel, when set, names the chat model of a request that names
+	// none and no provider (a matcher whose suite gives no model: the
+	// judge's default, core/judge.DefaultModel). Its error, when no family
+	// has a key, matches ErrNoKey, so the plugin defers its item.
+	DefaultModel func() (string, error)
 }
 
 // Complete routes a plugin's chat request. provider is "" (the family is
 // detected from req.Model), a family name (which must be req.Model's), or
-// the name of a providers: entry.
+// the name of a providers: entry. A request with neither a model nor a
+// provider goes to DefaultModel.
 func (h *HostService) Complete(ctx context.Context, provider string, req sdk.ChatRequest) (sdk.ChatResponse, error) {
+	if h != nil && h.Caller != nil && req.Model == "" && provider == "" && h.DefaultModel != nil {
+		m, err := h.DefaultModel()
+		if err != nil {
+			// Its text already says what to set.
+			return sdk.ChatResponse{}, err
+		}
+		req.Model = m
+	}
 	ref, err := h.ref(provider, req.Model)
 	if err != nil {
 		return sdk.ChatResponse{}, err

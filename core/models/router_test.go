@@ -188,3 +188,27 @@ func TestHostServiceRefs(t *testing.T) {
 		t.Errorf("entry provider: %v", err)
 	}
 }
+
+// A request that names no model goes to the default judge model when the
+// host has one; a default that cannot be had (no key anywhere) comes back
+// as the plugin's no-key error, so the plugin defers its item.
+func TestHostServiceDefaultModel(t *testing.T) {
+	h := &HostService{Caller: New(Options{Getenv: env(nil)})}
+	h.DefaultModel = func() (string, error) { return "gpt-4o", nil }
+	_, err := h.Complete(context.Background(), "", sdk.ChatRequest{})
+	var nk *NoKeyError
+	if !errors.As(err, &nk) || nk.Model != "gpt-4o" {
+		t.Fatalf("the default model was not used: %v", err)
+	}
+	h.DefaultModel = func() (string, error) {
+		return "", fmt.Errorf("no judge model: %w", &NoKeyError{Model: "(default judge)", Family: "any", Vars: []string{"OPENAI_API_KEY"}})
+	}
+	if _, err := h.Complete(context.Background(), "", sdk.ChatRequest{}); !errors.Is(err, sdk.ErrNoModelKey) || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
+		t.Fatalf("no default: %v", err)
+	}
+	// A named model is never replaced.
+	h.DefaultModel = func() (string, error) { t.Fatal("asked for a default"); return "", nil }
+	if _, err := h.Complete(context.Background(), "", sdk.ChatRequest{Model: "claude-x"}); !errors.As(err, &nk) || nk.Model != "claude-x" {
+		t.Fatalf("named model: %v", err)
+	}
+}

@@ -33,6 +33,12 @@ type MatchOutcome struct {
 	ErrorKind pluginrpc.ErrorKind
 	// Plugin is name@version of the plugin that answered.
 	Plugin string
+	// Deferred is set when the plugin could not judge the item because a
+	// model it needs has no key; the text names the variable.
+	Deferred string
+	// Eval is the grade behind a model-graded verdict (a report.Eval as
+	// JSON), as the plugin sent it; nil otherwise.
+	Eval json.RawMessage
 }
 
 // ErrItemFailed is matched (errors.Is) by per-item errors a plugin
@@ -191,11 +197,14 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 // outcomeOf turns a plugin's result into an outcome, erroring what no
 // verdict can be built from: a plugin's output is not trusted to be sane.
 func outcomeOf(r *pluginrpc.MatchItemResult, label string) MatchOutcome {
-	o := MatchOutcome{Pass: r.Pass, Score: r.Score, Failure: r.Failure, ErrorKind: r.ErrorKind, Plugin: label}
+	o := MatchOutcome{Pass: r.Pass, Score: r.Score, Failure: r.Failure, ErrorKind: r.ErrorKind, Plugin: label, Eval: r.Eval}
 	switch {
 	case r.Error != "":
 		o.Pass = false
 		o.Err = &itemError{msg: r.Error}
+	case r.Deferred != "":
+		// Nothing was judged: a deferred item is never a pass.
+		o.Pass, o.Score, o.Failure, o.Eval, o.Deferred = false, nil, nil, nil, r.Deferred
 	case r.Score != nil && (math.IsNaN(*r.Score) || math.IsInf(*r.Score, 0) || *r.Score < 0 || *r.Score > 1):
 		o.Pass, o.Score, o.ErrorKind = false, nil, pluginrpc.ErrorKindInternal
 		o.Err = &itemError{msg: fmt.Sprintf("the plugin returned the score %v; a score is a number from 0 to 1", *r.Score)}

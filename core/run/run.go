@@ -84,8 +84,9 @@ type Options struct {
 	// ModelRecorder, when set, records agent tests' model exchanges into
 	// the cassettes (mcptest record).
 	ModelRecorder ModelRecorder
-	// RequireModels makes an agent test whose model has no key an error
-	// instead of deferred (--require-models, MCPTEST_REQUIRE_MODELS=1).
+	// RequireModels makes an agent test, or a model-graded assertion,
+	// whose model has no key an error instead of deferred
+	// (--require-models, MCPTEST_REQUIRE_MODELS=1).
 	RequireModels bool
 	// WireAll keeps the wire frames of every test in the report (--wire
 	// all); by default only tests that did not pass keep them.
@@ -151,7 +152,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	defer r.match.Close()
 	r.judge = &assert.Judge{
 		Match: r.match.Match, Redact: opts.Redact, OnPluginError: r.notePluginError,
-		Transform: r.hooks.TransformValue, UpdateSnapshots: opts.UpdateSnapshots,
+		Transform: r.hooks.TransformValue, UpdateSnapshots: opts.UpdateSnapshots, RequireModels: opts.RequireModels,
 	}
 	r.caps = capture.NewStore(p, opts.Redact)
 	r.servers.SetRedactor(opts.Redact)

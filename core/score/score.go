@@ -21,8 +21,9 @@ const (
 )
 
 // TestStatus is the legacy verdict of a test from its assertions: errored
-// if any assertion could not be evaluated, failed if any failed, passed
-// otherwise. Verdict is the full model (weights, thresholds, metrics).
+// if any assertion could not be evaluated, failed if any failed, deferred
+// if any waits for a model key, passed otherwise. Verdict is the full
+// model (weights, thresholds, metrics).
 func TestStatus(assertions []report.Assertion) report.Status {
 	st := report.StatusPassed
 	for _, a := range assertions {
@@ -31,6 +32,10 @@ func TestStatus(assertions []report.Assertion) report.Status {
 			return report.StatusErrored
 		case report.StatusFailed:
 			st = report.StatusFailed
+		case report.StatusDeferred:
+			if st == report.StatusPassed {
+				st = report.StatusDeferred
+			}
 		}
 	}
 	return st

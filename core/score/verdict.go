@@ -21,7 +21,7 @@ type Input struct {
 
 // Result is a test's verdict.
 type Result struct {
-	// Status is passed, failed or errored.
+	// Status is passed, failed, errored or deferred.
 	Status report.Status
 	// Score is the combined score; set only when the test declares a
 	// threshold, so that legacy reports keep their shape.
@@ -39,6 +39,9 @@ type Result struct {
 //
 //   - any entry that could not be judged makes the test errored; a skipped
 //     entry (a duration budget on a cache hit) counts for nothing;
+//   - an entry deferred for want of a model key makes the test deferred,
+//     unless an entry already failed it for certain (without a threshold,
+//     any failed entry; with one, a failed gate);
 //   - a gate (a step check) that fails fails the test;
 //   - with a threshold, the test passes when the weighted pass fraction of
 //     its entries reaches it (inclusive); an assert-set counts as one unit
@@ -49,16 +52,24 @@ type Result struct {
 func Verdict(in Input) Result {
 	var res Result
 	status := report.StatusPassed
+	deferred := false
 	for _, e := range in.Entries {
 		switch e.Status {
 		case report.StatusErrored:
 			return Result{Status: report.StatusErrored}
 		case report.StatusPassed, report.StatusSkipped:
+		case report.StatusDeferred:
+			deferred = true
 		default:
 			if e.Gate || in.Threshold == nil {
 				status = report.StatusFailed
 			}
 		}
+	}
+	if deferred && status == report.StatusPassed {
+		// What was judged did not fail, but an entry waits for a model
+		// key: the score and the metrics would be guesses.
+		return Result{Status: report.StatusDeferred}
 	}
 	if in.Threshold != nil {
 		s, th := Fraction(in.Entries), *in.Threshold

@@ -72,14 +72,23 @@ func Fraction(entries []Entry) float64 {
 }
 
 // Set judges an assert-set from its members: errored when a member could
-// not be judged, else passed when the weighted pass fraction reaches the
-// threshold. The fraction is also the set's value for derived metrics.
+// not be judged, else deferred when a member waits for a model key (the
+// fraction is unknown), else passed when the weighted pass fraction
+// reaches the threshold. The fraction is also the set's value for derived
+// metrics.
 func Set(members []Entry, threshold float64) (fraction float64, status report.Status) {
 	fraction = Fraction(members)
+	deferred := false
 	for _, m := range members {
-		if m.Status == report.StatusErrored {
+		switch m.Status {
+		case report.StatusErrored:
 			return fraction, report.StatusErrored
+		case report.StatusDeferred:
+			deferred = true
 		}
+	}
+	if deferred {
+		return fraction, report.StatusDeferred
 	}
 	if Reaches(fraction, threshold) {
 		return fraction, report.StatusPassed

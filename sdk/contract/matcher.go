@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mcptest/mcptest/sdk/report"
 )
 
 // Matcher judges one extracted value against a matcher argument.
@@ -70,10 +72,23 @@ type MatchResult struct {
 	Score *float64
 	// Failure explains a failed match; it is ignored when Pass is true.
 	Failure *Failure
+	// Deferred, when set, says the item was not judged because a model it
+	// needs has no key (the text names the variable to set): the host
+	// reports it deferred, neither passed nor failed, and Pass, Score and
+	// Failure are ignored. A Match that returns an error matching
+	// ErrNoModelKey is reported the same way, with the error's text.
+	Deferred string
+	// Eval, when set, is the grade behind the verdict of a model-graded
+	// matcher (score, threshold, the judge's reason, jurors); the host
+	// copies it into the report's assertion.
+	Eval *report.Eval
 }
 
 // Pass returns a passing result.
 func Pass() MatchResult { return MatchResult{Pass: true} }
+
+// Defer returns a deferred result: reason says which key is missing.
+func Defer(reason string) MatchResult { return MatchResult{Deferred: reason} }
 
 // Fail returns a failing result with the given failure.
 func Fail(f Failure) MatchResult { return MatchResult{Failure: &f} }

@@ -55,7 +55,8 @@ func applyContextFromProto(o *contract.MatchOptions, c *pluginv1.MatchContext) {
 
 // MatchResultFromProto is the verdict r on the item id.
 func MatchResultFromProto(id uint64, r *pluginv1.MatchResult) MatchItemResult {
-	res := MatchItemResult{ID: id, Pass: r.GetPass(), Failure: r.GetFailureJson(), Error: r.GetError(), ErrorKind: ErrorKind(r.GetErrorKind())}
+	res := MatchItemResult{ID: id, Pass: r.GetPass(), Failure: r.GetFailureJson(), Error: r.GetError(), ErrorKind: ErrorKind(r.GetErrorKind()),
+		Deferred: r.GetDeferred(), Eval: r.GetEvalJson()}
 	if r.GetHasScore() {
 		score := r.GetScore()
 		res.Score = &score

@@ -2,6 +2,7 @@ package pluginrpc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -118,6 +119,10 @@ func (s *matcherServer) evaluate(ctx context.Context, in contract.MatchInput) (r
 		}
 	}()
 	r, err := m.Match(ctx, in)
+	if err != nil && errors.Is(err, contract.ErrNoModelKey) {
+		// Nothing was judged: the item waits for a key, it did not fail.
+		return MatchItemResult{Deferred: err.Error()}
+	}
 	if err != nil {
 		kind := ErrorKindInternal
 		if errors.Is(err, contract.ErrInvalidArgument) {
@@ -128,7 +133,17 @@ func (s *matcherServer) evaluate(ctx context.Context, in contract.MatchInput) (r
 	if r.Score != nil && !(*r.Score >= 0 && *r.Score <= 1) {
 		return MatchItemResult{Error: fmt.Sprintf("matcher %q returned score %v, outside [0, 1]", in.Key, *r.Score), ErrorKind: ErrorKindInternal}
 	}
+	if r.Deferred != "" {
+		return MatchItemResult{Deferred: r.Deferred}
+	}
 	res = MatchItemResult{Pass: r.Pass, Score: r.Score}
+	if r.Eval != nil {
+		b, err := json.Marshal(r.Eval)
+		if err != nil {
+			return MatchItemResult{Error: fmt.Sprintf("encode eval: %v", err), ErrorKind: ErrorKindInternal}
+		}
+		res.Eval = b
+	}
 	if !r.Pass && r.Failure != nil {
 		b, err := appendFailure(nil, boundFailure(r.Failure))
 		if err != nil {

@@ -58,6 +58,12 @@ type MatchItemResult struct {
 	// Error is set when the item could not be evaluated.
 	Error     string
 	ErrorKind ErrorKind
+	// Deferred is set when the item was not judged because a model it
+	// needs has no key; the text names the variable.
+	Deferred string
+	// Eval is the grade behind the verdict (a report.Eval as JSON), from a
+	// model-graded matcher; nil otherwise.
+	Eval json.RawMessage
 }
 
 // CheckItem is one matcher argument to validate before the run.

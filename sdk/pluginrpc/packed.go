@@ -23,8 +23,9 @@ import (
 //           else 1-based), and actual, argument and options JSON, each
 //           length-prefixed). Items are numbered by position.
 // Response: version 1, count, then per item a flags byte (pass, score,
-//           failure, error), the score as 8 bytes, the error kind, the
-//           failure JSON and the error text, each only when flagged.
+//           failure, error, deferred, eval), the score as 8 bytes, the
+//           error kind, the failure JSON, the error text, the deferral
+//           reason and the eval JSON, each only when flagged.
 //
 // Integers are unsigned varints. A decoder checks every length and index
 // against the bytes it has: a malformed batch is an error, never a panic.
@@ -41,6 +42,11 @@ const (
 	packedScore   = 1 << 1
 	packedFailure = 1 << 2
 	packedError   = 1 << 3
+	// packedDeferred and packedEval are later additions: a plugin sets
+	// them only on items that need them (model-graded matchers), so
+	// batches of other matchers read the same as before.
+	packedDeferred = 1 << 4
+	packedEval     = 1 << 5
 )
 
 // packedItem is one decoded item: its strings come from the table, its
@@ -299,7 +305,7 @@ func decodePackedItems(b []byte) ([]packedItem, []packedContext, error) {
 func encodePackedResults(results []MatchItemResult) []byte {
 	size := 1 + binary.MaxVarintLen64
 	for i := range results {
-		size += 1 + 8 + 2 + len(results[i].Failure) + len(results[i].Error) + 2*binary.MaxVarintLen64
+		size += 1 + 8 + 2 + len(results[i].Failure) + len(results[i].Error) + len(results[i].Deferred) + len(results[i].Eval) + 4*binary.MaxVarintLen64
 	}
 	out := make([]byte, 0, size)
 	out = append(out, packedVersion)
@@ -319,6 +325,12 @@ func encodePackedResults(results []MatchItemResult) []byte {
 		if res.Error != "" {
 			flags |= packedError
 		}
+		if res.Deferred != "" {
+			flags |= packedDeferred
+		}
+		if len(res.Eval) > 0 {
+			flags |= packedEval
+		}
 		out = append(out, flags)
 		if res.Score != nil {
 			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(*res.Score))
@@ -330,6 +342,13 @@ func encodePackedResults(results []MatchItemResult) []byte {
 		if res.Error != "" {
 			out = binary.AppendUvarint(out, uint64(len(res.Error)))
 			out = append(out, res.Error...)
+		}
+		if res.Deferred != "" {
+			out = binary.AppendUvarint(out, uint64(len(res.Deferred)))
+			out = append(out, res.Deferred...)
+		}
+		if len(res.Eval) > 0 {
+			out = appendBytes(out, res.Eval)
 		}
 	}
 	return out
@@ -363,6 +382,12 @@ func DecodePackedResults(b []byte, ids func(i int) uint64, out []MatchItemResult
 		}
 		if flags&packedError != 0 {
 			res.Error = string(r.bytes("error"))
+		}
+		if flags&packedDeferred != 0 {
+			res.Deferred = string(r.bytes("deferred"))
+		}
+		if flags&packedEval != 0 {
+			res.Eval = r.bytes("eval")
 		}
 		if r.err != nil {
 			return r.err

@@ -49,6 +49,8 @@ func TestPackedResultsRoundTrip(t *testing.T) {
 		{ID: 3, Pass: true, Score: &half},
 		{ID: 4, Score: &zero, Failure: json.RawMessage(`{}`)},
 		{ID: 5, Error: "boom ✗", ErrorKind: ErrorKindPanic},
+		{ID: 6, Deferred: "model \"gpt-4o\" (openai) has no key: set OPENAI_API_KEY"},
+		{ID: 7, Pass: true, Score: &half, Eval: json.RawMessage(`{"form":"text","score":0.5}`)},
 	}
 	out := make([]MatchItemResult, len(in))
 	if err := DecodePackedResults(encodePackedResults(in), func(i int) uint64 { return in[i].ID }, out); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
 	"github.com/mcptest/mcptest/sdk/plugintest"
+	"github.com/mcptest/mcptest/sdk/report"
 )
 
 // echoProvider answers with what reached it: the endpoint and the request.
@@ -127,5 +128,46 @@ func TestHostNoKeyReachesThePlugin(t *testing.T) {
 	_ = json.Unmarshal(res[0].Failure, &f)
 	if !strings.HasPrefix(f.Note, "true|true|") || !strings.Contains(f.Note, "set X_KEY") {
 		t.Fatalf("failure = %s", res[0].Failure)
+	}
+}
+
+// A matcher whose model has no key reports its item deferred, not failed
+// and not errored, over both encodings of a batch: by returning the Host's
+// error as it is, or a Defer result. The reason keeps the variable's name,
+// and an Eval travels beside a verdict.
+func TestDeferredAndEvalCrossTheMatchRPC(t *testing.T) {
+	m := sdk.MatcherFunc(func(ctx context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		switch string(in.Argument) {
+		case `"error"`:
+			_, err := in.Host.Complete(ctx, "", sdk.ChatRequest{Model: "m"})
+			return sdk.MatchResult{}, fmt.Errorf("llm-judge: %w", err)
+		case `"defer"`:
+			return sdk.Defer("set Y_KEY"), nil
+		}
+		s := 0.9
+		return sdk.MatchResult{Pass: true, Score: &s, Eval: &report.Eval{Form: "text", Candidate: "value", Score: s, Threshold: 0.7, Passed: true, Reason: "fine"}}, nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "judge", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, keylessHost{})
+	items := []pluginrpc.MatchItem{
+		{ID: 1, Key: "k", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`"error"`)},
+		{ID: 2, Key: "k", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`"defer"`)},
+		{ID: 3, Key: "k", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`"pass"`)},
+	}
+	for _, packed := range []bool{false, true} {
+		conn.Matcher.UsePacked(packed)
+		res, err := conn.Matcher.Match(context.Background(), items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := res[0]; r.Pass || r.Error != "" || !strings.Contains(r.Deferred, "set X_KEY") {
+			t.Errorf("packed=%v: a Host error for want of a key: %+v", packed, r)
+		}
+		if r := res[1]; r.Pass || r.Error != "" || r.Deferred != "set Y_KEY" {
+			t.Errorf("packed=%v: a Defer result: %+v", packed, r)
+		}
+		var ev report.Eval
+		if r := res[2]; !r.Pass || r.Deferred != "" || json.Unmarshal(r.Eval, &ev) != nil || ev.Reason != "fine" || ev.Score != 0.9 {
+			t.Errorf("packed=%v: a verdict with its eval: %+v (%s)", packed, r, r.Eval)
+		}
 	}
 }

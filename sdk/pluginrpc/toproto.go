@@ -56,6 +56,7 @@ func ContextToProto(o *contract.MatchOptions) *pluginv1.MatchContext {
 // results of a batch at once.
 func matchResultToProto(res *pluginv1.MatchResult, id uint64, r MatchItemResult) {
 	res.Id, res.Pass, res.FailureJson, res.Error, res.ErrorKind = id, r.Pass, r.Failure, r.Error, pluginv1.ErrorKind(r.ErrorKind)
+	res.Deferred, res.EvalJson = r.Deferred, r.Eval
 	if r.Score != nil {
 		res.HasScore, res.Score = true, *r.Score
 	}

@@ -125,9 +125,12 @@ type EvalStep struct {
 
 // EvalJuror is one juror's (or panel model's) grading.
 type EvalJuror struct {
-	// Index is the juror's 0-based index; Model its model.
-	Index int    `json:"index"`
-	Model string `json:"model"`
+	// Index is the juror's 0-based index; Model its model, and Provider
+	// the providers: entry (or provider family) that served it, "" when
+	// unknown.
+	Index    int    `json:"index"`
+	Model    string `json:"model"`
+	Provider string `json:"provider,omitempty"`
 	// Score and Passed are its grading; Abstained is true when its reply
 	// stayed unparseable after one repair (it counts neither for nor
 	// against the quorum) and Error says why.

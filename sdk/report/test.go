@@ -15,8 +15,8 @@ const (
 	StatusWarned  Status = "warned"
 	StatusErrored Status = "errored"
 	StatusSkipped Status = "skipped"
-	// StatusDeferred is a test status only: an agent test (or judged
-	// metric) that could not run because its model's key is not set. It
+	// StatusDeferred: an agent test, judged metric or model-graded
+	// assertion that could not run because its model's key is not set. It
 	// is neither a pass nor a failure, and is counted on its own.
 	StatusDeferred Status = "deferred"
 )
@@ -133,7 +133,8 @@ type Assertion struct {
 	// Failure is the matcher's structured failure: expected, actual, diff,
 	// path, note and matcher-specific fields.
 	Failure json.RawMessage `json:"failure,omitempty"`
-	// Error explains an errored assertion.
+	// Error explains an errored assertion, or says which key a deferred
+	// one waits for.
 	Error string `json:"error,omitempty"`
 	// Plugin names the plugin that judged the assertion, as name@version.
 	Plugin string `json:"plugin,omitempty"`

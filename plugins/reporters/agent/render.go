@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/evaltext"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/failtext"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk"
@@ -93,6 +94,12 @@ func write(w io.Writer, run *report.Run) {
 		}
 	}
 	fmt.Fprintf(w, " exit=%d\n", run.ExitCode)
+	if tr := evaltext.Trials(run.Trials); tr != "" {
+		fmt.Fprintf(w, "TRIALS %s\n", line(strings.TrimPrefix(tr, "trials: ")))
+	}
+	if c := evaltext.Costs(run.Costs); c != "" {
+		fmt.Fprintf(w, "COST %s\n", line(strings.TrimPrefix(c, "cost ")))
+	}
 	for _, e := range run.Errors {
 		fmt.Fprintf(w, "RUNERROR %s\n", line(e.Message))
 	}
@@ -124,17 +131,28 @@ func writeTest(w io.Writer, t *report.Test) {
 	if t.Error != nil {
 		fmt.Fprintf(w, "  error: %s: %s\n", line(t.Error.Kind), line(t.Error.Message))
 	}
+	writeEval(w, t.Eval)
 	for i := range t.Assertions {
 		writeAssertion(w, &t.Assertions[i])
 	}
 	if t.File != "" {
-		fmt.Fprintf(w, "  repro: mcptest run %s --id %s\n", shellQuote(t.File), shellQuote(t.ID))
+		// Evals run under their own subcommand; mcptest run skips them.
+		cmd := "run"
+		if t.Block == "evals" {
+			cmd = "eval"
+		}
+		fmt.Fprintf(w, "  repro: mcptest %s %s --id %s\n", cmd, shellQuote(t.File), shellQuote(t.ID))
 	}
 }
 
-// writeAssertion writes a failed or errored assertion (members of a
-// failed assert-set included); passed ones are left out.
+// writeAssertion writes a failed, errored or deferred assertion (members
+// of a failed assert-set included); passed ones are left out.
 func writeAssertion(w io.Writer, a *report.Assertion) {
+	if a.Status == report.StatusDeferred {
+		// Not judged for want of a model key: the agent should know.
+		fmt.Fprintf(w, "  deferred: %s %s: %s\n", line(a.Target), line(a.Matcher), line(a.Error))
+		return
+	}
 	if a.Status != report.StatusFailed && a.Status != report.StatusErrored {
 		return
 	}
@@ -152,8 +170,21 @@ func writeAssertion(w io.Writer, a *report.Assertion) {
 			fmt.Fprintf(w, "  %s: %s\n", f.Name, line(f.Value))
 		}
 	}
+	writeEval(w, a.Eval)
 	for i := range a.Assertions {
 		writeAssertion(w, &a.Assertions[i])
+	}
+}
+
+// writeEval writes a failed grade: its headline, then its reason and the
+// criteria, tree steps and jurors, one line each.
+func writeEval(w io.Writer, e *report.Eval) {
+	if e == nil {
+		return
+	}
+	fmt.Fprintf(w, "  eval: %s\n", line(evaltext.Headline(e)))
+	for _, d := range evaltext.Details(e) {
+		fmt.Fprintf(w, "  eval.%s\n", line(d))
 	}
 }
 

@@ -65,6 +65,8 @@ func writeBadge(_ context.Context, s *sdk.RenderSession, run *report.Run) error 
 //   - nothing ran (no tests, or all skipped): "lightgrey", "no tests" or
 //     "3 skipped".
 //
+// A run with --trials adds its flaky tests ("4/5 passed, 1 flaky").
+//
 // Counts come from the tests rather than the summary so the badge cannot
 // disagree with the report's own list.
 func badgeFor(run *report.Run) badge {
@@ -115,6 +117,11 @@ func badgeFor(run *report.Run) badge {
 	default:
 		b.Color = colorNoTests
 		b.Message = "no tests"
+	}
+	// A run with --trials names its flaky tests: a green badge over
+	// flaky tests would hide that the verdict depends on the trial.
+	if tr := run.Trials; tr != nil && tr.Flaky > 0 {
+		b.Message += ", " + strconv.Itoa(tr.Flaky) + " flaky"
 	}
 	// A merged report missing shards must not look like the whole run.
 	if run.Partial != nil {

@@ -106,6 +106,7 @@ func TestBadgeRules(t *testing.T) {
 		{"warnings and skips", finished(p, w, w, s), "1 passed, 2 warnings, 1 skipped", "yellow"},
 		{"a warning and a failure", finished(p, w, f), "1 failed", "red"},
 		{"sample", reporttest.Events(), "2 failed, 1 errored", "critical"},
+		{"graded run with a flaky trial", rendertestFinished(reporttest.Evals()), "4 failed, 1 flaky", "red"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := renderBadge(t, tc.events)
@@ -114,6 +115,10 @@ func TestBadgeRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+func rendertestFinished(run *report.Run) []report.Event {
+	return []report.Event{{Type: report.EventRunFinished, Run: run}}
 }
 
 func TestWithoutRunFinished(t *testing.T) {

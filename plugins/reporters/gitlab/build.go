@@ -37,6 +37,8 @@ type issue struct {
 	Severity    string   `json:"severity"`
 	Fingerprint string   `json:"fingerprint"`
 	Location    location `json:"location"`
+	// Content holds a graded finding's whole grade, for people.
+	Content *content `json:"content,omitempty"`
 }
 
 // location is a file, relative to the project root, and a line in it.
@@ -60,7 +62,7 @@ func buildIssues(run *report.Run) []issue {
 	for _, e := range run.Errors {
 		out = append(out, runErrorIssue(run, e))
 	}
-	return out
+	return append(out, evalIssues(run)...)
 }
 
 // findingIssue renders one finding of a test.
@@ -72,11 +74,12 @@ func findingIssue(run *report.Run, f *findings.Finding) issue {
 	return issue{
 		Type:        "issue",
 		CheckName:   f.RuleID(),
-		Description: f.Summary(),
+		Description: f.Summary() + trialNote(run, f.Test),
 		Categories:  []string{category},
 		Severity:    severity(f),
 		Fingerprint: f.Fingerprint,
 		Location:    location{Path: issuePath(run, f.Test.File), Lines: lines{Begin: max(f.Test.Line, 1)}},
+		Content:     findingContent(f),
 	}
 }
 

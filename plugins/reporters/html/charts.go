@@ -193,7 +193,7 @@ func breakdown(run *report.Run, key func(*report.Test) (name, detail string)) []
 	return out
 }
 
-// scores draws the score distribution of scored tests: ten bars over
+// scores draws the score distribution of scored tests and evals: ten bars over
 // 0..1, each coloured by whether its tests passed, with a marker at each
 // threshold the tests set.
 func (c *chartsView) scores(run *report.Run) {
@@ -201,17 +201,23 @@ func (c *chartsView) scores(run *report.Run) {
 	thresholds := map[float64]int{}
 	for i := range run.Tests {
 		t := &run.Tests[i]
-		if t.Score == nil || math.IsNaN(*t.Score) {
+		score, threshold := t.Score, t.Threshold
+		if score == nil && t.Eval != nil {
+			// An eval's score is its grade's (on 0..1 whatever its
+			// display scale).
+			score, threshold = &t.Eval.Score, &t.Eval.Threshold
+		}
+		if score == nil || math.IsNaN(*score) {
 			continue
 		}
 		c.Scored++
-		b := min(int(math.Max(0, *t.Score)*10), 9)
+		b := min(int(math.Max(0, *score)*10), 9)
 		counts[b]++
 		if t.Status == report.StatusFailed || t.Status == report.StatusErrored {
 			fails[b]++
 		}
-		if t.Threshold != nil {
-			thresholds[*t.Threshold]++
+		if threshold != nil {
+			thresholds[*threshold]++
 		}
 	}
 	if c.Scored == 0 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/evaltext"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
 )
@@ -40,6 +41,8 @@ type page struct {
 	Tags                  []tagView
 	Tests                 []testView
 	Charts                *chartsView // charts.go
+	Costs                 string      // evals.go
+	Trials                *trialsView
 }
 
 // latencyView is one suite's p95 latency budget against its tests.
@@ -77,6 +80,7 @@ type testView struct {
 	Assertions                    []assertionView
 	Frames                        []frameView
 	Agent                         *agentView // conversation.go
+	Eval                          *evalView  // evals.go
 }
 
 // checkView describes a compliance check.
@@ -90,6 +94,7 @@ type assertionView struct {
 	Target, Matcher, Message, Plugin, Score string
 	Error                                   string
 	Fields                                  []fieldView
+	Eval                                    *evalView
 }
 
 // frameView is one captured JSON-RPC message.
@@ -141,6 +146,8 @@ func newPage(run *report.Run, reportJSON []byte) *page {
 	}
 	p.Models = modelsView(run)
 	p.Charts = newCharts(run)
+	p.Costs = evaltext.Costs(run.Costs)
+	p.Trials = newTrialsView(run.Trials)
 	for _, s := range run.Servers {
 		p.Servers = append(p.Servers, report.Server{Name: textsafe.Clean(s.Name), Suite: textsafe.Clean(s.Suite), Transport: textsafe.Clean(s.Transport),
 			TargetVersion: textsafe.Clean(s.TargetVersion), ProtocolVersion: textsafe.Clean(s.ProtocolVersion),
@@ -272,6 +279,9 @@ func newTestView(index int, t *report.Test, openFailures bool) testView {
 	if t.Agent != nil {
 		v.Agent = newAgentView(t.Agent)
 	}
+	if v.Eval = newEvalView(t.Eval); v.Eval != nil && v.Score == "" {
+		v.Score, v.Threshold = v.Eval.Score, v.Eval.Threshold
+	}
 	for _, f := range t.Frames {
 		fv := frameView{Direction: textsafe.Clean(f.Direction), Class: "other", Arrow: "•", At: formatMS(f.AtMS), Body: frameBody(f.Data, f.Truncated), Truncated: f.Truncated}
 		switch f.Direction {
@@ -295,6 +305,7 @@ func newAssertionView(a *report.Assertion) assertionView {
 	if a.Score != nil {
 		v.Score = formatFloat(*a.Score)
 	}
+	v.Eval = newEvalView(a.Eval)
 	if a.Status == report.StatusFailed || len(a.Failure) > 0 {
 		v.Fields = failureFields(a.Failure, nil)
 	}

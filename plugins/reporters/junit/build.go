@@ -92,12 +92,14 @@ func buildSuite(run *report.Run, g *group, id int) *suiteXML {
 	s.Properties.add("suite.block", block)
 	s.Properties.add("suite.protocol_version", version)
 	addServerProperties(&s.Properties, run.Servers, g.tests)
+	addRunEvalProperties(&s.Properties, run, g.file)
 
 	var stdout, stderr strings.Builder
 	var total float64
 	for _, t := range g.tests {
 		s.Cases = append(s.Cases, buildCase(t, file, block))
 		addTestProperties(&s.Properties, t)
+		addEvalProperties(&s.Properties, run, t)
 		total += t.DurationMS
 		switch statusOf(t) {
 		case report.StatusFailed:

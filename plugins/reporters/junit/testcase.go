@@ -119,7 +119,9 @@ func failureDetail(t *report.Test) *detailXML {
 	}
 	if failed == 0 {
 		d.Message = "test failed"
-		if t.Score != nil && t.Threshold != nil {
+		if t.Eval != nil && !t.Eval.Passed {
+			d.Message, d.Type = evalMessage(t.Eval), "eval"
+		} else if t.Score != nil && t.Threshold != nil {
 			d.Message = "score " + failtext.FormatNumber(*t.Score) + " is below the threshold " + failtext.FormatNumber(*t.Threshold)
 			d.Type = "threshold"
 		}
@@ -168,6 +170,11 @@ func writeAssertion(b *strings.Builder, a *report.Assertion) {
 		}
 		fields = append(fields, failtext.Fields(a.Failure)...)
 	}
+	if a.Eval != nil {
+		var eb strings.Builder
+		writeEval(&eb, "", a.Eval)
+		fields = append(fields, failtext.Field{Name: "eval", Value: strings.TrimRight(eb.String(), "\n")})
+	}
 	if c := a.Check; c != nil {
 		// An entry running several checks: name the one this finding
 		// belongs to, at the level of what was broken.
@@ -190,6 +197,14 @@ func writeAssertion(b *strings.Builder, a *report.Assertion) {
 // writeTestFacts writes what applies to the whole test: its score against
 // its threshold, its compliance check and the tail of the server's stderr.
 func writeTestFacts(b *strings.Builder, t *report.Test) {
+	writeEval(b, "", t.Eval)
+	for i := range t.Assertions {
+		// A model-graded assertion left unjudged for want of a key: not a
+		// failure, but the reader should know it was not judged.
+		if a := &t.Assertions[i]; a.Status == report.StatusDeferred {
+			b.WriteString(failtext.AssertionLabel(a) + "\n  deferred: " + nonEmpty(textsafe.CleanLineTrim(a.Error), "no model key") + "\n")
+		}
+	}
 	if t.Score != nil {
 		line := "score: " + failtext.FormatNumber(*t.Score)
 		if t.Threshold != nil {

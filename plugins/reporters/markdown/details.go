@@ -71,10 +71,17 @@ func writeTestDetails(b *strings.Builder, t *report.Test) {
 		}
 		b.WriteString("): " + inline(c.Title, maxReasonRunes) + "\n\n")
 	}
+	writeEvalDetails(b, t.Eval)
 	for i := range t.Assertions {
 		a := &t.Assertions[i]
-		if a.Status == report.StatusFailed || a.Status == report.StatusErrored {
+		switch a.Status {
+		case report.StatusFailed, report.StatusErrored:
 			writeAssertion(b, a)
+			writeEvalDetails(b, a.Eval)
+		case report.StatusDeferred:
+			// Not judged for want of a model key: say so, with the key.
+			fmt.Fprintf(b, "**⏸️ assertion %d:** %s › %s — deferred: %s\n\n", a.Index+1, code(a.Target, maxNameRunes, false),
+				code(a.Matcher, maxShortRunes, false), inline(a.Error, maxReasonRunes))
 		}
 	}
 	if t.Error != nil {

@@ -57,6 +57,7 @@ func document(run *report.Run, opt docOptions) string {
 	writeModels(&b, run)
 	writeVersions(&b, run)
 	writeTrials(&b, run)
+	writeEvals(&b, run, opt.maxRows)
 	writeLatency(&b, run)
 	if opt.note != "" {
 		b.WriteString("> " + opt.note + "\n\n")

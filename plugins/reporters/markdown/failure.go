@@ -104,8 +104,13 @@ func reason(t *report.Test) string {
 		}
 		if detail := failureSummary(a.Failure); detail != "" {
 			out += " — " + detail
+		} else if a.Eval != nil {
+			out += " — " + evalReason(a.Eval)
 		}
 		return out
+	}
+	if t.Eval != nil && !t.Eval.Passed {
+		return evalReason(t.Eval)
 	}
 	if t.Score != nil && t.Threshold != nil && *t.Score < *t.Threshold {
 		return "score " + strconv.FormatFloat(*t.Score, 'f', -1, 64) + " below the threshold " + strconv.FormatFloat(*t.Threshold, 'f', -1, 64)

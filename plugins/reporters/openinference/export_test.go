@@ -238,7 +238,7 @@ func TestEveryLineValidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "edge cases": edgeRun(), "warning": spanstest.WarningRun(), "partial": partialRun(), "agent": spanstest.AgentRun()} {
+	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "edge cases": edgeRun(), "warning": spanstest.WarningRun(), "partial": partialRun(), "agent": spanstest.AgentRun(), "evals": reporttest.Evals()} {
 		for i, l := range lines(t, export(t, finishedOnly(run))) {
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(l))
 			if err != nil {

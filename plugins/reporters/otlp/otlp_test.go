@@ -210,7 +210,7 @@ func checkRequest(t *testing.T, req *collectortrace.ExportTraceServiceRequest, r
 func TestDecodesAsOTLP(t *testing.T) {
 	partial := spanstest.WarningRun()
 	partial.Partial = &report.Partial{MissingShards: []int{2, 3}, ShardTotal: 4}
-	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "warning": spanstest.WarningRun(), "partial": partial} {
+	for name, run := range map[string]*report.Run{"sample": reporttest.Sample(), "warning": spanstest.WarningRun(), "partial": partial, "evals": reporttest.Evals()} {
 		t.Run(name, func(t *testing.T) {
 			checkRequest(t, decode(t, render(t, finished(run))), run)
 		})

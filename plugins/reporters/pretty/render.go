@@ -114,14 +114,22 @@ func (r *renderer) writeTest(b *strings.Builder, t *report.Test) {
 	}
 	b.WriteString(r.slowMark(t))
 	b.WriteString("\n")
+	r.writeEval(b, indent1, t.Eval)
 
 	if t.Status == report.StatusPassed {
 		return
 	}
 	for i := range t.Assertions {
 		a := &t.Assertions[i]
-		if a.Status == report.StatusFailed || a.Status == report.StatusErrored {
+		switch a.Status {
+		case report.StatusFailed, report.StatusErrored:
 			r.writeAssertion(b, a)
+			r.writeEval(b, indent1+indentStep, a.Eval)
+		case report.StatusDeferred:
+			// A model-graded assertion whose judge has no key: neither
+			// passed nor failed, and the reader should know it was not
+			// judged.
+			r.writeDeferred(b, a)
 		}
 	}
 	r.writeScore(b, t)
@@ -220,6 +228,7 @@ func (r *renderer) finish(run *report.Run) error {
 	}
 	r.writeVersions(&b, run)
 	r.writeTrials(&b, run)
+	r.writeCosts(&b, run)
 	r.writeLatency(&b, run)
 	b.WriteString("\n" + r.summary(run) + "\n")
 	return r.write(b.String())

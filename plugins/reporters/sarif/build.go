@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/evaltext"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/failtext"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/findings"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
@@ -152,6 +153,18 @@ func resultProperties(f *findings.Finding) map[string]any {
 	if t.Threshold != nil {
 		p["threshold"] = *t.Threshold
 	}
+	// The grade rides along whole (scores on 0..1, display on the
+	// rubric's scale): the assertion's for a judged metric, else the
+	// test's.
+	if a := f.Assertion; a != nil && a.Eval != nil {
+		p["eval"] = evaltext.Clean(a.Eval)
+	} else if t.Eval != nil {
+		p["eval"] = evaltext.Clean(t.Eval)
+	}
+	if t.TrialOf != "" {
+		p["trial"] = t.Trial
+		p["trialOf"] = textsafe.CleanLineTrim(t.TrialOf)
+	}
 	var tags []string
 	for _, tag := range t.Tags {
 		if tag = textsafe.CleanLineTrim(tag); tag != "" && !slices.Contains(tags, tag) {
@@ -192,6 +205,17 @@ func runProperties(run *report.Run) map[string]any {
 	p := map[string]any{"runId": textsafe.CleanLineTrim(run.RunID), "summary": run.Summary}
 	if run.Partial != nil {
 		p["partial"] = run.Partial
+	}
+	if tr := run.Trials; tr != nil {
+		p["trials"] = trialsProperty(tr)
+	}
+	if run.Costs != nil {
+		c := *run.Costs
+		c.Suites = nil
+		for _, sc := range run.Costs.Suites {
+			c.Suites = append(c.Suites, report.SuiteCost{Suite: textsafe.CleanLineTrim(sc.Suite), USD: sc.USD})
+		}
+		p["costs"] = c
 	}
 	return p
 }
@@ -260,4 +284,23 @@ func formatTime(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(timeLayout)
+}
+
+// trialsProperty is the run's trials for its properties: pass@k and
+// pass^k overall, the verdict mode, and each test that did not pass every
+// trial (the flaky ones flagged).
+func trialsProperty(tr *report.Trials) map[string]any {
+	var notAll []map[string]any
+	for _, tt := range tr.Tests {
+		if tt.PassHatK {
+			continue
+		}
+		notAll = append(notAll, map[string]any{"id": textsafe.CleanLineTrim(tt.ID), "name": textsafe.CleanLineTrim(tt.Name),
+			"passed": tt.Passed, "trials": tt.Trials, "flaky": tt.Flaky, "passAtK": tt.PassAtK})
+	}
+	p := map[string]any{"k": tr.K, "verdict": tr.Pass, "passAtK": tr.PassAtK, "passHatK": tr.PassHatK, "flaky": tr.Flaky}
+	if len(notAll) > 0 {
+		p["notPassedEveryTrial"] = notAll
+	}
+	return p
 }

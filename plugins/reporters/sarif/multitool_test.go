@@ -154,7 +154,8 @@ func multitoolRuns() map[string]*report.Run {
 	passing := &report.Run{RunID: "ok", Tool: report.ToolInfo{Name: "mcptest", Version: "1.2.3"},
 		Tests: []report.Test{{ID: "c::J01", Name: "J01", File: "c.yml", Line: 1, Status: report.StatusPassed,
 			Check: &report.Check{ID: "J01", Title: "ids match", Severity: "MUST"}}}}
-	return map[string]*report.Run{"sample": reporttest.Sample(), "warning": spanstest.WarningRun(), "wildcard": spanstest.WildcardRun(), "passing": passing}
+	return map[string]*report.Run{"sample": reporttest.Sample(), "warning": spanstest.WarningRun(), "wildcard": spanstest.WildcardRun(), "passing": passing,
+		"evals": reporttest.Evals(), "toolkit": toolkitRun()}
 }
 
 func TestMultitoolDefaultAndGitHubRules(t *testing.T) {

@@ -22,6 +22,9 @@ const (
 	helpCompliance = informationURI + "/blob/main/docs/compliance.md"
 	helpMatchers   = informationURI + "/blob/main/docs/matchers.md"
 	helpReport     = informationURI + "/blob/main/docs/report-sarif.md"
+	helpToolkit    = informationURI + "/blob/main/docs/toolkit.md"
+	helpCatalog    = informationURI + "/blob/main/docs/catalog.md"
+	helpEvals      = informationURI + "/blob/main/docs/agents-and-evals.md"
 )
 
 // checkRule declares the rule of a compliance check once; the first test
@@ -30,6 +33,9 @@ func (b *builder) checkRule(c *report.Check) int {
 	id := textsafe.CleanLineTrim(c.ID)
 	if i, ok := b.ruleIndex[id]; ok {
 		return i
+	}
+	if command, rule, ok := toolkitCheck(id); ok {
+		return b.toolkitRule(c, id, command, rule)
 	}
 	sev := strings.ToUpper(textsafe.CleanLineTrim(c.Severity))
 	title := cmp.Or(textsafe.CleanLineTrim(c.Title), id)
@@ -66,6 +72,60 @@ func (b *builder) checkRule(c *report.Check) int {
 	})
 }
 
+// toolkitCheck splits the check id of a toolkit finding ("lint/tool-
+// description-missing", "audit/crashed") into its command and rule.
+// Compliance check ids ("J04", "T06", or a pattern such as "J*") never
+// hold a slash.
+func toolkitCheck(id string) (command, rule string, ok bool) {
+	command, rule, ok = strings.Cut(id, "/")
+	return command, rule, ok && command != "" && rule != ""
+}
+
+// toolkitHelp is the page that documents a toolkit command's findings:
+// diff and drift have theirs in the catalog page, the others in the
+// toolkit page, each under its command's heading.
+func toolkitHelp(command string) string {
+	switch command {
+	case "diff":
+		return helpCatalog + "#comparing-two-catalogs-mcptest-diff"
+	case "drift":
+		return helpCatalog + "#watching-a-server-mcptest-drift"
+	}
+	return helpToolkit + "#" + command
+}
+
+// toolkitRule declares the rule of a toolkit finding (audit, fuzz, lint,
+// coverage, ...) under its own id and name, so code scanning groups the
+// findings by what the toolkit command found rather than as compliance
+// checks.
+func (b *builder) toolkitRule(c *report.Check, id, command, rule string) int {
+	sev := strings.ToUpper(textsafe.CleanLineTrim(c.Severity))
+	title := cmp.Or(textsafe.CleanLineTrim(c.Title), id)
+	full := "mcptest " + command + " rule " + id
+	if sev != "" {
+		full += " (" + sev + ")"
+	}
+	full += ": " + title + "."
+	help := full + " Found by `mcptest " + command + "` against the server under test; fix the server (or its tool, resource and prompt definitions) and run the command again."
+	if severityLevel(sev) == "warning" {
+		help += " A SHOULD rule is a recommendation: a finding is a warning."
+	}
+	props := map[string]any{"tags": []string{"mcp", command}}
+	if sev != "" {
+		props["severity"] = sev
+	}
+	return b.addRule(descriptor{
+		ID:                   id,
+		Name:                 pascal(command) + pascal(rule),
+		ShortDescription:     &message{Text: title},
+		FullDescription:      &message{Text: full},
+		Help:                 &helpText{Text: help},
+		HelpURI:              toolkitHelp(command),
+		DefaultConfiguration: &configuration{Level: severityLevel(sev)},
+		Properties:           props,
+	})
+}
+
 // genericRule declares one of mcptest's own rules once.
 func (b *builder) genericRule(id string) int {
 	if i, ok := b.ruleIndex[id]; ok {
@@ -80,6 +140,12 @@ func (b *builder) genericRule(id string) int {
 		full = "A test's expectation checked with the " + matcher + " matcher did not hold for the server's answer."
 		help = full + " The result's message gives the target, the expected and the actual values; fix the server or the suite's expectation."
 		uri = helpMatchers
+	case id == findings.RuleEvalFailed:
+		name = "EvalFailed"
+		short = "A graded test (an eval) scored below its threshold or failed a gate"
+		full = "A model-graded or scored test failed: its rubric score stayed below the threshold, or a required criterion failed, a guard tripped, or cited evidence was not found in the candidate."
+		help = full + " The result's message gives the score on the rubric's scale, the threshold and the gate; its properties hold the whole grade (criteria, tree path, jurors, cost). A deferred eval (no model key) is never reported here."
+		uri = helpEvals
 	case id == findings.RuleTestFailed:
 		name = "TestFailed"
 		short = "A test failed without a failed assertion, such as a score below its threshold"

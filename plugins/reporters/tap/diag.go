@@ -72,6 +72,9 @@ func diagnostics(t *report.Test) []kv {
 	if t.Check != nil {
 		add("check", checkPairs(t.Check))
 	}
+	if t.Eval != nil {
+		add("eval", evalPairs(t.Eval))
+	}
 	if t.Server != "" {
 		add("server", t.Server)
 	}
@@ -85,6 +88,16 @@ func diagnostics(t *report.Test) []kv {
 			list[i] = assertionMap(a)
 		}
 		add("assertions", list)
+	}
+	var deferred []any
+	for i := range t.Assertions {
+		if a := &t.Assertions[i]; a.Status == report.StatusDeferred {
+			deferred = append(deferred, assertionMap(a))
+		}
+	}
+	if len(deferred) > 0 {
+		// Not judged for want of a model key: neither passed nor failed.
+		add("deferred_assertions", deferred)
 	}
 	if tail := textsafe.Tail(textsafe.Clean(t.Stderr), stderrLines); tail != "" {
 		add("stderr", prose(tail))
@@ -108,6 +121,9 @@ func failedAssertions(t *report.Test) []*report.Assertion {
 // matcher failed where.
 func failureMessage(t *report.Test, failed []*report.Assertion) string {
 	if len(failed) == 0 {
+		if t.Eval != nil && !t.Eval.Passed {
+			return evalMessage(t.Eval)
+		}
 		if t.Check != nil && t.Check.Title != "" {
 			return t.Check.Title
 		}
@@ -188,6 +204,9 @@ func assertionMap(a *report.Assertion) []kv {
 	}
 	if a.Check != nil {
 		pairs = append(pairs, kv{"check", checkPairs(a.Check)})
+	}
+	if a.Eval != nil {
+		pairs = append(pairs, kv{"eval", evalPairs(a.Eval)})
 	}
 	if len(bytes.TrimSpace(a.Failure)) > 0 {
 		pairs = append(pairs, kv{"failure", failurePairs(a.Failure)})

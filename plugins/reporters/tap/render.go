@@ -101,6 +101,7 @@ func (w *writer) finish(run *report.Run) error {
 		b.WriteString(comment(fmt.Sprintf("latency %s: p95 %.0f ms of %d ms over %d tests, %d slower: %s",
 			l.File, l.P95MS, l.BudgetMS, l.Tests, l.Over, verdict)))
 	}
+	b.WriteString(runEvalComments(run))
 	s := run.Summary
 	b.WriteString(comment(fmt.Sprintf("%d passed, %d failed, %s%d errored, %d skipped%s (%d tests)",
 		s.Passed, s.Failed, warned(s.Warned), s.Errored, s.Skipped, deferred(s.Deferred), s.Total)))

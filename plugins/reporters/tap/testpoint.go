@@ -32,6 +32,10 @@ func testPoint(n int, t *report.Test) string {
 	line := "ok " + strconv.Itoa(n) + " - " + escapeText(name)
 	switch t.Status {
 	case report.StatusPassed:
+		if t.Eval != nil {
+			// A passing grade keeps its score and how it was reached.
+			return endLine(line) + yamlBlock([]kv{{"message", "eval passed"}, {"severity", "comment"}, {"eval", evalPairs(t.Eval)}})
+		}
 		return endLine(line)
 	case report.StatusWarned:
 		return endLine(line) + yamlBlock(diagnostics(t))

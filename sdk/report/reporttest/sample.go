@@ -106,7 +106,12 @@ func Sample() *report.Run {
 // Events returns the event stream a live run of Sample would produce:
 // run_started, test_started/test_finished per test, run_finished.
 func Events() []report.Event {
-	run := Sample()
+	return EventsOf(Sample())
+}
+
+// EventsOf returns the event stream a live run producing run would
+// emit: run_started, test_started/test_finished per test, run_finished.
+func EventsOf(run *report.Run) []report.Event {
 	header := *run
 	header.Tests = nil
 	at := run.StartedAt
@@ -118,6 +123,5 @@ func Events() []report.Event {
 			report.Event{Type: report.EventTestStarted, Time: at, Test: &start},
 			report.Event{Type: report.EventTestFinished, Time: at, Test: &t})
 	}
-	evs = append(evs, report.Event{Type: report.EventRunFinished, Time: run.FinishedAt, Run: run})
-	return evs
+	return append(evs, report.Event{Type: report.EventRunFinished, Time: run.FinishedAt, Run: run})
 }

@@ -4,7 +4,8 @@
 // host routes the call. Key "model-says", argument
 // {model: <id>, provider: <name or "">, contains: <text>}: the item passes
 // when the model's answer about the value contains the text. A model
-// without a key makes the item errored with a note naming the variable.
+// without a key: the plugin returns the Host's error as it is, which the
+// SDK reports as a deferred item naming the variable.
 package main
 
 import (

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptest/mcptest/plugins/reporters/internal/evaltext"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/failtext"
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
@@ -41,6 +42,8 @@ const (
 	// RuleTestErrored names a test, or an assertion, that could not be
 	// judged.
 	RuleTestErrored = "mcptest/test-errored"
+	// RuleEvalFailed names a graded test (an eval) whose grade failed.
+	RuleEvalFailed = "mcptest/eval-failed"
 )
 
 // Limits of the text a finding carries.
@@ -137,6 +140,9 @@ func (f *Finding) RuleID() string {
 	case AssertionFailed:
 		return RuleAssertionPrefix + cmp.Or(textsafe.CleanLineTrim(f.Assertion.Matcher), "unknown")
 	case TestFailed:
+		if f.Test.Eval != nil {
+			return RuleEvalFailed
+		}
 		return RuleTestFailed
 	}
 	return RuleTestErrored
@@ -242,7 +248,12 @@ func (f *Finding) Summary() string {
 			cmp.Or(textsafe.CleanLineTrim(a.Error), "no error message")
 	case TestFailed:
 		what = "failed"
-		if t.Score != nil && t.Threshold != nil {
+		if e := t.Eval; e != nil {
+			what = "eval failed with score " + evaltext.Score(e) + " (threshold " + evaltext.Threshold(e) + ")"
+			if r := textsafe.CleanLineTrim(e.Reason); r != "" {
+				what += ": " + r
+			}
+		} else if t.Score != nil && t.Threshold != nil {
 			what += " with score " + failtext.FormatNumber(*t.Score) + " below the threshold " + failtext.FormatNumber(*t.Threshold)
 		}
 	default:
@@ -272,6 +283,14 @@ func (f *Finding) Details() []string {
 	}
 	if a != nil && a.Plugin != "" {
 		out = append(out, "judged by: "+textsafe.CleanLineTrim(a.Plugin))
+	}
+	if a != nil && a.Eval != nil {
+		out = append(out, evaltext.Headline(a.Eval))
+		out = append(out, evaltext.Details(a.Eval)...)
+	}
+	if a == nil && t.Eval != nil {
+		out = append(out, evaltext.Headline(t.Eval))
+		out = append(out, evaltext.Details(t.Eval)...)
 	}
 	if f.Kind == TestErrored {
 		for i := range t.Assertions {

@@ -12,6 +12,7 @@ import (
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
+	"github.com/mcptest/mcptest/sdk/report/reporttest"
 )
 
 // Primary streams events through the reporter key of p and returns what
@@ -50,4 +51,18 @@ func NeedsRunFinished(t *testing.T, p *sdk.Plugin, key string) {
 	if err := stream.Close(); err == nil || !strings.Contains(err.Error(), "run_finished") {
 		t.Errorf("Close = %v, want the missing run_finished error", err)
 	}
+}
+
+// LiveMatchesSaved renders run twice through the reporter key of p: as
+// the live event stream of a run (run_started, each test's started and
+// finished events, run_finished) and as the final report alone (what
+// `mcptest report` re-renders). The two outputs must be the same, so a
+// saved report tells what the live run told. It returns the output.
+func LiveMatchesSaved(t *testing.T, p *sdk.Plugin, key string, run *report.Run) string {
+	t.Helper()
+	live := Primary(t, p, key, reporttest.EventsOf(run))
+	if saved := Primary(t, p, key, Finished(run)); saved != live {
+		t.Errorf("%s: the live run and its saved report render differently:\n--- live\n%s\n--- saved\n%s", key, live, saved)
+	}
+	return live
 }

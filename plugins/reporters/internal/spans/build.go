@@ -86,6 +86,7 @@ func runSpan(run *report.Run, trace, id string) Span {
 		a["mcptest.run.shard.total"] = p.ShardTotal
 		a["mcptest.run.missing_shards"] = append([]int{}, p.MissingShards...)
 	}
+	setRunGradeAttrs(a, run)
 	sp.Attributes = a
 	return sp
 }
@@ -137,6 +138,16 @@ func testSpan(t *report.Test, trace, id, parent string) Span {
 	}
 	if t.Threshold != nil {
 		a["mcptest.test.threshold"] = *t.Threshold
+	}
+	if e := t.Eval; e != nil {
+		// An eval's score is its grade's; its verdict span has the rest.
+		if t.Score == nil {
+			a["mcptest.test.score"] = e.Score
+			a["mcptest.test.threshold"] = e.Threshold
+		}
+		if e.CostUSD != nil {
+			a["mcptest.test.cost_usd"] = *e.CostUSD
+		}
 	}
 	if t.Check != nil {
 		setString(a, "mcptest.test.rule_id", t.Check.ID)

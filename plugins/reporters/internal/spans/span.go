@@ -109,12 +109,15 @@ func Build(run *report.Run) []Span {
 		id := testSpanID(key, t.ID, seen[t.ID])
 		seen[t.ID]++
 		ts := testSpan(t, trace, id, root)
+		setTrialAttrs(ts.Attributes, run, t)
 		clock.placeTest(&ts, t)
 		spans = append(spans, ts)
 		if t.Agent != nil {
 			spans = append(spans, agentSpans(t, key, &ts)...)
 		}
-		if judged(t) {
+		if graded(t) {
+			spans = append(spans, evalVerdictSpans(t, key, &ts)...)
+		} else if judged(t) {
 			vs := verdictSpan(t, trace, verdictSpanID(key, id), id)
 			vs.StartUnixNano, vs.EndUnixNano = ts.EndUnixNano, ts.EndUnixNano
 			spans = append(spans, vs)
@@ -122,6 +125,24 @@ func Build(run *report.Run) []Span {
 	}
 	clock.placeRun(&spans[0], spans[1:])
 	return spans
+}
+
+// graded reports tests whose grades have evaluator spans of their own:
+// an eval (its Eval) or a test with judged assertions. A deferred eval has
+// no grade, so no span.
+func graded(t *report.Test) bool {
+	if t.Status == report.StatusSkipped || t.Status == report.StatusDeferred {
+		return false
+	}
+	if t.Eval != nil {
+		return true
+	}
+	for i := range t.Assertions {
+		if t.Assertions[i].Eval != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // judged reports tests that carry a verdict worth its own evaluator span:

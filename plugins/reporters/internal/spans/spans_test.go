@@ -61,7 +61,7 @@ func TestWarningIsNotAnError(t *testing.T) {
 // Children lie within their parents and no span ends before it starts;
 // test spans last their recorded durations from the run's start.
 func TestTimes(t *testing.T) {
-	for name, run := range map[string]*report.Run{"warning": spanstest.WarningRun(), "sample": reporttest.Sample(), "agent": spanstest.AgentRun()} {
+	for name, run := range map[string]*report.Run{"warning": spanstest.WarningRun(), "sample": reporttest.Sample(), "agent": spanstest.AgentRun(), "evals": reporttest.Evals()} {
 		tree := spans.Build(run)
 		byID := map[string]spans.Span{}
 		for _, sp := range tree {
@@ -180,7 +180,7 @@ func TestExchangeOfACheck(t *testing.T) {
 // them.
 func TestOpenInferenceConventions(t *testing.T) {
 	conv := spanstest.LoadConventions(t)
-	for name, run := range map[string]*report.Run{"warning": spanstest.WarningRun(), "sample": reporttest.Sample(), "agent": spanstest.AgentRun()} {
+	for name, run := range map[string]*report.Run{"warning": spanstest.WarningRun(), "sample": reporttest.Sample(), "agent": spanstest.AgentRun(), "evals": reporttest.Evals()} {
 		for _, sp := range spans.Build(run) {
 			if !conv.SpanKinds[sp.Kind] || sp.Attributes[spans.AttrSpanKind] != sp.Kind {
 				t.Errorf("%s: %s kind %q, attribute %v", name, sp.Name, sp.Kind, sp.Attributes[spans.AttrSpanKind])

@@ -582,8 +582,16 @@ type MatchResult struct {
 	FailureJson []byte `protobuf:"bytes,5,opt,name=failure_json,json=failureJson,proto3" json:"failure_json,omitempty"`
 	// error, when set, means the item could not be evaluated: it is errored,
 	// neither passed nor failed.
-	Error         string    `protobuf:"bytes,6,opt,name=error,proto3" json:"error,omitempty"`
-	ErrorKind     ErrorKind `protobuf:"varint,7,opt,name=error_kind,json=errorKind,proto3,enum=mcptest.plugin.v1.ErrorKind" json:"error_kind,omitempty"`
+	Error     string    `protobuf:"bytes,6,opt,name=error,proto3" json:"error,omitempty"`
+	ErrorKind ErrorKind `protobuf:"varint,7,opt,name=error_kind,json=errorKind,proto3,enum=mcptest.plugin.v1.ErrorKind" json:"error_kind,omitempty"`
+	// deferred, when set, means the item was not judged because a model it
+	// needs has no key in mcptest's environment; the text says which
+	// variable to set. The host reports the assertion deferred (neither
+	// passed nor failed), or errored under --require-models.
+	Deferred string `protobuf:"bytes,8,opt,name=deferred,proto3" json:"deferred,omitempty"`
+	// eval_json, when set, is the grade behind the verdict (a report.Eval
+	// as JSON: score, reason, jurors) of a model-graded matcher.
+	EvalJson      []byte `protobuf:"bytes,9,opt,name=eval_json,json=evalJson,proto3" json:"eval_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -665,6 +673,20 @@ func (x *MatchResult) GetErrorKind() ErrorKind {
 		return x.ErrorKind
 	}
 	return ErrorKind_ERROR_KIND_UNSPECIFIED
+}
+
+func (x *MatchResult) GetDeferred() string {
+	if x != nil {
+		return x.Deferred
+	}
+	return ""
+}
+
+func (x *MatchResult) GetEvalJson() []byte {
+	if x != nil {
+		return x.EvalJson
+	}
+	return nil
 }
 
 type MatchResponse struct {
@@ -764,7 +786,7 @@ const file_mcptest_plugin_v1_matcher_proto_rawDesc = "" +
 	"\fMatchRequest\x122\n" +
 	"\x05items\x18\x01 \x03(\v2\x1c.mcptest.plugin.v1.MatchItemR\x05items\x12;\n" +
 	"\bcontexts\x18\x02 \x03(\v2\x1f.mcptest.plugin.v1.MatchContextR\bcontexts\x12!\n" +
-	"\fpacked_items\x18\x03 \x01(\fR\vpackedItems\"\xda\x01\n" +
+	"\fpacked_items\x18\x03 \x01(\fR\vpackedItems\"\x93\x02\n" +
 	"\vMatchResult\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x12\n" +
 	"\x04pass\x18\x02 \x01(\bR\x04pass\x12\x1b\n" +
@@ -773,7 +795,9 @@ const file_mcptest_plugin_v1_matcher_proto_rawDesc = "" +
 	"\ffailure_json\x18\x05 \x01(\fR\vfailureJson\x12\x14\n" +
 	"\x05error\x18\x06 \x01(\tR\x05error\x12;\n" +
 	"\n" +
-	"error_kind\x18\a \x01(\x0e2\x1c.mcptest.plugin.v1.ErrorKindR\terrorKind\"p\n" +
+	"error_kind\x18\a \x01(\x0e2\x1c.mcptest.plugin.v1.ErrorKindR\terrorKind\x12\x1a\n" +
+	"\bdeferred\x18\b \x01(\tR\bdeferred\x12\x1b\n" +
+	"\teval_json\x18\t \x01(\fR\bevalJson\"p\n" +
 	"\rMatchResponse\x128\n" +
 	"\aresults\x18\x01 \x03(\v2\x1e.mcptest.plugin.v1.MatchResultR\aresults\x12%\n" +
 	"\x0epacked_results\x18\x02 \x01(\fR\rpackedResults*w\n" +
