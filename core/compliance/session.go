@@ -35,6 +35,10 @@ type Session struct {
 	modern    bool
 
 	proc *probe.Proc
+	// timeout is the run's --timeout, for the pump's answers to server
+	// requests: env changes when a later check takes the session over,
+	// and the pump must not read it.
+	timeout time.Duration
 	// started frees the run's start slot the session holds (see
 	// sessionPool.acquire); safe to call more than once.
 	started   func()
@@ -78,7 +82,7 @@ func (e *Env) newSession(ctx context.Context, started func()) (*Session, error) 
 	if started == nil {
 		started = func() {}
 	}
-	s := &Session{env: e, rec: e.rec, rev: e.Revision, modern: probe.IsModern(e.Revision),
+	s := &Session{env: e, rec: e.rec, rev: e.Revision, modern: probe.IsModern(e.Revision), timeout: e.opts.Timeout,
 		taken: map[*probe.Message]bool{}, sent: map[string]bool{}, notify: make(chan struct{}), started: started}
 	if s.modern {
 		s.headerRev = e.Revision
@@ -178,7 +182,7 @@ func (s *Session) answer(m *probe.Message) {
 	}
 	if s.proc != nil {
 		s.recorder().add("send", reply)
-		_ = s.proc.WriteLine(reply, s.env.opts.Timeout)
+		_ = s.proc.WriteLine(reply, s.timeout)
 		return
 	}
 	// Over HTTP the answer is a POST of its own; it must not hold up the
@@ -186,7 +190,7 @@ func (s *Session) answer(m *probe.Message) {
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), s.env.opts.Timeout)
+		ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 		defer cancel()
 		_, _ = s.post(ctx, reply, "", nil, nil)
 	}()
