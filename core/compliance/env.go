@@ -119,6 +119,9 @@ func (e *Env) add(f Finding) {
 func (e *Env) open(ctx context.Context) (*Session, error) {
 	var started func()
 	if e.Transport == Stdio {
+		if s := e.opts.pool.takeSpare(e); s != nil {
+			return s, nil
+		}
 		_, release, err := e.opts.pool.acquire(ctx, e, false)
 		if err != nil {
 			return nil, err
@@ -147,7 +150,9 @@ func (e *Env) openStarted(ctx context.Context, started func()) (*Session, error)
 func (e *Env) connect(ctx context.Context) (*Session, error) {
 	var s *Session
 	var err error
-	if e.take && e.Transport == Stdio {
+	if s = e.opts.pool.takeSpare(e); s != nil {
+		// A server nobody has spoken to: initialize it below.
+	} else if e.take && e.Transport == Stdio {
 		var started func()
 		if s, started, err = e.opts.pool.acquire(ctx, e, true); err != nil {
 			return nil, err

@@ -92,6 +92,8 @@ type sessionPool struct {
 	tickets int
 	// pristine is discovery's server, kept for C02 (see keepPristine).
 	pristine *Session
+	// spare is a server started beside discovery's (see prestart).
+	spare *Session
 	// changed is closed and replaced whenever a session is put back or a
 	// start slot is freed, waking the checks waiting for either.
 	changed chan struct{}
@@ -235,6 +237,76 @@ func (p *sessionPool) put(s *Session) bool {
 	return true
 }
 
+// prestart starts one server while discovery's starts and answers, so a
+// start that a later check needs anyway overlaps the one the whole run
+// waits for. The spare is sent nothing until a check takes it
+// (takeSpare), so it is a server nobody has spoken to. It holds a start
+// slot until then.
+func (p *sessionPool) prestart(ctx context.Context, t Target, opts *Options) {
+	if p == nil {
+		return
+	}
+	// Only a free slot will do: discovery holds one and frees it only
+	// after its handshake, which waits for this call.
+	p.mu.Lock()
+	limit := p.slots
+	if limit <= 0 {
+		limit = runtime.NumCPU()
+	}
+	if p.starting >= limit || p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.starting++
+	p.mu.Unlock()
+	var once sync.Once
+	release := func() { once.Do(p.startEnded) }
+	e := &Env{Revision: opts.Revision, Transport: Stdio, target: t, opts: opts, rec: newRecorder(opts.Redact)}
+	s, err := e.newSession(ctx, release)
+	if err != nil {
+		release()
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		s.close()
+		return
+	}
+	p.spare = s
+}
+
+// takeSpare hands e the server prestart started, with everything it has
+// printed so far (its frames replayed into e's evidence), or nil when
+// there is none.
+func (p *sessionPool) takeSpare(e *Env) *Session {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	s := p.spare
+	p.spare = nil
+	if s != nil && e.take {
+		p.borrow(e)
+	}
+	p.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	old := s.rec
+	s.env, s.rec = e, e.rec
+	s.rev, s.modern = e.Revision, probe.IsModern(e.Revision)
+	s.mu.Unlock()
+	for _, f := range old.list() {
+		e.rec.add(f.Direction, f.Data)
+	}
+	e.mu.Lock()
+	e.sessions = append(e.sessions, s)
+	e.mu.Unlock()
+	return s
+}
+
 // keepPristine sets s, a server that has done nothing but the handshake,
 // aside for C02 and reports whether it did (not without a pool).
 func (p *sessionPool) keepPristine(s *Session) bool {
@@ -279,10 +351,12 @@ func (p *sessionPool) close() {
 	}
 	p.mu.Lock()
 	idle := p.idle
-	if p.pristine != nil {
-		idle = append(idle, p.pristine)
+	for _, s := range []*Session{p.pristine, p.spare} {
+		if s != nil {
+			idle = append(idle, s)
+		}
 	}
-	p.idle, p.pristine, p.closed = nil, nil, true
+	p.idle, p.pristine, p.spare, p.closed = nil, nil, nil, true
 	p.mu.Unlock()
 	for _, s := range idle {
 		s.close()

@@ -381,6 +381,12 @@ func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error)
 	if err != nil {
 		return nil, err
 	}
+	if !probe.IsModern(opts.Revision) && slices.ContainsFunc(opts.selected, func(id string) bool {
+		return id == "L02" || id == "L03" || id == "L04"
+	}) {
+		// These checks always start a server of their own.
+		opts.pool.prestart(ctx, t, opts)
+	}
 	var r *Reply
 	if probe.IsModern(opts.Revision) {
 		r, err = s.Call(ctx, "server/discover", nil)
