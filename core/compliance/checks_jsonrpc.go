@@ -208,12 +208,13 @@ func checkJ03(ctx context.Context, e *Env) error {
 	if _, err := s.Notify(ctx, unknown, s.withMeta(map[string]any{"probe": true})); err != nil {
 		return err
 	}
-	// A request after the notifications: by the time its answer is back,
-	// an answer to the notification would normally be too.
+	// A request after the notifications is the fence: by the time its
+	// answer is back (and the fence's grace has passed), an answer to the
+	// notification would be too.
 	if r, err := s.Call(ctx, cheapMethod(e), nil); err != nil || r.Msg.Result == nil {
 		e.fail("request after the notification", "a result", actual(r, err), "")
 	}
-	s.Quiet(ctx, quietWindow)
+	s.Quiet(ctx, fenceGrace)
 	strays := 0
 	for _, m := range s.Received() {
 		if m.IsResponse() && !s.sentID(m.ID) {

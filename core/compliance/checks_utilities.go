@@ -222,12 +222,15 @@ func checkU04(ctx context.Context, e *Env) error {
 	if _, err := s.Notify(ctx, "notifications/cancelled", params); err != nil {
 		return err
 	}
-	s.Quiet(ctx, quietWindow)
+	// The request after the notification is the fence: once its answer
+	// is back (and the fence's grace has passed), an answer to the
+	// notification would have come too.
+	stillServes(ctx, e, s)
+	s.Quiet(ctx, fenceGrace)
 	for _, m := range s.Received() {
 		if m.IsResponse() && !s.sentID(m.ID) {
 			e.fail("notifications/cancelled for an unknown request", "no answer", json.RawMessage(m.Raw), "a notification is never answered")
 		}
 	}
-	stillServes(ctx, e, s)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 
 	"github.com/mcptest/mcptest/core/probe"
@@ -71,9 +72,14 @@ type Env struct {
 	opts   *Options
 	rec    *recorder
 
-	// reuse lets the check take an initialized stdio server over from an
-	// earlier check and hand it on (see reusesProcess).
-	reuse bool
+	// take lets the check start on an initialized stdio server an earlier
+	// check left in the pool; handOn puts the check's servers there when
+	// it ends (see poolRole).
+	take, handOn bool
+	// brief marks a check that holds a server only briefly (a few hundred
+	// milliseconds at most) and likely hands it on; borrowing is set
+	// while it holds one (see sessionPool.acquire).
+	brief, borrowing bool
 
 	mu       sync.Mutex
 	findings []Finding
@@ -111,8 +117,28 @@ func (e *Env) add(f Finding) {
 // open starts a fresh session: a new process over stdio, a new client
 // over HTTP. Nothing is sent yet.
 func (e *Env) open(ctx context.Context) (*Session, error) {
-	s, err := e.newSession(ctx)
+	var started func()
+	if e.Transport == Stdio {
+		if s := e.opts.pool.takeSpare(e); s != nil {
+			return s, nil
+		}
+		_, release, err := e.opts.pool.acquire(ctx, e, false)
+		if err != nil {
+			return nil, err
+		}
+		started = release
+	}
+	return e.openStarted(ctx, started)
+}
+
+// openStarted starts a session whose start slot (nil over HTTP) is
+// already held; the slot is freed once the server has answered.
+func (e *Env) openStarted(ctx context.Context, started func()) (*Session, error) {
+	s, err := e.newSession(ctx, started)
 	if err != nil {
+		if started != nil {
+			started()
+		}
 		return nil, fmt.Errorf("start a session: %w", err)
 	}
 	return s, nil
@@ -122,12 +148,22 @@ func (e *Env) open(ctx context.Context) (*Session, error) {
 // legacy era; on the modern era every request carries its own _meta, so
 // there is nothing to do first.
 func (e *Env) connect(ctx context.Context) (*Session, error) {
-	if e.reuse {
-		if s := e.opts.pool.take(e); s != nil {
+	var s *Session
+	var err error
+	if s = e.opts.pool.takeSpare(e); s != nil {
+		// A server nobody has spoken to: initialize it below.
+	} else if e.take && e.Transport == Stdio {
+		var started func()
+		if s, started, err = e.opts.pool.acquire(ctx, e, true); err != nil {
+			return nil, err
+		}
+		if s != nil {
 			return s, nil
 		}
+		s, err = e.openStarted(ctx, started)
+	} else {
+		s, err = e.open(ctx)
 	}
-	s, err := e.open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +181,14 @@ func (e *Env) connect(ctx context.Context) (*Session, error) {
 	s.initialized = true
 	s.mu.Unlock()
 	return s, nil
+}
+
+// forget drops s from the sessions e ends with the check, when something
+// else now owns it.
+func (e *Env) forget(s *Session) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sessions = slices.DeleteFunc(e.sessions, func(x *Session) bool { return x == s })
 }
 
 // httpClient builds the raw HTTP client for the target.
@@ -192,8 +236,9 @@ func (e *Env) closeAll() (crash string, stderr string) {
 	e.mu.Lock()
 	sessions := append([]*Session(nil), e.sessions...)
 	e.mu.Unlock()
+	defer e.opts.pool.giveBack(e)
 	for _, s := range sessions {
-		if e.reuse && e.opts.pool.put(s) {
+		if e.handOn && e.opts.pool.put(s) {
 			// Still running: no crash to report, only its stderr so far.
 			if stderr == "" {
 				stderr = s.stderr()

@@ -39,6 +39,19 @@ func TestSilenceToldByOrdering(t *testing.T) {
 	}
 }
 
+// TestFencedLateAnswers: a server that writes its error for a bad message
+// only after answering the ping behind it is still heard, in J05, J06 and
+// J08, as when each waited out --timeout.
+func TestFencedLateAnswers(t *testing.T) {
+	rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE=late-errors"}},
+		Options{Only: []string{"J05", "J06", "J08"}, Timeout: 10 * time.Minute, CheckTimeout: time.Minute})
+	for _, id := range []string{"J05", "J06", "J08"} {
+		if rs[id].Status != Pass {
+			t.Errorf("%s: got %s: %s\n%s", id, rs[id].Status, rs[id].Message, summary(rs))
+		}
+	}
+}
+
 // TestFenceNotMistakenForAnswer: against a correct server the fence's own
 // answer is never taken for the answer to the probe, so the checks that
 // accept "any response" still see the real one.
@@ -112,5 +125,53 @@ func TestHTTPStraysNeedNoWait(t *testing.T) {
 	rs := runChecks(t, Target{URL: url}, Options{Only: []string{"J03"}})
 	if r := rs["J03"]; r.Status != Fail {
 		t.Fatalf("got %s, want fail\n%s", r.Status, summary(rs))
+	}
+}
+
+// TestFencedVerdicts: telling silence by ordering gives J05 the verdict a
+// wait of the full --timeout gave, for every way a server can treat the
+// malformed text: answering it wrongly, never answering it, answering it
+// just after the ping sent behind it, answering no ping at all (where the
+// --timeout fallback still ends the wait), and reading the ping as the rest
+// of the text, where the second fence ends the wait at once.
+func TestFencedVerdicts(t *testing.T) {
+	cases := []struct {
+		flags   string
+		timeout time.Duration
+		want    Status
+		// actual is part of the malformed-JSON finding's Actual; "" when
+		// it passes.
+		actual string
+	}{
+		{"parse-error-id", 0, Fail, "id 0"},
+		{"ignore-garbage", 10 * time.Minute, Fail, "answered a ping sent after it"},
+		{"late-errors", 10 * time.Minute, Pass, ""},
+		{"stall-on-garbage", time.Second, Fail, "no response in time (waited 1s)"},
+		{"continue-garbage", 10 * time.Minute, Fail, "no response: the server"},
+	}
+	for _, c := range cases {
+		t.Run(c.flags, func(t *testing.T) {
+			t.Parallel()
+			// A check still waiting on the run's --timeout would end on
+			// the check deadline instead, with another reason.
+			rs := runChecks(t, Target{Command: []string{fakeBin(t)}, Env: []string{"MCPTEST_FAKE=" + c.flags}},
+				Options{Only: []string{"J05"}, Timeout: c.timeout, CheckTimeout: time.Minute})
+			r := rs["J05"]
+			if r.Status != c.want {
+				t.Fatalf("got %s (%s), want %s\n%s", r.Status, r.Message, c.want, summary(rs))
+			}
+			if c.actual == "" {
+				return
+			}
+			for _, f := range r.Findings {
+				if f.Name == "malformed JSON" {
+					if got := show(f.Actual); f.Status != Fail || !strings.Contains(got, c.actual) {
+						t.Errorf("malformed JSON: %s, actual %s; want fail with %q", f.Status, got, c.actual)
+					}
+					return
+				}
+			}
+			t.Errorf("no malformed-JSON finding: %+v", r.Findings)
+		})
 	}
 }

@@ -1,63 +1,224 @@
 package compliance
 
 import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/mcptest/mcptest/core/probe"
 )
 
 // Over stdio every check used to start the server afresh. Starting a
-// Node.js server costs about a third of a CPU second, and a run has some
-// thirty checks, so on a small machine the starts alone took longer than
-// the checks. Checks that only send well-formed requests and wait for
-// every answer leave the server as they found it, so they hand their
-// initialized process on to the next such check instead of killing it.
+// Node.js server costs about 0.4 CPU seconds, and a run has some thirty
+// checks, so on a small machine the starts alone took longer than the
+// checks. Now every initialized server a check leaves in good order goes
+// to a pool, and every check that does not need a server nobody has
+// spoken to takes one from there. Each check has one of four roles.
 
-// reusesProcess lists the checks that may take over an initialized stdio
-// server from an earlier check and hand it on: they send nothing a client
-// would not, change no session state that outlives them, do not depend
-// on what the server printed at start-up, and wait for every answer.
-// J09 may reuse because a session that saw a non-JSON stdout line is never
-// handed on: a server that prints a banner is never reused at all. The
-// handshake checks (L01-L04), checks that send malformed input, subscribe,
-// set the log level, cancel, or watch for unprompted server requests
-// always get a process of their own.
-var reusesProcess = map[string]bool{
-	"J01": true, "J02": true, "J03": true, "J04": true, "J07": true, "J09": true,
-	"L05": true,
-	"C01": true,
-	"T01": true, "T02": true, "T03": true, "T04": true, "T05": true, "T06": true, "T07": true,
-	"R01": true, "R02": true,
-	"P01": true,
-	"U01": true, "U03": true,
+// poolRole says how a check shares stdio server processes.
+type poolRole uint8
+
+const (
+	// roleOwn: a process of its own, closed when the check ends (the
+	// default, e.g. the modern era's checks).
+	roleOwn poolRole = iota
+	// roleReuse: takes an initialized server from the pool and hands it
+	// on. These checks send nothing a client would not, change no session
+	// state that outlives them, do not depend on what the server printed
+	// at start-up, and wait for every answer. J09 may reuse because a
+	// session that saw a non-JSON stdout line is never handed on: a
+	// server that prints a banner is never reused at all.
+	roleReuse
+	// roleFresh: needs a server nobody has spoken to (the handshake
+	// checks, and C02, which watches for requests sent right after it),
+	// but what it leaves is an ordinary initialized server, so it hands
+	// that on.
+	roleFresh
+	// roleProbe: sends something unusual (malformed input, a subscription,
+	// a log level, a cancellation). It may start on a pooled server, and
+	// hands it on only when the check passed: a server that handled the
+	// message as the spec says has nothing left over from it (a refused
+	// log level is not set, a subscription is taken back, a parse error
+	// changes nothing). A server that got it wrong is closed with the
+	// check, so whatever state it is in reaches no other check.
+	roleProbe
+)
+
+// processRoles gives each check's role; a check not listed has roleOwn.
+var processRoles = map[string]poolRole{
+	"J01": roleReuse, "J02": roleReuse, "J03": roleReuse, "J04": roleReuse, "J07": roleReuse, "J09": roleReuse,
+	"L05": roleReuse,
+	"C01": roleReuse,
+	"T01": roleReuse, "T02": roleReuse, "T03": roleReuse, "T04": roleReuse, "T05": roleReuse, "T06": roleReuse, "T07": roleReuse,
+	"R01": roleReuse, "R02": roleReuse,
+	"P01": roleReuse,
+	"U01": roleReuse, "U03": roleReuse,
+
+	"L01": roleFresh, "L02": roleFresh, "L03": roleFresh, "L04": roleFresh,
+	"C02": roleFresh,
+
+	"J05": roleProbe, "J06": roleProbe, "J08": roleProbe,
+	"R03": roleProbe, "U02": roleProbe, "U04": roleProbe,
+}
+
+// takes reports whether a check in role r may start on a pooled server.
+func (r poolRole) takes() bool { return r == roleReuse || r == roleProbe }
+
+// handsOn reports whether a check in role r gives its servers to the pool
+// when it ends; passed says whether the check passed.
+func (r poolRole) handsOn(passed bool) bool {
+	return r == roleReuse || r == roleFresh || (r == roleProbe && passed)
 }
 
 // sessionPool keeps idle initialized stdio sessions for reuse within one
-// run. Everything left in it is closed when the run ends.
+// run, and bounds how many servers start at once. Everything left in it
+// is closed when the run ends.
 type sessionPool struct {
-	mu     sync.Mutex
-	idle   []*Session
-	closed bool
+	// slots is how many servers may be starting at once; 0 means the
+	// number of CPUs.
+	slots int
+
+	mu       sync.Mutex
+	idle     []*Session
+	closed   bool
+	starting int
+	// borrowed counts the brief checks (see Env.brief) holding a server.
+	borrowed int
+	// queue holds the tickets of the calls waiting for a start slot, in
+	// the order they asked; tickets numbers them.
+	queue   []int
+	tickets int
+	// pristine is discovery's server, kept for C02 (see keepPristine).
+	pristine *Session
+	// spare is a server started beside discovery's (see prestart).
+	spare *Session
+	// changed is closed and replaced whenever a session is put back or a
+	// start slot is freed, waking the checks waiting for either.
+	changed chan struct{}
 }
 
-// take hands an idle session to e, or nil when none is idle.
-func (p *sessionPool) take(e *Env) *Session {
+// acquire gets a check a server: an idle one from the pool when take is
+// set and there is one, or else the right to start one (release frees
+// that right; call it once the server has answered, or failed to). A start
+// costs CPU (a Node.js server spends about 0.4 s of it before it answers
+// initialize), so starting more servers at once than there are CPUs makes
+// every start slower and, on a loaded machine, pushes the handshakes past
+// --timeout; a check that could take a server waits for whichever comes
+// first, a server put back or a free slot.
+func (p *sessionPool) acquire(ctx context.Context, e *Env, take bool) (s *Session, release func(), err error) {
 	if p == nil {
-		return nil
+		return nil, func() {}, nil
+	}
+	limit := p.slots
+	if limit <= 0 {
+		limit = runtime.NumCPU()
+	}
+	// ticket is this call's place in the queue for a start slot, 0 while
+	// it has not asked for one. Slots go out first come, first served, so
+	// a check that needs several starts (L02) is not passed over by every
+	// check that asks after it.
+	ticket := 0
+	leave := func() {
+		if ticket != 0 {
+			p.queue = slices.DeleteFunc(p.queue, func(t int) bool { return t == ticket })
+			p.wake()
+		}
+	}
+	for {
+		p.mu.Lock()
+		if p.changed == nil {
+			p.changed = make(chan struct{})
+		}
+		if take && len(p.idle) > 0 {
+			s = p.idle[len(p.idle)-1]
+			p.idle = p.idle[:len(p.idle)-1]
+			p.borrow(e)
+			leave()
+			p.mu.Unlock()
+			s.rebind(e)
+			e.mu.Lock()
+			e.sessions = append(e.sessions, s)
+			e.mu.Unlock()
+			return s, nil, nil
+		}
+		others := p.borrowed
+		if e.borrowing {
+			others--
+		}
+		// A brief check that finds no idle server waits for one while
+		// other brief checks hold theirs: they end within a few hundred
+		// milliseconds and most hand their server on, which is cheaper
+		// than starting another. With none out, it starts one.
+		if !(take && e.brief && others > 0) {
+			if ticket == 0 {
+				p.tickets++
+				ticket = p.tickets
+				p.queue = append(p.queue, ticket)
+			}
+			if p.starting < limit && p.queue[0] == ticket {
+				p.starting++
+				if take {
+					p.borrow(e)
+				}
+				leave()
+				p.mu.Unlock()
+				var once sync.Once
+				return nil, func() { once.Do(p.startEnded) }, nil
+			}
+		}
+		wait := p.changed
+		p.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			p.mu.Lock()
+			leave()
+			p.mu.Unlock()
+			return nil, nil, fmt.Errorf("waiting for a server to start: %w", ctx.Err())
+		}
+	}
+}
+
+// borrow counts e among the brief checks holding a server; p.mu is held.
+func (p *sessionPool) borrow(e *Env) {
+	if e.brief && !e.borrowing {
+		e.borrowing = true
+		p.borrowed++
+	}
+}
+
+// giveBack ends e's count among the brief checks holding a server, once
+// its servers are back in the pool or closed.
+func (p *sessionPool) giveBack(e *Env) {
+	if p == nil {
+		return
 	}
 	p.mu.Lock()
-	if len(p.idle) == 0 {
-		p.mu.Unlock()
-		return nil
+	defer p.mu.Unlock()
+	if !e.borrowing {
+		return
 	}
-	s := p.idle[len(p.idle)-1]
-	p.idle = p.idle[:len(p.idle)-1]
-	p.mu.Unlock()
-	s.rebind(e)
-	e.mu.Lock()
-	e.sessions = append(e.sessions, s)
-	e.mu.Unlock()
-	return s
+	e.borrowing = false
+	p.borrowed--
+	p.wake()
+}
+
+// startEnded frees a start slot.
+func (p *sessionPool) startEnded() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.starting--
+	p.wake()
+}
+
+// wake tells waiting checks that something changed; p.mu is held.
+func (p *sessionPool) wake() {
+	if p.changed != nil {
+		close(p.changed)
+	}
+	p.changed = make(chan struct{})
 }
 
 // put keeps s for a later check if it can be reused, and reports whether
@@ -72,7 +233,115 @@ func (p *sessionPool) put(s *Session) bool {
 		return false
 	}
 	p.idle = append(p.idle, s)
+	p.wake()
 	return true
+}
+
+// prestart starts one server while discovery's starts and answers, so a
+// start that a later check needs anyway overlaps the one the whole run
+// waits for. The spare is sent nothing until a check takes it
+// (takeSpare), so it is a server nobody has spoken to. It holds a start
+// slot until then.
+func (p *sessionPool) prestart(ctx context.Context, t Target, opts *Options) {
+	if p == nil {
+		return
+	}
+	// Only a free slot will do: discovery holds one and frees it only
+	// after its handshake, which waits for this call.
+	p.mu.Lock()
+	limit := p.slots
+	if limit <= 0 {
+		limit = runtime.NumCPU()
+	}
+	if p.starting >= limit || p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.starting++
+	p.mu.Unlock()
+	var once sync.Once
+	release := func() { once.Do(p.startEnded) }
+	e := &Env{Revision: opts.Revision, Transport: Stdio, target: t, opts: opts, rec: newRecorder(opts.Redact)}
+	s, err := e.newSession(ctx, release)
+	if err != nil {
+		release()
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		s.close()
+		return
+	}
+	p.spare = s
+}
+
+// takeSpare hands e the server prestart started, with everything it has
+// printed so far (its frames replayed into e's evidence), or nil when
+// there is none.
+func (p *sessionPool) takeSpare(e *Env) *Session {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	s := p.spare
+	p.spare = nil
+	if s != nil && e.take {
+		p.borrow(e)
+	}
+	p.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	old := s.rec
+	s.env, s.rec = e, e.rec
+	s.rev, s.modern = e.Revision, probe.IsModern(e.Revision)
+	s.mu.Unlock()
+	for _, f := range old.list() {
+		e.rec.add(f.Direction, f.Data)
+	}
+	e.mu.Lock()
+	e.sessions = append(e.sessions, s)
+	e.mu.Unlock()
+	return s
+}
+
+// keepPristine sets s, a server that has done nothing but the handshake,
+// aside for C02 and reports whether it did (not without a pool).
+func (p *sessionPool) keepPristine(s *Session) bool {
+	if p == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pristine = s
+	return true
+}
+
+// takePristine hands e the server kept by keepPristine, with everything
+// it has received since it started, or nil when there is none. Its frames
+// so far went to discovery's evidence; the handshake's are replayed into
+// e's.
+func (p *sessionPool) takePristine(e *Env) *Session {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	s := p.pristine
+	p.pristine = nil
+	p.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	e.opts.hellos.recall(e, e.opts.Revision)
+	s.mu.Lock()
+	s.env, s.rec = e, e.rec
+	s.mu.Unlock()
+	e.mu.Lock()
+	e.sessions = append(e.sessions, s)
+	e.mu.Unlock()
+	return s
 }
 
 // close ends every idle session; sessions put afterwards are refused.
@@ -82,7 +351,12 @@ func (p *sessionPool) close() {
 	}
 	p.mu.Lock()
 	idle := p.idle
-	p.idle, p.closed = nil, true
+	for _, s := range []*Session{p.pristine, p.spare} {
+		if s != nil {
+			idle = append(idle, s)
+		}
+	}
+	p.idle, p.pristine, p.spare, p.closed = nil, nil, nil, true
 	p.mu.Unlock()
 	for _, s := range idle {
 		s.close()

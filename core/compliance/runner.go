@@ -49,6 +49,11 @@ type Options struct {
 
 	// pool holds the run's idle stdio sessions for reuse.
 	pool *sessionPool
+	// hellos holds what discovery's fresh stdio server answered to
+	// initialize, for the handshake checks.
+	hellos *greetings
+	// selected are the ids of the checks the run runs.
+	selected []string
 }
 
 // Result is the outcome of one check.
@@ -140,9 +145,12 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, c := range checks {
+		opts.selected = append(opts.selected, c.ID)
+	}
 	rep := &Report{Target: t, Transport: t.Transport(), Requested: opts.Revision, Revision: opts.Revision, Started: time.Now()}
 	if rep.Transport == Stdio {
-		opts.pool = &sessionPool{}
+		opts.pool, opts.hellos = &sessionPool{}, &greetings{}
 		defer opts.pool.close()
 	}
 	info, discErr := discover(ctx, t, &opts)
@@ -188,7 +196,8 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 	var wg sync.WaitGroup
 	var downMu sync.Mutex
 	down := "" // the check after which an HTTP server stopped answering
-	for i, c := range checks {
+	for _, i := range startOrder(checks, rep.Transport) {
+		c := checks[i]
 		if ctx.Err() != nil {
 			finish(i, &Result{Check: c, Status: Errored, Revision: rep.Revision, Message: "the run was interrupted before this check"})
 			continue
@@ -241,11 +250,13 @@ func runOne(ctx context.Context, c *Check, t Target, rep *Report, opts *Options)
 		res.Status, res.Message = NotApplicable, why
 		return res
 	}
+	role := processRoles[c.ID]
 	e := &Env{Revision: rep.Revision, Transport: rep.Transport, Info: rep.Server, target: t, opts: opts, rec: newRecorder(opts.Redact),
-		reuse: reusesProcess[c.ID]}
+		take: role.takes(), brief: role.takes() && !slowStarters[c.ID]}
 	cctx, cancel := context.WithTimeout(ctx, opts.CheckTimeout)
 	err := runGuarded(cctx, c, e)
 	cancel()
+	e.handOn = role.handsOn(err == nil && !hasFailure(e.findings))
 	crash, stderr := e.closeAll()
 	res.Frames = e.rec.list()
 	res.Stderr = stderr
@@ -370,6 +381,12 @@ func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error)
 	if err != nil {
 		return nil, err
 	}
+	if !probe.IsModern(opts.Revision) && slices.ContainsFunc(opts.selected, func(id string) bool {
+		return id == "L02" || id == "L03" || id == "L04"
+	}) {
+		// These checks always start a server of their own.
+		opts.pool.prestart(ctx, t, opts)
+	}
 	var r *Reply
 	if probe.IsModern(opts.Revision) {
 		r, err = s.Call(ctx, "server/discover", nil)
@@ -384,6 +401,9 @@ func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error)
 	}
 	if r.Msg.Error != nil {
 		return nil, fmt.Errorf("the server answered with an error: %s", r.Msg.Raw)
+	}
+	if !probe.IsModern(opts.Revision) {
+		opts.hellos.put(opts.Revision, &greeting{reply: r, frames: e.rec.list()})
 	}
 	var res struct {
 		ProtocolVersion   string                     `json:"protocolVersion"`
@@ -412,11 +432,17 @@ func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error)
 	}
 	if !probe.IsModern(opts.Revision) && info.ProtocolVersion == s.Revision() {
 		// A complete legacy handshake: the first check that may reuse a
-		// server takes this one over rather than start another.
+		// server takes this one over rather than start another, unless
+		// C02 runs, which watches a server from its handshake on: it
+		// gets this one as it is.
 		s.mu.Lock()
 		s.initialized = true
 		s.mu.Unlock()
-		e.reuse = true
+		if slices.Contains(opts.selected, "C02") && opts.pool.keepPristine(s) {
+			e.forget(s)
+		} else {
+			e.handOn = true
+		}
 	}
 	return info, nil
 }

@@ -1,6 +1,9 @@
 package compliance
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // overlapsOverHTTP lists the checks that may run beside one another
 // against an HTTP server: they send only well-formed requests a client
@@ -35,4 +38,39 @@ func (g *httpGate) enter(c *Check, t Transport) func() {
 	}
 	g.mu.Lock()
 	return g.mu.Unlock
+}
+
+// slowStarters are the checks that may wait out a tool budget (a slow
+// tool takes them 2 s); over stdio they start first, so that wait
+// overlaps the rest of the run instead of trailing it.
+var slowStarters = map[string]bool{"T05": true, "U03": true}
+
+// startOrder returns the indexes of checks in the order they start. Over
+// HTTP that is report order, which the gate relies on. Over stdio the
+// checks that may take a slow tool's budget go first, then those that
+// need a fresh server (each leaves one in the pool), then the ordinary
+// ones, and last the probes: by then the pool holds the servers the
+// others left, so a probe that closes its server costs no start of its
+// own. Results are still reported in report order.
+func startOrder(checks []*Check, t Transport) []int {
+	order := make([]int, len(checks))
+	for i := range order {
+		order[i] = i
+	}
+	if t != Stdio {
+		return order
+	}
+	rank := func(c *Check) int {
+		switch r := processRoles[c.ID]; {
+		case slowStarters[c.ID]:
+			return 0
+		case r == roleFresh:
+			return 1
+		case r == roleProbe:
+			return 3
+		}
+		return 2
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank(checks[a]) - rank(checks[b]) })
+	return order
 }

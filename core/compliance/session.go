@@ -34,7 +34,14 @@ type Session struct {
 	headerRev string
 	modern    bool
 
-	proc      *probe.Proc
+	proc *probe.Proc
+	// timeout is the run's --timeout, for the pump's answers to server
+	// requests: env changes when a later check takes the session over,
+	// and the pump must not read it.
+	timeout time.Duration
+	// started frees the run's start slot the session holds (see
+	// sessionPool.acquire); safe to call more than once.
+	started   func()
 	http      *probe.HTTPClient
 	sessionID string
 	pumpDone  chan struct{}
@@ -51,6 +58,9 @@ type Session struct {
 	crash    string
 	// lastStatus is the status of the last POST (HTTP).
 	lastStatus int
+	// writeFailed is set once a write to the server's stdin failed, as
+	// it does when the server has exited.
+	writeFailed bool
 	// initialized is set once connect completed the handshake, which
 	// makes a stdio session fit for reuse by a later check.
 	initialized bool
@@ -65,9 +75,15 @@ type Reply struct {
 	HTTP *probe.HTTPResponse
 }
 
-func (e *Env) newSession(ctx context.Context) (*Session, error) {
-	s := &Session{env: e, rec: e.rec, rev: e.Revision, modern: probe.IsModern(e.Revision),
-		taken: map[*probe.Message]bool{}, sent: map[string]bool{}, notify: make(chan struct{})}
+// newSession starts a session. started, when set, is called once the
+// server has shown it is up (its first stdout line, the answer to
+// initialize) or the session ends, whichever comes first.
+func (e *Env) newSession(ctx context.Context, started func()) (*Session, error) {
+	if started == nil {
+		started = func() {}
+	}
+	s := &Session{env: e, rec: e.rec, rev: e.Revision, modern: probe.IsModern(e.Revision), timeout: e.opts.Timeout,
+		taken: map[*probe.Message]bool{}, sent: map[string]bool{}, notify: make(chan struct{}), started: started}
 	if s.modern {
 		s.headerRev = e.Revision
 	}
@@ -99,6 +115,7 @@ func (s *Session) pump() {
 		if err != nil {
 			return
 		}
+		s.markStarted()
 		s.recorder().add("recv", l.Data)
 		s.take(l.Data, func() {
 			s.mu.Lock()
@@ -165,7 +182,7 @@ func (s *Session) answer(m *probe.Message) {
 	}
 	if s.proc != nil {
 		s.recorder().add("send", reply)
-		_ = s.proc.WriteLine(reply, s.env.opts.Timeout)
+		_ = s.proc.WriteLine(reply, s.timeout)
 		return
 	}
 	// Over HTTP the answer is a POST of its own; it must not hold up the
@@ -173,7 +190,7 @@ func (s *Session) answer(m *probe.Message) {
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), s.env.opts.Timeout)
+		ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 		defer cancel()
 		_, _ = s.post(ctx, reply, "", nil, nil)
 	}()
@@ -224,6 +241,9 @@ func (s *Session) Exchange(ctx context.Context, body []byte, id any, method stri
 		return &Reply{HTTP: hr}, err
 	}
 	m, err := s.Wait(ctx, s.env.opts.Timeout, match)
+	// Answered or not, the server has had its time to start: a server
+	// that never answers must not hold a start slot for the whole check.
+	s.markStarted()
 	return &Reply{Msg: m, HTTP: hr}, err
 }
 
@@ -234,7 +254,13 @@ func (s *Session) Send(ctx context.Context, body []byte, method string, params m
 	s.noteSent(body)
 	if s.proc != nil {
 		s.recorder().add("send", body)
-		return nil, s.proc.WriteLine(body, s.env.opts.Timeout)
+		err := s.proc.WriteLine(body, s.env.opts.Timeout)
+		if err != nil {
+			s.mu.Lock()
+			s.writeFailed = true
+			s.mu.Unlock()
+		}
+		return nil, err
 	}
 	return s.post(ctx, body, method, params, until)
 }
@@ -404,6 +430,7 @@ func (s *Session) Initialize(ctx context.Context, rev string, skipInitialized bo
 	id := s.newID()
 	params := probe.InitializeParams(rev, nil, s.env.opts.ClientVersion)
 	r, err := s.Exchange(ctx, probe.Request(id, "initialize", params), id, "initialize", params)
+	s.markStarted()
 	if err != nil {
 		return r, fmt.Errorf("initialize: %w", err)
 	}
@@ -428,11 +455,24 @@ func (s *Session) Initialize(ctx context.Context, rev string, skipInitialized bo
 	}
 	s.mu.Unlock()
 	if !skipInitialized {
-		if _, err := s.Notify(ctx, "notifications/initialized", nil); err != nil {
-			return r, fmt.Errorf("notifications/initialized: %w", err)
+		if err := s.finishHandshake(ctx); err != nil {
+			return r, err
 		}
 	}
 	return r, nil
+}
+
+// finishHandshake sends notifications/initialized. A session whose
+// server chose the run's revision is then as good as one connect made,
+// so it may serve a later check (see poolRole).
+func (s *Session) finishHandshake(ctx context.Context) error {
+	if _, err := s.Notify(ctx, "notifications/initialized", nil); err != nil {
+		return fmt.Errorf("notifications/initialized: %w", err)
+	}
+	s.mu.Lock()
+	s.initialized = s.rev == s.env.Revision
+	s.mu.Unlock()
+	return nil
 }
 
 // noteCrash remembers whether a stdio server exited on its own before the
@@ -441,17 +481,24 @@ func (s *Session) noteCrash() {
 	if s.proc == nil {
 		return
 	}
+	s.mu.Lock()
+	gone := s.writeFailed
+	s.mu.Unlock()
 	select {
 	case <-s.pumpDone:
-		// stdout is closed, so the process has exited or is exiting; give
-		// the exit a moment to be observed rather than miss the crash.
+		gone = true
+	default:
+	}
+	if gone {
+		// stdout is closed or stdin refused a write, so the process has
+		// exited or is exiting; give the exit a moment to be observed
+		// rather than miss the crash.
 		t := time.NewTimer(500 * time.Millisecond)
 		select {
 		case <-s.proc.Exited():
 		case <-t.C:
 		}
 		t.Stop()
-	default:
 	}
 	if err, done := s.proc.ExitError(); done {
 		s.mu.Lock()
@@ -485,6 +532,7 @@ func (s *Session) close() {
 	s.closed = true
 	id := s.sessionID
 	s.mu.Unlock()
+	s.markStarted()
 	s.noteCrash()
 	if s.proc != nil {
 		_ = s.proc.Close()
@@ -527,4 +575,11 @@ func compactJSON(raw json.RawMessage) []byte {
 		return bytes.TrimSpace(raw)
 	}
 	return buf.Bytes()
+}
+
+// markStarted frees the start slot the session holds, if any.
+func (s *Session) markStarted() {
+	if s.started != nil {
+		s.started()
+	}
 }

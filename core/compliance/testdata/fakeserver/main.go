@@ -4,6 +4,13 @@
 // breaks exactly the requirement one check is about, so each check is shown
 // able to fail.
 //
+// Misbehaviours about malformed input over stdio: crash-on-garbage exits,
+// stall-on-garbage stops answering anything while staying up,
+// continue-garbage reads the next line as the rest of the malformed text
+// and exits on the one after (as a streaming JSON decoder does),
+// late-errors answers a message with an error only after answering the
+// message that follows it, ignore-garbage never answers malformed text.
+//
 // It speaks stdio by default and Streamable HTTP with --http ADDR, printing
 // the endpoint URL to stderr.
 package main
@@ -68,14 +75,55 @@ func serveStdio() {
 	c := &conn{send: write}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
+	// late holds error replies held back until the next message is
+	// answered (late-errors).
+	var late []any
+	// partial is set after garbage while the server, like one reading a
+	// stream of JSON values, waits for the rest of the value
+	// (continue-garbage).
+	// partial counts the lines read since the garbage.
+	partial := 0
+	stalled := false
 	for in.Scan() {
 		line := append([]byte(nil), in.Bytes()...)
-		if on("crash-on-garbage") && !json.Valid(line) {
+		garbage := !json.Valid(line)
+		switch {
+		case stalled:
+			// stall-on-garbage: reads on, answers nothing, stays up.
+			continue
+		case partial == 1:
+			// The first line after the garbage still fits the value
+			// (`{"jsonrpc":{...}`); the decoder waits for more.
+			partial++
+			continue
+		case partial > 1:
+			// The next one cannot: a syntax error, which ends the
+			// stream and the server.
+			fmt.Fprintln(os.Stderr, "fakeserver: invalid JSON in the input stream, exiting")
+			os.Exit(0)
+		case garbage && on("crash-on-garbage"):
 			fmt.Fprintln(os.Stderr, "fakeserver: cannot parse input, giving up")
 			os.Exit(3)
+		case garbage && on("stall-on-garbage"):
+			stalled = true
+			continue
+		case garbage && on("continue-garbage"):
+			partial = 1
+			continue
 		}
+		var now []any
 		for _, r := range c.handle(line) {
-			write(r)
+			if m, ok := r.(map[string]any); ok && m["error"] != nil && on("late-errors") {
+				late = append(late, r)
+				continue
+			}
+			now = append(now, r)
+		}
+		write(now...)
+		if len(now) > 0 {
+			// The errors held back go out after the next answer.
+			write(late...)
+			late = nil
 		}
 	}
 }
