@@ -168,3 +168,30 @@ func TestHostCallsJurySeats(t *testing.T) {
 		t.Fatalf("cached jury eval = %s", b)
 	}
 }
+
+// TestHostCallsEmbedCost: similar's embedding call is priced, its cost
+// lands on the assertion and in the report's costs, and a budget below
+// it refuses the call unsent.
+func TestHostCallsEmbedCost(t *testing.T) {
+	oa, an := judgeFakes(t)
+	env := judgeEnv(oa, an)
+	sim := `          similar:
+            value: "The capital of France is Paris"
+            threshold: 0.9
+            model: text-embedding-3-small`
+	oa.Push(vendorfake.Reply{Vectors: [][]float32{{0.6, 0.8, 0}, {0.6, 0.7, 0.1}}, InputTokens: 1000000})
+	r, run := judgeRun(t, env, sim)
+	if r.code != 0 || len(oa.Requests()) != 1 {
+		t.Fatalf("similar:\n%s", r)
+	}
+	// A million input tokens of text-embedding-3-small cost $0.02.
+	ev := run.Tests[0].Assertions[0].Eval
+	if ev == nil || ev.CostUSD == nil || *ev.CostUSD != 0.02 || run.Costs == nil || run.Costs.TotalUSD != 0.02 {
+		b, _ := json.Marshal(run)
+		t.Fatalf("report = %s", b)
+	}
+	r, run = judgeRun(t, env, sim, "--max-cost", "0")
+	if a := run.Tests[0].Assertions[0]; r.code != 2 || a.Status != rpt.StatusErrored || !strings.Contains(a.Error, "--max-cost") || len(oa.Requests()) != 1 {
+		t.Fatalf("similar over budget: %+v\n%s", a, r)
+	}
+}

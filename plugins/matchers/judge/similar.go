@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/report"
 )
 
 // similarMatcher serves similar: the cosine similarity of the embeddings
@@ -47,7 +48,14 @@ func (similarMatcher) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchRe
 	// meanings are both 0.
 	score := max(cos, 0)
 	pass := cos >= threshold-1e-9
-	res := sdk.MatchResult{Pass: pass, Score: &score}
+	// The grade keeps the call's cost, so the embedding's spending
+	// reaches the assertion and the report's costs like a judge's.
+	ev := &report.Eval{
+		Form: "text", Preset: keySimilar, Candidate: "value", Response: bounded(candidate, maxEvalResponse), JudgeModel: model,
+		Score: score, Threshold: threshold, Passed: pass, Calls: 1, CostUSD: resp.Usage.CostUSD,
+		Reason: fmt.Sprintf("cosine similarity %s with %s", fmtScore(cos), model),
+	}
+	res := sdk.MatchResult{Pass: pass, Score: &score, Eval: ev}
 	if !pass {
 		res.Failure = &sdk.Failure{
 			Expected: sdk.JSON(ref),
