@@ -52,12 +52,12 @@ func testCost(t *Test) (float64, bool) {
 	if t.Agent != nil && t.Agent.CostUSDCents != nil {
 		usd, ok = *t.Agent.CostUSDCents/100, true
 	}
-	for i := range t.Assertions {
-		if e := t.Assertions[i].Eval; e != nil && e.CostUSD != nil {
+	eachEval(t.Assertions, func(e *Eval) {
+		if e.CostUSD != nil {
 			usd += *e.CostUSD
 			ok = true
 		}
-	}
+	})
 	return usd, ok
 }
 
@@ -67,11 +67,21 @@ func testCalls(t *Test) (calls, cached int) {
 	if t.Eval != nil {
 		return t.Eval.Calls, t.Eval.CachedCalls
 	}
-	for i := range t.Assertions {
-		if e := t.Assertions[i].Eval; e != nil {
-			calls += e.Calls
-			cached += e.CachedCalls
-		}
-	}
+	eachEval(t.Assertions, func(e *Eval) {
+		calls += e.Calls
+		cached += e.CachedCalls
+	})
 	return calls, cached
+}
+
+// eachEval calls f on the grade of every assertion that has one, the
+// members of an assert-set included (a judge matcher in a set spends
+// like one outside it).
+func eachEval(as []Assertion, f func(*Eval)) {
+	for i := range as {
+		if as[i].Eval != nil {
+			f(as[i].Eval)
+		}
+		eachEval(as[i].Assertions, f)
+	}
 }
