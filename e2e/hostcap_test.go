@@ -26,7 +26,8 @@ func TestHostCallsMaxCost(t *testing.T) {
 		t.Fatalf("a refused judge call should error the run:\n%s", r)
 	}
 	a := run.Tests[0].Assertions[0]
-	if a.Status != rpt.StatusErrored || !strings.Contains(a.Error, "--max-cost") {
+	if a.Status != rpt.StatusErrored || !strings.Contains(a.Error, "--max-cost budget would be exceeded") ||
+		!strings.Contains(a.Error, "of the $0.00001 budget") || strings.Contains(a.Error, "rpc error") {
 		t.Fatalf("assertion = %+v", a)
 	}
 	if n := len(oa.Requests()); n != 0 {

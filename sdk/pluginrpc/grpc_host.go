@@ -63,11 +63,28 @@ func (noHost) Embed(context.Context, string, contract.EmbedRequest) (contract.Em
 // hostErrorFromStatus restores ErrNoModelKey on the plugin side from the
 // FailedPrecondition status the host sends for it (HostErrorToStatus).
 func hostErrorFromStatus(what string, err error) error {
-	if s, ok := status.FromError(err); ok && s.Code() == codes.FailedPrecondition {
+	s, ok := status.FromError(err)
+	if ok && s.Code() == codes.FailedPrecondition {
 		return fmt.Errorf("%s: %w: %s", what, contract.ErrNoModelKey, s.Message())
+	}
+	if ok && s.Code() == codes.Unknown {
+		// The host's own error (a refused --max-cost call, a provider's
+		// failure): its text alone, without gRPC's "rpc error: code =
+		// Unknown desc =" in front, which tells the user nothing.
+		return &hostError{what: what, msg: s.Message(), err: err}
 	}
 	return fmt.Errorf("%s: %w", what, err)
 }
+
+// hostError is an error the host returned, worded as the host worded it;
+// it unwraps to the gRPC status error.
+type hostError struct {
+	what, msg string
+	err       error
+}
+
+func (e *hostError) Error() string { return e.what + ": " + e.msg }
+func (e *hostError) Unwrap() error { return e.err }
 
 // HostErrorToStatus carries ErrNoModelKey across the wire as
 // FailedPrecondition, so the plugin can tell "no key" from a failure; the

@@ -171,3 +171,36 @@ func TestDeferredAndEvalCrossTheMatchRPC(t *testing.T) {
 		}
 	}
 }
+
+// refusingHost refuses every model call with an error of its own.
+type refusingHost struct{}
+
+func (refusingHost) Complete(context.Context, string, sdk.ChatRequest) (sdk.ChatResponse, error) {
+	return sdk.ChatResponse{}, errors.New("the --max-cost budget would be exceeded")
+}
+
+func (refusingHost) Embed(context.Context, string, sdk.EmbedRequest) (sdk.EmbedResponse, error) {
+	return sdk.EmbedResponse{}, errors.New("the --max-cost budget would be exceeded")
+}
+
+// A host's own error reaches the plugin in the host's words, without
+// gRPC's status wording in front.
+func TestHostErrorReachesThePluginWorded(t *testing.T) {
+	judge := sdk.MatcherFunc(func(ctx context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		_, err := in.Host.Complete(ctx, "", sdk.ChatRequest{Model: "m"})
+		_, eerr := in.Host.Embed(ctx, "", sdk.EmbedRequest{Model: "m"})
+		return sdk.Fail(sdk.Failure{Note: fmt.Sprintf("%v|%v", err, eerr)}), nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "judge", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"judge": judge}}, refusingHost{})
+	res, err := conn.Matcher.Match(context.Background(), []pluginrpc.MatchItem{{ID: 1, Key: "judge", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`1`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Note string `json:"note"`
+	}
+	_ = json.Unmarshal(res[0].Failure, &f)
+	if want := "host complete: the --max-cost budget would be exceeded|host embed: the --max-cost budget would be exceeded"; f.Note != want {
+		t.Fatalf("note = %q, want %q", f.Note, want)
+	}
+}

@@ -9,6 +9,7 @@ package costcap
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/mcptest/mcptest/core/budget"
@@ -68,8 +69,8 @@ func (c *Cap) Reserve(model string, estimate float64, priced bool) (*Reservation
 	defer c.mu.Unlock()
 	if c.spent+estimate > c.max {
 		c.stopped = true
-		return nil, fmt.Errorf("%w: a call to %s could cost up to $%.4f and $%.4f of the $%.4f budget is spent or reserved",
-			ErrMaxCost, model, estimate, c.spent, c.max)
+		return nil, fmt.Errorf("%w: a call to %s could cost up to %s and %s of the %s budget is spent or reserved",
+			ErrMaxCost, model, USD(estimate), USD(c.spent), USD(c.max))
 	}
 	c.spent += estimate
 	return &Reservation{cap: c, estimate: estimate}, nil
@@ -135,4 +136,15 @@ func (c *Cap) Stopped() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.stopped
+}
+
+// USD writes an amount of dollars to four significant digits, so the
+// sub-cent sums of single judge calls and small budgets stay readable
+// ("$0.00001", not "$0.0000").
+func USD(v float64) string {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 4, 64), 64)
+	if err != nil {
+		r = v
+	}
+	return "$" + strconv.FormatFloat(r, 'f', -1, 64)
 }

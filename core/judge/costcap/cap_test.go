@@ -73,3 +73,17 @@ func TestEstimate(t *testing.T) {
 		t.Fatalf("estimate = %v, want %v", got, want)
 	}
 }
+
+// TestUSDKeepsSmallAmounts: sub-cent budgets and estimates are written
+// with their digits, never rounded to $0.0000.
+func TestUSDKeepsSmallAmounts(t *testing.T) {
+	for v, want := range map[float64]string{0.00001: "$0.00001", 0.000312345: "$0.0003123", 0.0421: "$0.0421", 0: "$0", 12.5: "$12.5"} {
+		if got := USD(v); got != want {
+			t.Errorf("USD(%v) = %q, want %q", v, got, want)
+		}
+	}
+	_, err := New(0.00001).Reserve("m", 0.0003, true)
+	if err == nil || !strings.Contains(err.Error(), "up to $0.0003 and $0 of the $0.00001 budget") {
+		t.Fatalf("err = %v", err)
+	}
+}
