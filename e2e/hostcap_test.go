@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,9 +39,31 @@ func TestHostCallsMaxCost(t *testing.T) {
 		t.Fatalf("costs = %s", b)
 	}
 
+	// A jury of two whose budget fits one juror's call: one juror is
+	// asked, the other refused, and the jury errors rather than passing
+	// on the one juror left.
+	_, after, ok := strings.Cut(a.Error, "could cost up to $")
+	estimate, err := strconv.ParseFloat(strings.Fields(after + " ")[0], 64)
+	if !ok || err != nil || estimate <= 0 {
+		t.Fatalf("no estimate in %q", a.Error)
+	}
+	oa.Push(vendorfake.Reply{Text: `{"score": 0.9, "pass": true, "reason": "names Paris"}`, InputTokens: 400, OutputTokens: 20})
+	jury := `          llm-jury:
+            rubric: "The answer must name Paris."
+            threshold: 0.8
+            quorum: 0.5
+            jurors:
+              - model: gpt-4o-mini
+              - model: gpt-4o-mini`
+	r, run = judgeRun(t, env, jury, "--max-cost", strconv.FormatFloat(estimate*1.5, 'f', -1, 64))
+	a = run.Tests[0].Assertions[0]
+	if r.code != 2 || a.Status != rpt.StatusErrored || !strings.Contains(a.Error, "juror") || !strings.Contains(a.Error, "--max-cost") || len(oa.Requests()) != 1 {
+		t.Fatalf("half-funded jury: %d requests, %+v\n%s", len(oa.Requests()), a, r)
+	}
+
 	// A budget that fits lets the same call through and counts it.
 	oa.Push(vendorfake.Reply{Text: `{"score": 0.9, "pass": true, "reason": "names Paris"}`, InputTokens: 400, OutputTokens: 20})
-	if r, run = judgeRun(t, env, llmJudge, "--max-cost", "1"); r.code != 0 || len(oa.Requests()) != 1 {
+	if r, run = judgeRun(t, env, llmJudge, "--max-cost", "1"); r.code != 0 || len(oa.Requests()) != 2 {
 		t.Fatalf("within budget:\n%s", r)
 	}
 	if run.Costs == nil || run.Costs.Stopped || run.Costs.TotalUSD <= 0 {

@@ -174,6 +174,9 @@ var (
 	// ErrNoModelKey is matched by the error of a Host call whose model has
 	// no key in mcptest's environment; report the item deferred.
 	ErrNoModelKey = contract.ErrNoModelKey
+	// ErrCostCap is matched by the error of a Host call the run's
+	// --max-cost budget refused; nothing was sent. Error the item.
+	ErrCostCap = contract.ErrCostCap
 )
 
 // Pass returns a passing result.

@@ -103,7 +103,8 @@ func (h *HostService) cappedComplete(ctx context.Context, ref config.ModelRef, r
 }
 
 // reserve admits a call estimated as req against the cap; without a cap
-// it admits everything and looks up no price.
+// it admits everything and looks up no price. A refusal also matches
+// sdk.ErrCostCap, which crosses the wire, so the plugin can tell it apart.
 func (h *HostService) reserve(ref config.ModelRef, req sdk.ChatRequest) (*costcap.Reservation, error) {
 	if h.Cap == nil {
 		return h.Cap.Reserve(ref.ID, 0, true)
@@ -113,8 +114,19 @@ func (h *HostService) reserve(ref config.ModelRef, req sdk.ChatRequest) (*costca
 	if priced {
 		estimate = costcap.Estimate(req, price)
 	}
-	return h.Cap.Reserve(ref.ID, estimate, priced)
+	res, err := h.Cap.Reserve(ref.ID, estimate, priced)
+	if err != nil {
+		return nil, capRefusal{err}
+	}
+	return res, nil
 }
+
+// capRefusal is the cap's error, worded as the cap worded it, that also
+// matches sdk.ErrCostCap.
+type capRefusal struct{ err error }
+
+func (e capRefusal) Error() string   { return e.err.Error() }
+func (e capRefusal) Unwrap() []error { return []error{e.err, sdk.ErrCostCap} }
 
 // priceUsage fills in the cost of an answered call whose provider did
 // not price it, when the model has a price.

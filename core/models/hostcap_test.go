@@ -53,14 +53,14 @@ func TestHostCapRefusesBeforeCalling(t *testing.T) {
 	ctx := context.Background()
 	c := &countingCaller{}
 	h := &HostService{Caller: c, Cap: costcap.New(0.000001)}
-	if _, err := h.Complete(ctx, "", chat("priced", nil)); !errors.Is(err, costcap.ErrMaxCost) {
+	if _, err := h.Complete(ctx, "", chat("priced", nil)); !errors.Is(err, costcap.ErrMaxCost) || !errors.Is(err, sdk.ErrCostCap) {
 		t.Fatalf("over the cap: %v", err)
 	}
 	if _, err := h.Embed(ctx, "", sdk.EmbedRequest{Model: "priced", Inputs: []string{"a long enough text to cost something"}}); !errors.Is(err, costcap.ErrMaxCost) {
 		t.Fatalf("embed over the cap: %v", err)
 	}
 	h.Cap = costcap.New(1)
-	if _, err := h.Complete(ctx, "", chat("unpriced", nil)); !errors.Is(err, costcap.ErrUnpriced) {
+	if _, err := h.Complete(ctx, "", chat("unpriced", nil)); !errors.Is(err, costcap.ErrUnpriced) || !errors.Is(err, sdk.ErrCostCap) {
 		t.Fatalf("unpriced: %v", err)
 	}
 	if len(c.chats) != 0 || c.embeds != 0 {

@@ -23,3 +23,10 @@ var ErrNoHost = errors.New("mcptest host offers no model calls to this plugin")
 // variable to set. A plugin should report such an item as deferred rather
 // than failed: nothing was judged.
 var ErrNoModelKey = errors.New("no key for the model")
+
+// ErrCostCap is matched (errors.Is) by the error of a Host call that the
+// run's --max-cost budget refused: the call could have crossed it, or its
+// model has no price to count it by. Nothing was sent. A plugin should
+// error its item (never pass or fail it), and a jury should not go on
+// without the refused juror.
+var ErrCostCap = errors.New("refused under the --max-cost budget")

@@ -67,6 +67,9 @@ func hostErrorFromStatus(what string, err error) error {
 	if ok && s.Code() == codes.FailedPrecondition {
 		return fmt.Errorf("%s: %w: %s", what, contract.ErrNoModelKey, s.Message())
 	}
+	if ok && s.Code() == codes.ResourceExhausted {
+		return &hostError{what: what, msg: s.Message(), err: err, sentinel: contract.ErrCostCap}
+	}
 	if ok && s.Code() == codes.Unknown {
 		// The host's own error (a refused --max-cost call, a provider's
 		// failure): its text alone, without gRPC's "rpc error: code =
@@ -81,17 +84,28 @@ func hostErrorFromStatus(what string, err error) error {
 type hostError struct {
 	what, msg string
 	err       error
+	// sentinel, when set, is the contract error the status stood for.
+	sentinel error
 }
 
 func (e *hostError) Error() string { return e.what + ": " + e.msg }
-func (e *hostError) Unwrap() error { return e.err }
+func (e *hostError) Unwrap() []error {
+	if e.sentinel != nil {
+		return []error{e.err, e.sentinel}
+	}
+	return []error{e.err}
+}
 
 // HostErrorToStatus carries ErrNoModelKey across the wire as
-// FailedPrecondition, so the plugin can tell "no key" from a failure; the
-// host's Host service (hostrpc) sends its errors through it.
+// FailedPrecondition and ErrCostCap as ResourceExhausted, so the plugin
+// can tell "no key" and "over budget" from a failure; the host's Host
+// service (hostrpc) sends its errors through it.
 func HostErrorToStatus(err error) error {
 	if errors.Is(err, contract.ErrNoModelKey) {
 		return status.Error(codes.FailedPrecondition, err.Error())
+	}
+	if errors.Is(err, contract.ErrCostCap) {
+		return status.Error(codes.ResourceExhausted, err.Error())
 	}
 	return err
 }

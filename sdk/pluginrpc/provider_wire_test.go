@@ -180,16 +180,17 @@ func (refusingHost) Complete(context.Context, string, sdk.ChatRequest) (sdk.Chat
 }
 
 func (refusingHost) Embed(context.Context, string, sdk.EmbedRequest) (sdk.EmbedResponse, error) {
-	return sdk.EmbedResponse{}, errors.New("the --max-cost budget would be exceeded")
+	return sdk.EmbedResponse{}, fmt.Errorf("the embedding could cost too much: %w", sdk.ErrCostCap)
 }
 
 // A host's own error reaches the plugin in the host's words, without
-// gRPC's status wording in front.
+// gRPC's status wording in front, and a budget refusal still matches
+// ErrCostCap on the plugin's side.
 func TestHostErrorReachesThePluginWorded(t *testing.T) {
 	judge := sdk.MatcherFunc(func(ctx context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
 		_, err := in.Host.Complete(ctx, "", sdk.ChatRequest{Model: "m"})
 		_, eerr := in.Host.Embed(ctx, "", sdk.EmbedRequest{Model: "m"})
-		return sdk.Fail(sdk.Failure{Note: fmt.Sprintf("%v|%v", err, eerr)}), nil
+		return sdk.Fail(sdk.Failure{Note: fmt.Sprintf("%v|%v|%v|%v", err, eerr, errors.Is(err, sdk.ErrCostCap), errors.Is(eerr, sdk.ErrCostCap))}), nil
 	})
 	conn := plugintest.New(t, &sdk.Plugin{Name: "judge", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"judge": judge}}, refusingHost{})
 	res, err := conn.Matcher.Match(context.Background(), []pluginrpc.MatchItem{{ID: 1, Key: "judge", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`1`)}})
@@ -200,7 +201,7 @@ func TestHostErrorReachesThePluginWorded(t *testing.T) {
 		Note string `json:"note"`
 	}
 	_ = json.Unmarshal(res[0].Failure, &f)
-	if want := "host complete: the --max-cost budget would be exceeded|host embed: the --max-cost budget would be exceeded"; f.Note != want {
+	if want := "host complete: the --max-cost budget would be exceeded|host embed: the embedding could cost too much: refused under the --max-cost budget|false|true"; f.Note != want {
 		t.Fatalf("note = %q, want %q", f.Note, want)
 	}
 }

@@ -68,6 +68,13 @@ func (juryMatcher) Match(ctx context.Context, in sdk.MatchInput) (sdk.MatchResul
 	if len(missing) > 0 {
 		return sdk.Defer(keyJury + ": " + strings.Join(missing, "; ")), nil
 	}
+	for i, v := range votes {
+		if errors.Is(v.err, sdk.ErrCostCap) {
+			// A juror the budget refused did not abstain: the jury would
+			// reach a verdict it was never meant to, so the item errors.
+			return sdk.MatchResult{}, fmt.Errorf("%s: juror %d (%s): %w", keyJury, i, modelLabel(arg.Jurors[i].Model), v.err)
+		}
+	}
 	return verdict(arg, votes, def, quorum, candidate, in.Actual)
 }
 

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/mcptest/mcptest/sdk"
+	"github.com/mcptest/mcptest/sdk/plugintest"
 	"github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -87,5 +91,42 @@ func TestJuryWithoutKeyIsDeferred(t *testing.T) {
 	r := match(t, c, keyJury, "Paris", juryArgs(0.5, map[string]any{"model": "a"}, map[string]any{"model": "b"}))
 	if r.Pass || r.Error != "" || !strings.Contains(r.Deferred, "B_KEY") {
 		t.Fatalf("no key: %+v", r)
+	}
+}
+
+// A juror the --max-cost budget refused does not abstain: the jury would
+// otherwise pass on the remaining jurors, so the item errors, naming it.
+func TestJurorRefusedByBudgetErrors(t *testing.T) {
+	h := newFakeHost()
+	c := conn(t, h)
+	h.push("a", reply(0.9, true, "yes"))
+	h.push("b", answer{err: fmt.Errorf("the --max-cost budget would be exceeded: %w", sdk.ErrCostCap)})
+	r := match(t, c, keyJury, "Paris", juryArgs(0.5, map[string]any{"model": "a"}, map[string]any{"model": "b"}))
+	if r.Pass || r.Deferred != "" || !strings.Contains(r.Error, "juror 1 (b)") || !strings.Contains(r.Error, "--max-cost") {
+		t.Fatalf("result = %+v", r)
+	}
+}
+
+// The jurors' seats go with their requests, so the host's cache asks
+// each; a trial's index from the options is in every seat.
+func TestJurySeats(t *testing.T) {
+	h := newFakeHost()
+	c := conn(t, h)
+	h.push("a", reply(0.9, true, "yes"), reply(0.8, true, "yes"))
+	a, _ := json.Marshal("Paris")
+	g, _ := json.Marshal(juryArgs(0.5, map[string]any{"model": "a"}, map[string]any{"model": "a"}))
+	res, err := c.Matcher.Match(context.Background(), []plugintest.MatchItem{{ID: 1, Key: keyJury, Actual: a, Argument: g,
+		Options: sdk.MatchOptions{Raw: json.RawMessage(`{"trial":3}`)}}})
+	if err != nil || len(res) != 1 || !res[0].Pass {
+		t.Fatalf("match: %v %+v", err, res)
+	}
+	seats := map[sdk.Seat]bool{}
+	for _, req := range h.chats {
+		if req.Seat != nil {
+			seats[*req.Seat] = true
+		}
+	}
+	if !seats[sdk.Seat{Juror: 0, Trial: 3}] || !seats[sdk.Seat{Juror: 1, Trial: 3}] {
+		t.Fatalf("seats = %v", seats)
 	}
 }
