@@ -103,27 +103,11 @@ func (lf *lastFailed) record(run *rpt.Run) {
 // write replaces the cache file whole (a temporary file renamed over it),
 // so an interrupted write never leaves half a record.
 func (lf *lastFailed) write(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
 	raw, err := json.MarshalIndent(lf, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".last-failed-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(append(raw, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return safefile.WriteAtomic(path, append(raw, '\n'), 0o755)
 }
 
 // recordLastFailed updates the cache after a run; a cache that cannot be

@@ -84,21 +84,32 @@ func hostKey(ref config.ModelRef, req sdk.ChatRequest, seat sdk.Seat) (verdictca
 // settled at what it really cost. A model without a price is refused
 // under a cap, as core/judge refuses it.
 func (h *HostService) cappedComplete(ctx context.Context, ref config.ModelRef, req sdk.ChatRequest) (sdk.ChatResponse, error) {
-	res, err := h.reserve(ref, req)
+	return capped(ctx, h, ref, req, func() (sdk.ChatResponse, error) {
+		return h.Caller.Complete(ctx, ref, req)
+	}, func(r *sdk.ChatResponse) *sdk.Usage { return &r.Usage })
+}
+
+// capped makes one call under the cap: admitted against the estimate of
+// est, settled at the usage the answer reports (usage finds it inside the
+// answer, and it is priced there when its provider did not price it).
+func capped[T any](ctx context.Context, h *HostService, ref config.ModelRef, est sdk.ChatRequest, call func() (T, error), usage func(*T) *sdk.Usage) (T, error) {
+	var zero T
+	res, err := h.reserve(ref, est)
 	if err != nil {
-		return sdk.ChatResponse{}, err
+		return zero, err
 	}
 	if err := ctx.Err(); err != nil {
 		res.Release()
-		return sdk.ChatResponse{}, err
+		return zero, err
 	}
-	resp, err := h.Caller.Complete(ctx, ref, req)
+	resp, err := call()
 	if err != nil {
 		res.Settle(nil)
 		return resp, err
 	}
-	h.priceUsage(ref, &resp.Usage)
-	res.Settle(resp.Usage.CostUSD)
+	u := usage(&resp)
+	h.priceUsage(ref, u)
+	res.Settle(u.CostUSD)
 	return resp, nil
 }
 
@@ -148,22 +159,9 @@ func (h *HostService) cappedEmbed(ctx context.Context, ref config.ModelRef, req 
 	for i, in := range req.Inputs {
 		as.Messages[i] = sdk.Message{Role: "user", Content: in}
 	}
-	res, err := h.reserve(ref, as)
-	if err != nil {
-		return sdk.EmbedResponse{}, err
-	}
-	if err := ctx.Err(); err != nil {
-		res.Release()
-		return sdk.EmbedResponse{}, err
-	}
-	resp, err := h.Caller.Embed(ctx, ref, req)
-	if err != nil {
-		res.Settle(nil)
-		return resp, err
-	}
-	h.priceUsage(ref, &resp.Usage)
-	res.Settle(resp.Usage.CostUSD)
-	return resp, nil
+	return capped(ctx, h, ref, as, func() (sdk.EmbedResponse, error) {
+		return h.Caller.Embed(ctx, ref, req)
+	}, func(r *sdk.EmbedResponse) *sdk.Usage { return &r.Usage })
 }
 
 // price is ref's price from Pricer, or from the Caller when it prices.

@@ -102,23 +102,7 @@ func (c *Cache) Save(e *Entry) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(c.Dir, ".entry-*")
-	if err != nil {
-		return fmt.Errorf("token cache: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("token cache: %w", err)
-	}
-	if _, err := tmp.Write(raw); err != nil {
-		tmp.Close()
-		return fmt.Errorf("token cache: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("token cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), c.path(e.URL)); err != nil {
+	if err := safefile.WriteAtomic(c.path(e.URL), raw, 0o700); err != nil {
 		return fmt.Errorf("token cache: %w", err)
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/mcptest/mcptest/internal/safefile"
 )
 
 // digestCacheEnv names the environment variable that moves (or, set to
@@ -134,17 +136,5 @@ func (c *digestCache) saveLocked() {
 	if err != nil {
 		return
 	}
-	dir := filepath.Dir(c.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(dir, ".plugin-digests-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path) != nil {
-		_ = os.Remove(tmp.Name())
-	}
+	_ = safefile.WriteAtomic(c.path, b, 0o700)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/mcptest/mcptest/internal/safefile"
 	"github.com/mcptest/mcptest/schemas"
 )
 
@@ -139,17 +140,5 @@ func (c *manifestCache) save() {
 	if err != nil {
 		return
 	}
-	dir := filepath.Dir(c.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(dir, ".plugin-manifests-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path) != nil {
-		_ = os.Remove(tmp.Name())
-	}
+	_ = safefile.WriteAtomic(c.path, b, 0o700)
 }

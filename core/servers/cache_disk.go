@@ -3,13 +3,12 @@ package servers
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mcptest/mcptest/internal/safefile"
 	"net/http"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/mcptest/mcptest/core/session"
+	"github.com/mcptest/mcptest/internal/safefile"
 )
 
 // diskFormat versions the files of a cache folder; files of another
@@ -66,25 +65,7 @@ func (d *diskCache) store(key string, q Request, out *session.Outcome) error {
 	if err != nil {
 		return fmt.Errorf("encode cache entry: %w", err)
 	}
-	path := d.path(key)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("cache folder: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("cache folder: %w", err)
-	}
-	if _, err := tmp.Write(raw); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write cache entry: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write cache entry: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	if err := safefile.WriteAtomic(d.path(key), raw, 0o755); err != nil {
 		return fmt.Errorf("write cache entry: %w", err)
 	}
 	return nil

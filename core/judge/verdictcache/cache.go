@@ -25,7 +25,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -284,24 +283,8 @@ func (c *Cache) path(h string) string { return filepath.Join(c.dir, h[:2], h+".j
 // writeAtomic writes raw to path through a temporary file and a rename,
 // so a concurrent run reads the old file or the new one, never half.
 func writeAtomic(path string, raw []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("verdict cache folder: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("verdict cache folder: %w", err)
-	}
-	_, werr := tmp.Write(raw)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write verdict: %w", werr)
+	if err := safefile.WriteAtomic(path, raw, 0o755); err != nil {
+		return fmt.Errorf("write verdict: %w", err)
 	}
 	return nil
 }
