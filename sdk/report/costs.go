@@ -1,5 +1,7 @@
 package report
 
+import "math"
+
 // costSummary adds up what the run's model calls cost (Run.Costs): each
 // test's cost (testCost) in total and per suite file, and the judge and
 // scorer calls across the run. The budget (MaxUSD) and Stopped of prev
@@ -34,8 +36,17 @@ func costSummary(tests []Test, prev *Costs) *Costs {
 	if !priced && c.Calls == 0 && c.MaxUSD == nil {
 		return nil
 	}
+	c.TotalUSD = roundUSD(c.TotalUSD)
+	for i := range c.Suites {
+		c.Suites[i].USD = roundUSD(c.Suites[i].USD)
+	}
 	return c
 }
+
+// roundUSD rounds a sum of float costs to a nano-dollar, far below any
+// price, so the report reads 0.0093 rather than the 0.009299999999999998
+// that adding binary fractions leaves.
+func roundUSD(v float64) float64 { return math.Round(v*1e9) / 1e9 }
 
 // testCost is what one test's model calls cost, and whether any of them
 // had a price: an eval's grade (which includes its live agent run), or an
