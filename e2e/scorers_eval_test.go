@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcptest/mcptest/internal/proc"
 	"github.com/mcptest/mcptest/internal/testbin"
 	"github.com/mcptest/mcptest/sdk/report"
 )
@@ -77,7 +79,9 @@ func TestEvalScorerFailures(t *testing.T) {
 	}
 	for _, f := range strings.Fields(string(ids)) {
 		pid, _ := strconv.Atoi(f)
-		waitProcGone(t, pid)
+		if !proc.WaitGone(pid, 5*time.Second) {
+			t.Fatalf("process %d outlived its grading", pid)
+		}
 	}
 	assertNoOrphans(t)
 

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"github.com/mcptest/mcptest/internal/proc"
+
 	"context"
 	"errors"
 	"os"
@@ -189,27 +191,9 @@ func TestExecScorerTimeoutKillsGroup(t *testing.T) {
 	}
 	for _, f := range fields {
 		pid, _ := strconv.Atoi(f)
-		waitProcGone(t, pid)
-	}
-}
-
-// waitProcGone fails t unless pid exits (or is a zombie left for init to
-// reap) within a few seconds.
-func waitProcGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			return
+		if !proc.WaitGone(pid, 5*time.Second) {
+			t.Fatalf("process %d outlived its grading", pid)
 		}
-		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z") {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d outlived its grading: %s", pid, stat)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -345,7 +329,9 @@ func TestExecScorerPluginStoppedMidGrading(t *testing.T) {
 			}
 			for _, f := range strings.Fields(raw) {
 				pid, _ := strconv.Atoi(f)
-				waitProcGone(t, pid)
+				if !proc.WaitGone(pid, 5*time.Second) {
+					t.Fatalf("process %d outlived its grading", pid)
+				}
 			}
 		})
 	}

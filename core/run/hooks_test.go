@@ -1,7 +1,8 @@
 package run_test
 
 import (
-	"bytes"
+	"github.com/mcptest/mcptest/internal/proc"
+
 	"context"
 	"encoding/json"
 	"os"
@@ -284,7 +285,9 @@ hooks:
 			t.Errorf("%s: %s %+v", tr.Name, tr.Status, tr.Error)
 		}
 	}
-	waitDead(t, pidIn(t, filepath.Join(dir, "child.pid")))
+	if pid := pidIn(t, filepath.Join(dir, "child.pid")); !proc.WaitGone(pid, 5*time.Second) {
+		t.Errorf("process %d outlived its hook", pid)
+	}
 }
 
 func TestBackgroundProcessesOfHooksAreStoppedWhenTheSuiteEnds(t *testing.T) {
@@ -305,7 +308,9 @@ hooks:
 		t.Fatalf("exit %d: %+v %+v", res.ExitCode, res.Hooks, res.Tests)
 	}
 	for _, f := range []string{"held.pid", "quiet.pid"} {
-		waitDead(t, pidIn(t, filepath.Join(dir, f)))
+		if pid := pidIn(t, filepath.Join(dir, f)); !proc.WaitGone(pid, 5*time.Second) {
+			t.Errorf("process %d outlived its hook", pid)
+		}
 	}
 }
 
@@ -321,26 +326,6 @@ func pidIn(t *testing.T, path string) int {
 		t.Fatal(err)
 	}
 	return pid
-}
-
-// waitDead fails unless pid is gone (or a zombie) within a few seconds.
-// It polls: pid belongs to a hook's process group, not to this process,
-// so its exit is no event the test can wait on.
-func waitDead(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			return
-		}
-		// The state follows the command name in parentheses.
-		if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Errorf("process %d outlived its hook", pid)
 }
 
 // payloads reads the payloads ctx.sh logged, one JSON object a line.

@@ -3,6 +3,8 @@
 package session
 
 import (
+	"github.com/mcptest/mcptest/internal/proc"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -75,7 +77,7 @@ func TestCrashFailsCallWithExitStatusAndStderr(t *testing.T) {
 func TestCloseLeavesNoProcess(t *testing.T) {
 	s := startDemo(t)
 	pid := s.PID()
-	if processGone(pid) {
+	if proc.Gone(pid) {
 		t.Fatal("server not running before Close")
 	}
 	start := time.Now()
@@ -85,7 +87,7 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 	if d := time.Since(start); d > 900*time.Millisecond {
 		t.Errorf("Close of a well-behaved server took %v; it should exit on stdin close", d)
 	}
-	if !processGone(pid) {
+	if !proc.Gone(pid) {
 		t.Fatalf("pid %d still exists after Close", pid)
 	}
 	if exited, _ := s.Exited(); !exited {
@@ -171,7 +173,7 @@ func TestGarbageThenHangTimesOutAndKillsGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !waitGone(child, 2*time.Second) {
+	if !proc.WaitGone(child, 2*time.Second) {
 		t.Fatalf("grandchild %d survived", child)
 	}
 }

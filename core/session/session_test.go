@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,34 +84,6 @@ func toolText(t *testing.T, raw json.RawMessage) string {
 		t.Fatalf("result has no content: %s", raw)
 	}
 	return r.Content[0].Text
-}
-
-// processGone reports whether pid no longer exists, or is a zombie waiting
-// for a parent other than us to reap it.
-func processGone(pid int) bool {
-	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return os.IsNotExist(err)
-	}
-	// The state follows the parenthesised command name.
-	rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
-	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
-}
-
-// waitGone polls processGone: a SIGKILL is delivered asynchronously, so a
-// process killed a moment ago may still be exiting.
-func waitGone(pid int, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for !processGone(pid) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return true
 }
 
 func TestStructuredContent(t *testing.T) {

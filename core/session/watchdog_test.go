@@ -3,6 +3,8 @@
 package session
 
 import (
+	"github.com/mcptest/mcptest/internal/proc"
+
 	"bufio"
 	"context"
 	"fmt"
@@ -67,7 +69,7 @@ func TestKilledClientLeavesNoOrphans(t *testing.T) {
 	}
 	server, _ := strconv.Atoi(fields[1])
 	child, _ := strconv.Atoi(fields[2])
-	if processGone(server) || processGone(child) {
+	if proc.Gone(server) || proc.Gone(child) {
 		t.Fatalf("server %d or child %d not running before the kill", server, child)
 	}
 
@@ -76,7 +78,7 @@ func TestKilledClientLeavesNoOrphans(t *testing.T) {
 	}
 	_ = cmd.Wait()
 	for _, pid := range []int{server, child} {
-		if !waitGone(pid, 3*time.Second) {
+		if !proc.WaitGone(pid, 3*time.Second) {
 			_ = exec.Command("kill", "-9", strconv.Itoa(pid)).Run()
 			t.Errorf("process %d survived its client", pid)
 		}

@@ -55,25 +55,6 @@ func waiter(ch chan struct{}) func(time.Duration) bool {
 	}
 }
 
-// gone waits up to d for pid to disappear: reaped, or dead and waiting
-// for its new parent (init, which may reap slowly) to reap it. It polls:
-// pid is not this process's child, so its exit is no event to wait on.
-func gone(pid int, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			return true
-		}
-		if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
-			if i := strings.LastIndexByte(string(b), ')'); i > 0 && strings.HasPrefix(string(b[i:]), ") Z") {
-				return true
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return false
-}
-
 // A leader that ignores SIGTERM is killed, and so is the child it left
 // in its group.
 func TestStopGroupEscalatesToKill(t *testing.T) {
@@ -84,7 +65,7 @@ func TestStopGroupEscalatesToKill(t *testing.T) {
 	if !StopGroup(cmd.Process.Pid, waiter(exited), 50*time.Millisecond, 5*time.Second) {
 		t.Fatal("StopGroup says the leader did not exit")
 	}
-	if !gone(child, 5*time.Second) {
+	if !WaitGone(child, 5*time.Second) {
 		t.Errorf("child %d survived StopGroup", child)
 	}
 }
@@ -96,7 +77,7 @@ func TestStopGroupKillsWhatTheLeaderLeft(t *testing.T) {
 	if !StopGroup(cmd.Process.Pid, waiter(exited), 5*time.Second, 5*time.Second) {
 		t.Fatal("StopGroup says the leader did not exit")
 	}
-	if !gone(child, 5*time.Second) {
+	if !WaitGone(child, 5*time.Second) {
 		t.Errorf("child %d survived StopGroup", child)
 	}
 }
@@ -125,7 +106,7 @@ func TestKillGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-exited
-	if !gone(child, 5*time.Second) {
+	if !WaitGone(child, 5*time.Second) {
 		t.Errorf("child %d survived KillGroup", child)
 	}
 	if err := KillGroup(cmd); err != nil {
@@ -151,7 +132,7 @@ func TestWatchdogKillsGroupWhenPipeCloses(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("leader survived the watchdog")
 	}
-	if !gone(child, 5*time.Second) {
+	if !WaitGone(child, 5*time.Second) {
 		t.Errorf("child %d survived the watchdog", child)
 	}
 }
@@ -168,7 +149,7 @@ func TestStopGroupAfterGivesTermItsOwnGrace(t *testing.T) {
 	if b, err := os.ReadFile(done); err != nil || strings.TrimSpace(string(b)) != "ok" {
 		t.Fatalf("the TERM handler did not finish its cleanup (%q, %v): killed before the end of termGrace", b, err)
 	}
-	if !gone(child, 5*time.Second) {
+	if !WaitGone(child, 5*time.Second) {
 		t.Errorf("child %d survived StopGroupAfter", child)
 	}
 }

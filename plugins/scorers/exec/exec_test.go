@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mcptest/mcptest/internal/proc"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -139,26 +141,8 @@ func TestTimeoutKillsTheGroup(t *testing.T) {
 	}
 	for _, f := range strings.Fields(string(raw)) {
 		pid, _ := strconv.Atoi(f)
-		waitGone(t, pid)
-	}
-}
-
-// waitGone fails t unless pid is gone (or a zombie nobody reaped yet)
-// within a few seconds.
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			return
+		if !proc.WaitGone(pid, 5*time.Second) {
+			t.Fatalf("process %d outlived the grading", pid)
 		}
-		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z") {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d outlived the grading: %s", pid, stat)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
