@@ -4,18 +4,25 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A Draft represents json-schema specification.
 type Draft struct {
 	version       int
 	url           string
-	sch           *Schema
-	id            string             // property name used to represent id
-	subschemas    []SchemaPath       // locations of subschemas
-	vocabPrefix   string             // prefix used for vocabulary
-	allVocabs     map[string]*Schema // names of supported vocabs with its schemas
-	defaultVocabs []string           // names of default vocabs
+	id            string              // property name used to represent id
+	subschemas    []SchemaPath        // locations of subschemas
+	vocabPrefix   string              // prefix used for vocabulary
+	allVocabs     map[string]struct{} // names of supported vocabs
+	defaultVocabs []string            // names of default vocabs
+
+	// mcptest change: the meta-schema and the vocabulary schemas are
+	// compiled on first use (see metaSchemas), not in a package init, so a
+	// program that imports this package but validates nothing pays nothing.
+	metaOnce   sync.Once
+	sch        *Schema            // the draft's meta-schema; set by metaOnce
+	vocabMetas map[string]*Schema // compiled schema of each vocab; set by metaOnce
 }
 
 // String returns the specification url.
@@ -46,7 +53,7 @@ var (
 			schemaPath("dependencies/*"),
 		},
 		vocabPrefix:   "",
-		allVocabs:     map[string]*Schema{},
+		allVocabs:     map[string]struct{}{},
 		defaultVocabs: []string{},
 	}
 
@@ -59,7 +66,7 @@ var (
 			schemaPath("contains"),
 		),
 		vocabPrefix:   "",
-		allVocabs:     map[string]*Schema{},
+		allVocabs:     map[string]struct{}{},
 		defaultVocabs: []string{},
 	}
 
@@ -73,7 +80,7 @@ var (
 			schemaPath("else"),
 		),
 		vocabPrefix:   "",
-		allVocabs:     map[string]*Schema{},
+		allVocabs:     map[string]struct{}{},
 		defaultVocabs: []string{},
 	}
 
@@ -89,13 +96,13 @@ var (
 			schemaPath("contentSchema"),
 		),
 		vocabPrefix: "https://json-schema.org/draft/2019-09/vocab/",
-		allVocabs: map[string]*Schema{
-			"core":       nil,
-			"applicator": nil,
-			"validation": nil,
-			"meta-data":  nil,
-			"format":     nil,
-			"content":    nil,
+		allVocabs: map[string]struct{}{
+			"core":       {},
+			"applicator": {},
+			"validation": {},
+			"meta-data":  {},
+			"format":     {},
+			"content":    {},
 		},
 		defaultVocabs: []string{"core", "applicator", "validation"},
 	}
@@ -108,15 +115,15 @@ var (
 			schemaPath("prefixItems/[]"),
 		),
 		vocabPrefix: "https://json-schema.org/draft/2020-12/vocab/",
-		allVocabs: map[string]*Schema{
-			"core":              nil,
-			"applicator":        nil,
-			"unevaluated":       nil,
-			"validation":        nil,
-			"meta-data":         nil,
-			"format-annotation": nil,
-			"format-assertion":  nil,
-			"content":           nil,
+		allVocabs: map[string]struct{}{
+			"core":              {},
+			"applicator":        {},
+			"unevaluated":       {},
+			"validation":        {},
+			"meta-data":         {},
+			"format-annotation": {},
+			"format-assertion":  {},
+			"content":           {},
 		},
 		defaultVocabs: []string{"core", "applicator", "unevaluated", "validation"},
 	}
@@ -124,15 +131,28 @@ var (
 	draftLatest = Draft2020
 )
 
-func init() {
-	c := NewCompiler()
-	c.AssertFormat()
-	for _, d := range []*Draft{Draft4, Draft6, Draft7, Draft2019, Draft2020} {
-		d.sch = c.MustCompile(d.url)
+// metaSchemas returns the draft's compiled meta-schema and the compiled
+// schema of each of its vocabularies, compiling them on the first call.
+//
+// mcptest change: upstream compiles all five drafts in a package init, which
+// costs every importing program several milliseconds at start-up. The
+// compiler used here is marked trusted: it skips validating the embedded
+// meta-schemas against a meta-schema (addRoot already skips them; this also
+// covers ensureSubschema), so compiling never asks a draft for its
+// meta-schema and cannot re-enter metaOnce.
+func (d *Draft) metaSchemas() (*Schema, map[string]*Schema) {
+	d.metaOnce.Do(func() {
+		c := NewCompiler()
+		c.AssertFormat()
+		c.roots.trustedMeta = true
+		sch := c.MustCompile(d.url)
+		vocabs := make(map[string]*Schema, len(d.allVocabs))
 		for name := range d.allVocabs {
-			d.allVocabs[name] = c.MustCompile(strings.TrimSuffix(d.url, "schema") + "meta/" + name)
+			vocabs[name] = c.MustCompile(strings.TrimSuffix(d.url, "schema") + "meta/" + name)
 		}
-	}
+		d.sch, d.vocabMetas = sch, vocabs
+	})
+	return d.sch, d.vocabMetas
 }
 
 func draftFromURL(url string) *Draft {
@@ -264,14 +284,15 @@ func (d *dialect) activeVocabs(assertVocabs bool, vocabularies map[string]*Vocab
 }
 
 func (d *dialect) getSchema(assertVocabs bool, vocabularies map[string]*Vocabulary) *Schema {
+	draftSch, vocabMetas := d.draft.metaSchemas()
 	vocabs := d.activeVocabs(assertVocabs, vocabularies)
 	if vocabs == nil {
-		return d.draft.sch
+		return draftSch
 	}
 
 	var allOf []*Schema
 	for _, vocab := range vocabs {
-		sch := d.draft.allVocabs[vocab]
+		sch := vocabMetas[vocab]
 		if sch == nil {
 			if v, ok := vocabularies[vocab]; ok {
 				sch = v.Schema
@@ -282,9 +303,9 @@ func (d *dialect) getSchema(assertVocabs bool, vocabularies map[string]*Vocabula
 		}
 	}
 	if !slices.Contains(vocabs, "core") {
-		sch := d.draft.allVocabs["core"]
+		sch := vocabMetas["core"]
 		if sch == nil {
-			sch = d.draft.sch
+			sch = draftSch
 		}
 		allOf = append(allOf, sch)
 	}
