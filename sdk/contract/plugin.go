@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // Plugin describes everything one plugin binary serves.
@@ -76,7 +77,10 @@ func (p *Plugin) capabilities() []string {
 	return slices.Compact(out)
 }
 
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}$`)
+// nameRE is the plugin name rule, compiled on first use: {1,62} makes a
+// large program, and every plugin and mcptest itself would otherwise
+// compile it at start-up.
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}$`) })
 
 // Describe returns the plugin's self-description, with keys sorted.
 func (p *Plugin) Describe() Description {
@@ -107,8 +111,8 @@ func (p *Plugin) Describe() Description {
 // Validate reports a plugin definition that cannot be served: a bad name,
 // no version, no components. Serve refuses such a plugin before it starts.
 func (p *Plugin) Validate() error {
-	if !nameRE.MatchString(p.Name) {
-		return fmt.Errorf("plugin name %q must match %s", p.Name, nameRE)
+	if !nameRE().MatchString(p.Name) {
+		return fmt.Errorf("plugin name %q must match %s", p.Name, nameRE())
 	}
 	if p.Version == "" {
 		return fmt.Errorf("plugin %q has no version", p.Name)
