@@ -115,3 +115,33 @@ func TestChildrenListings(t *testing.T) {
 		t.Errorf("scanChildren = %v, want %d among them", scanned, cmd.Process.Pid)
 	}
 }
+
+// hasNoChildren is false while a child runs and after it exits unreaped
+// (and does not reap it), and true once it has been reaped.
+func TestHasNoChildren(t *testing.T) {
+	if !hasNoChildren() {
+		t.Skip("the test process already has children")
+	}
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if hasNoChildren() {
+		t.Error("hasNoChildren with a running child")
+	}
+	_ = cmd.Process.Kill()
+	// Let it die without reaping it (Gone is true of a zombie): a zombie
+	// is still a child.
+	if !WaitGone(cmd.Process.Pid, 5*time.Second) {
+		t.Fatal("the killed child did not exit")
+	}
+	if hasNoChildren() {
+		t.Error("hasNoChildren with an exited, unreaped child")
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Error("the killed child exited 0")
+	}
+	if !hasNoChildren() {
+		t.Error("hasNoChildren is false once the only child is reaped")
+	}
+}
