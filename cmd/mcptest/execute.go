@@ -65,18 +65,24 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", errs)
 		return score.ExitError
 	}
-	// The gate before any side effect: the matcher plugins start (in
-	// parallel) and vet the suite's arguments, so a bad suite exits before
-	// a server starts. Reporter plugins are not part of it: they start
-	// beside the servers (report.Open), and events wait for them.
-	if err := host.Start(ctx, e.plan.Matchers); err != nil {
-		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
-		return score.ExitError
-	}
+	// The gate before any side effect: the matcher plugins vet the
+	// suite's arguments, so a bad suite exits before a server starts. A
+	// verdict a plugin that vets purely gave in an earlier run is
+	// remembered (core/plugin's vetting cache), and only the plugins with
+	// an argument not vetted before start now (in parallel); the others
+	// start beside the servers, and the first match waits for them.
+	// Reporter plugins are not part of the gate either: they start beside
+	// the servers (report.Open), and events wait for them.
 	if err := assert.CheckArguments(ctx, host, e.plan); err != nil {
-		fmt.Fprintf(stderr, "%v\n", err)
+		var pe *plugin.PluginError
+		if errors.As(err, &pe) {
+			fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
+		} else {
+			fmt.Fprintf(stderr, "%v\n", err)
+		}
 		return score.ExitError
 	}
+	host.Prestart(e.plan.Matchers)
 	emitter, err := report.Open(ctx, host, e.outputs, terminals(stdout, stderr, e.noColor), redactor)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)

@@ -41,6 +41,13 @@ type Launcher interface {
 	Launch(ctx context.Context, f *Found) (Instance, error)
 }
 
+// identifier is implemented by launchers that can name the exact program
+// a plugin would run as, without starting it: the identity that vetting
+// verdicts are remembered by. A launcher without it is always asked.
+type identifier interface {
+	identity(f *Found) (string, bool)
+}
+
 // ExecLauncher starts plugin executables through go-plugin, checking the
 // manifest's sha256 before exec.
 type ExecLauncher struct {
@@ -90,6 +97,33 @@ func (l *ExecLauncher) verifyDigest(f *Found, exe string) error {
 		cache.remember(exe, actual, before)
 	}
 	return nil
+}
+
+// identity returns the sha256 of f's executable when it is known without
+// starting or hashing anything: the executable passes the checks made
+// before every exec, and the digest cache vouches that it is unchanged
+// since it was verified against the manifest. It is what the vetting
+// cache keys verdicts by (vetcache.go).
+func (l *ExecLauncher) identity(f *Found) (string, bool) {
+	if l.SkipChecksum || !f.Manifest.SpeaksProtocol(sdk.ProtocolVersion) {
+		return "", false
+	}
+	want := strings.ToLower(f.Manifest.SHA256)
+	if b, err := hex.DecodeString(want); err != nil || len(b) != sha256.Size {
+		return "", false
+	}
+	exe, err := checkExecutable(f)
+	if err != nil {
+		return "", false
+	}
+	cache := l.digests
+	if cache == nil {
+		cache = sharedDigests
+	}
+	if !cache.verified(exe, want) {
+		return "", false
+	}
+	return want, true
 }
 
 // Launch starts f's executable and returns once the handshake is done.
