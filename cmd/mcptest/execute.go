@@ -82,12 +82,15 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		}
 		return score.ExitError
 	}
-	host.Prestart(e.plan.Matchers)
 	emitter, err := report.Open(ctx, host, e.outputs, terminals(stdout, stderr, e.noColor), redactor)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
 		return score.ExitError
 	}
+	// The matcher plugins not started by the gate start now, beside the
+	// servers; a start that fails errors the assertions that needed the
+	// plugin and is a run error (exit 2).
+	host.Prestart(e.plan.Matchers)
 	// From here on a signal stops the tests but lets the reports finish:
 	// tests in flight end (plugin calls within the plugin timeout), the
 	// servers stop, and each reporter gets the final report within the
