@@ -186,7 +186,7 @@ func (s *matcherServer) evaluateWith(ctx context.Context, in contract.MatchInput
 			}
 			dst = sc.failures
 		}
-		b, err := appendFailure(dst, boundFailure(r.Failure))
+		b, err := appendFailure(dst, boundFailure(r.Failure), &in)
 		if err != nil {
 			return MatchItemResult{Error: fmt.Sprintf("encode failure: %v", err), ErrorKind: ErrorKindInternal}
 		}
