@@ -84,6 +84,8 @@ func BenchmarkDispatch(b *testing.B) {
 		}
 	}
 	conn := plugintest.New(b, newPlugin(), nil)
+	// The encoding the host uses with a plugin built on this SDK.
+	conn.Matcher.UsePacked(true)
 	batch := make([]plugintest.MatchItem, len(items))
 	for i, it := range items {
 		batch[i] = plugintest.MatchItem{ID: uint64(i), Key: "exact", Actual: it.actual, Argument: it.argument, Options: it.options}
