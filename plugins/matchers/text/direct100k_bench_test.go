@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkDirect100k is the floor of the budget "100,000 assertions
-// through the text plugin: at most 2 µs per assertion amortised over a
+// through the text plugin: at most 1 µs per assertion amortised over a
 // direct Go call": the assertions of internal/textbench, the same ones
 // BenchmarkJudge100k in core/assert sends through the runner and the plugin
 // process, judged by direct calls of this plugin's matchers, one after
