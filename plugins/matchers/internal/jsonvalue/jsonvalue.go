@@ -34,6 +34,11 @@ func Decode(raw []byte) (any, error) {
 			return s, nil
 		}
 	}
+	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		if v, ok := parseFast(t); ok {
+			return v, nil
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

@@ -177,26 +177,31 @@ func decodeSlow(raw []byte) (any, error) {
 	return v, nil
 }
 
-// scalarCorpus holds scalars the fast path must read exactly as the
+// scalarCorpus holds values the fast paths must read exactly as the
 // Decoder does, and near misses it must leave to the Decoder.
 var scalarCorpus = []string{
 	`""`, `"hi"`, ` "hi" `, `"héllo ✓"`, "\"a\xffb\"", "\"a\x01\"", `"a\"b"`, `"a\\b"`, `"\u00e9"`, `"`, `"a`, `a"`, `"a""`,
 	`0`, `-0`, `1`, `-1`, `10`, `01`, `-`, `1.`, `.5`, `1.5`, `1.50`, `1e5`, `1E+5`, `1e-5`, `1e`, `1e+`, `-01`, `0.0e0`,
 	`12345678901234567891`, `1.5x`, `+1`, `0x10`, `1 2`, `NaN`, `Infinity`,
 	`true`, `false`, `null`, `tru`, `nul`, `truex`, `True`, `[1]`, `{"a":1}`,
+	`[]`, `{}`, ` [ ] `, `{ }`, `[1,2.50,"x",true,false,null,{},[]]`, `{"a":{"b":[1,{"c":"d"}]},"e":-1e-3}`,
+	`{"a":1,"a":2}`, `{"a":1,}`, `[1,]`, `[1 2]`, `{"a" 1}`, `{a:1}`, `{"a":1}}`, `[[[`, `]`, `{"a\n":1}`,
+	`{"é":"ü"}`, "{\"a\":\"\xff\"}", `[truex]`, `[nul]`, `[01]`, `[1-2]`, `{"a":1e}`, `[-]`,
+	`{"order":{"id":7,"warehouse":7,"status":"ok","eta":"2026-12-08"},"x":"alpha-0007 ready"}`,
+	strings.Repeat("[", 200) + strings.Repeat("]", 200), strings.Repeat(`{"a":`, 130) + "1" + strings.Repeat("}", 130),
 }
 
-// TestDecodeScalarMatchesDecoder checks the scalar fast path returns what
+// TestDecodeFastPathsMatchDecoder checks the fast paths return what
 // the Decoder returns (same value and Go type, or an error where the
 // Decoder errs).
-func TestDecodeScalarMatchesDecoder(t *testing.T) {
+func TestDecodeFastPathsMatchDecoder(t *testing.T) {
 	for _, in := range scalarCorpus {
 		checkSameAsDecoder(t, []byte(in))
 	}
 }
 
-// FuzzDecodeScalar extends TestDecodeScalarMatchesDecoder to any input.
-func FuzzDecodeScalar(f *testing.F) {
+// FuzzDecodeFastPaths extends TestDecodeFastPathsMatchDecoder to any input.
+func FuzzDecodeFastPaths(f *testing.F) {
 	for _, in := range scalarCorpus {
 		f.Add([]byte(in))
 	}
