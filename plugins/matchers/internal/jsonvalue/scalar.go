@@ -38,26 +38,11 @@ func decodeScalar(t []byte) (any, bool) {
 
 // plainString decodes a quoted string that has nothing to unescape.
 func plainString(t []byte) (any, bool) {
-	if len(t) < 2 || t[len(t)-1] != '"' {
-		return nil, false
+	p := parser{b: t}
+	if s, ok := p.str(); ok && p.i == len(t) {
+		return s, true
 	}
-	body := t[1 : len(t)-1]
-	ascii := true
-	for _, c := range body {
-		if plainByte[c] {
-			continue
-		}
-		if c < 0x20 || c == '"' || c == '\\' {
-			return nil, false
-		}
-		ascii = false
-	}
-	// Invalid UTF-8 is replaced by U+FFFD when decoded; leave that to
-	// encoding/json.
-	if !ascii && !utf8.Valid(body) {
-		return nil, false
-	}
-	return string(body), true
+	return nil, false
 }
 
 // validNumber reports whether t is exactly one JSON number:
