@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
+	"sync"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -82,11 +84,16 @@ func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (
 
 // matchPacked serves a batch in the packed encoding (packed.go).
 func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, packed []byte) (*pluginv1.MatchResponse, error) {
-	items, contexts, err := decodePackedItems(packed)
+	scratch := packedScratchPool.Get().(*packedScratch)
+	// Deferred, so it runs once the results are encoded.
+	defer scratch.release()
+	items, contexts, err := decodePackedItemsInto(packed, scratch.items)
+	scratch.items = items
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	results := make([]MatchItemResult, len(items))
+	results := slices.Grow(scratch.results[:0], len(items))[:len(items)]
+	scratch.results = results
 	parallelRanges(len(items), func(lo, hi int) {
 		var sc evalScratch
 		for i := lo; i < hi; i++ {
@@ -107,6 +114,32 @@ func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, pac
 		}
 	})
 	return &pluginv1.MatchResponse{PackedResults: encodePackedResults(results)}, nil
+}
+
+// packedScratch holds the item and result arrays of a packed batch for
+// the next one: a thousand-item batch needs some 250 KB of them, which
+// would otherwise be allocated, zeroed and scanned by the collector on
+// every call.
+type packedScratch struct {
+	items   []packedItem
+	results []MatchItemResult
+}
+
+var packedScratchPool = sync.Pool{New: func() any { return new(packedScratch) }}
+
+// packedScratchMax is the most items whose arrays are kept for reuse.
+const packedScratchMax = 4096
+
+// release clears the arrays (they refer to the request and the failure
+// buffers) and pools them, unless they grew past packedScratchMax.
+func (sc *packedScratch) release() {
+	if cap(sc.items) > packedScratchMax || cap(sc.results) > packedScratchMax {
+		return
+	}
+	clear(sc.items[:cap(sc.items)])
+	clear(sc.results[:cap(sc.results)])
+	sc.items, sc.results = sc.items[:0], sc.results[:0]
+	packedScratchPool.Put(sc)
 }
 
 // evalScratch is what one goroutine keeps from one item to the next while

@@ -292,6 +292,12 @@ func (r *packedReader) str(table []string, what string) string {
 // decodePackedItems reads a batch. The items' JSON values are slices of b,
 // which the caller must not change while they are in use.
 func decodePackedItems(b []byte) ([]packedItem, []packedContext, error) {
+	return decodePackedItemsInto(b, nil)
+}
+
+// decodePackedItemsInto is decodePackedItems reusing buf's array for the
+// items when it is large enough.
+func decodePackedItemsInto(b []byte, buf []packedItem) ([]packedItem, []packedContext, error) {
 	r := &packedReader{b: b}
 	if r.byte("version") != packedVersion && r.err == nil {
 		return nil, nil, fmt.Errorf("%w: unknown version %d", errBadPacked, b[0])
@@ -320,7 +326,10 @@ func decodePackedItems(b []byte) ([]packedItem, []packedContext, error) {
 		c.suiteFile, c.suiteDir = r.str(table, "suite file"), r.str(table, "suite dir")
 		c.update = r.byte("update flag") == 1
 	}
-	items := make([]packedItem, r.count("item count", 7))
+	n := r.count("item count", 7)
+	// Every field of every item is set below, so a reused array needs no
+	// clearing first.
+	items := slices.Grow(buf[:0], n)[:n]
 	for i := range items {
 		it := &items[i]
 		it.key, it.target, it.message = r.str(table, "key"), r.str(table, "target"), r.str(table, "message")
