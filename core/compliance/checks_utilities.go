@@ -123,6 +123,10 @@ func checkU02(ctx context.Context, e *Env) error {
 	}
 	r, err := s.Call(ctx, "logging/setLevel", map[string]any{"level": "loud"})
 	expectCode(e, `logging/setLevel "loud"`, r, err, -32602, false, "")
+	if err == nil && r.Msg.Error != nil {
+		// Refused, with whatever code: the level was not set.
+		e.markUnchanged()
+	}
 	return nil
 }
 
@@ -219,6 +223,8 @@ func checkU04(ctx context.Context, e *Env) error {
 		return err
 	}
 	params := s.withMeta(map[string]any{"requestId": "mcptest-never-sent", "reason": "mcptest compliance probe"})
+	// Cancelling nothing changes nothing, even for a server that answers.
+	e.markUnchanged()
 	if _, err := s.Notify(ctx, "notifications/cancelled", params); err != nil {
 		return err
 	}
