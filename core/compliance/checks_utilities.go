@@ -138,14 +138,25 @@ func checkU03(ctx context.Context, e *Env) error {
 		return err
 	}
 	seen := 0
-	outcomes := callTools(ctx, s, tools, func(i int, t toolInfo) (map[string]any, map[string]any) {
-		return exampleArgs(t.Input), map[string]any{"progressToken": progressToken(i + 1)}
+	// Each tool keeps the token of its place in the list, called or not.
+	slow := e.opts.slow.wait(ctx)
+	var call []toolInfo
+	var place []int
+	for i, t := range tools {
+		if slow[t.Name] {
+			noteSlowInT05(e, t)
+			continue
+		}
+		call, place = append(call, t), append(place, i+1)
+	}
+	outcomes := callTools(ctx, s, call, func(i int, t toolInfo) (map[string]any, map[string]any) {
+		return exampleArgs(t.Input), map[string]any{"progressToken": progressToken(place[i])}
 	})
 	// Give late notifications a moment to show up after the responses.
 	s.Quiet(ctx, 100*time.Millisecond)
 	for i, o := range outcomes {
 		t, r, err := o.tool, o.reply, o.err
-		token := progressToken(i + 1)
+		token := progressToken(place[i])
 		if o.slow {
 			noteSlow(e, o)
 			continue

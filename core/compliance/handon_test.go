@@ -92,3 +92,38 @@ func TestRunStopsEveryServer(t *testing.T) {
 		}
 	}
 }
+
+// TestU03SkipsToolsSlowInT05: with T05 in the run, U03 does not call a
+// tool that was slow in T05 (same tool, same arguments) but records it as
+// not judged with that reason, still judges the others, and, having left
+// no call unanswered, hands its server on to the next check.
+func TestU03SkipsToolsSlowInT05(t *testing.T) {
+	n, rs := starts(t, "slow-tool", "T05", "U03", "U04")
+	if n != 2 {
+		t.Errorf("%d server starts, want 2 (T05's slow call costs its server; U03 hands its server to U04)", n)
+	}
+	r := rs["U03"]
+	if r.Status != Pass {
+		t.Fatalf("U03: %s %s", r.Status, r.Message)
+	}
+	slow, judged := false, false
+	for _, f := range r.Findings {
+		switch {
+		case f.Name == "tool slow" && f.Status == NotApplicable && strings.Contains(f.Note, "when T05 called it"):
+			slow = true
+		case f.Status == Pass:
+			judged = true
+		}
+	}
+	if !slow || !judged {
+		t.Errorf("want the slow tool set aside and the others judged, got %+v", r.Findings)
+	}
+	for _, fr := range r.Frames {
+		if fr.Direction == "send" && strings.Contains(string(fr.Data), "tools/call") && strings.Contains(string(fr.Data), `"name":"slow"`) {
+			t.Errorf("U03 called the slow tool again: %s", fr.Data)
+		}
+	}
+	if rs["T05"].Status != Pass || rs["U04"].Status != Pass {
+		t.Errorf("T05 %s, U04 %s", rs["T05"].Status, rs["U04"].Status)
+	}
+}

@@ -54,6 +54,9 @@ type Options struct {
 	// hellos holds what discovery's fresh stdio server answered to
 	// initialize, for the handshake checks.
 	hellos *greetings
+	// slow is what T05 learned about slow tools, for U03 (nil unless
+	// both run; see slowTools).
+	slow *slowTools
 	// selected are the ids of the checks the run runs.
 	selected []string
 }
@@ -149,6 +152,12 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 	}
 	for _, c := range checks {
 		opts.selected = append(opts.selected, c.ID)
+	}
+	if slices.Contains(opts.selected, "T05") && slices.Contains(opts.selected, "U03") {
+		opts.slow = newSlowTools()
+		// However T05 ends (not applicable, errored, interrupted), U03
+		// waits no longer than the run.
+		defer opts.slow.finish()
 	}
 	rep := &Report{Target: t, Transport: t.Transport(), Requested: opts.Revision, Revision: opts.Revision, Started: time.Now()}
 	if rep.Transport == Stdio {
@@ -254,6 +263,9 @@ func runOne(ctx context.Context, c *Check, t Target, rep *Report, opts *Options)
 	if why := c.needs(declaredSet(rep.Server)); why != "" {
 		res.Status, res.Message = NotApplicable, why
 		return res
+	}
+	if c.ID == "T05" {
+		defer opts.slow.finish()
 	}
 	role := processRoles[c.ID]
 	e := &Env{Revision: rep.Revision, Transport: rep.Transport, Info: rep.Server, target: t, opts: opts, rec: newRecorder(opts.Redact),
