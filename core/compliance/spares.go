@@ -111,15 +111,18 @@ func (p *sessionPool) startSpare(ctx context.Context, t Target, opts *Options, p
 		}
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.reserved--
 	p.wake()
-	switch {
-	case err != nil:
-	case p.closed:
-		go s.close()
-	default:
+	closed := p.closed
+	if err == nil && !closed {
 		p.spares = append(p.spares, s)
+	}
+	p.mu.Unlock()
+	if err == nil && closed {
+		// The run ended while it started. Closing it here, before this
+		// goroutine ends, hands its stop to the reaper before the run
+		// waits for the reaper (close waits for this goroutine first).
+		s.close()
 	}
 }
 
