@@ -262,7 +262,7 @@ func (e *Env) closeAll() (crash string, stderr string) {
 	e.mu.Unlock()
 	defer e.opts.pool.giveBack(e)
 	for _, s := range sessions {
-		if e.handOn && e.opts.pool.put(s) {
+		if e.handOn && s.reusable() && s.quiesce() && e.opts.pool.put(s) {
 			// Still running: no crash to report, only its stderr so far.
 			if stderr == "" {
 				stderr = s.stderr()

@@ -127,3 +127,24 @@ func TestU03SkipsToolsSlowInT05(t *testing.T) {
 		t.Errorf("T05 %s, U04 %s", rs["T05"].Status, rs["U04"].Status)
 	}
 }
+
+// TestHandOnAfterTheServerSettled: what a server sends in reaction to the
+// check handing it on (here a request it makes right after L04 completes
+// the handshake) stays in that check's evidence and never reaches the
+// check that takes the server over.
+func TestHandOnAfterTheServerSettled(t *testing.T) {
+	for range 5 {
+		_, rs := starts(t, "sampling", "L04", "J04")
+		has := func(id string) bool {
+			for _, fr := range rs[id].Frames {
+				if fr.Direction == "recv" && strings.Contains(string(fr.Data), "sampling/createMessage") {
+					return true
+				}
+			}
+			return false
+		}
+		if !has("L04") || has("J04") {
+			t.Fatalf("the request the handshake caused: in L04's evidence %v, in J04's %v (want true, false)", has("L04"), has("J04"))
+		}
+	}
+}

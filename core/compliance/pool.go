@@ -356,6 +356,23 @@ func (s *Session) reusable() bool {
 	return true
 }
 
+// quiesce makes sure whatever the server sends in reaction to the check
+// that is handing s on reaches that check, not the next: it sends a ping
+// and waits for the answer. A server handles one connection's messages in
+// order, so by then it has sent what they caused, such as the
+// notifications/tools/list_changed server-everything sends once the
+// handshake completes. It reports whether the server answered; one that
+// does not is not handed on.
+func (s *Session) quiesce() bool {
+	if s.proc == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.env.opts.Timeout)
+	defer cancel()
+	r, err := s.Call(ctx, cheapMethod(s.env), nil)
+	return err == nil && r.Msg != nil && r.Msg.Error == nil
+}
+
 // rebind makes s part of e: its frames go to e's evidence, and what the
 // earlier check received is forgotten.
 func (s *Session) rebind(e *Env) {
