@@ -270,6 +270,7 @@ func checkT05(ctx context.Context, e *Env) error {
 		t, r, err := o.tool, o.reply, o.err
 		if o.slow {
 			noteSlow(e, o)
+			e.opts.slow.add(t.Name)
 			continue
 		}
 		if err != nil || r.Msg.Result == nil {
