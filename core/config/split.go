@@ -213,6 +213,14 @@ const (
 // with the lines of the whole file; nil when the text is not exactly
 // those items on its own, and the file must be parsed whole.
 func parseGroup(s *lazySeq, i, j int) []*yaml.Node {
+	if items := fastItems(s, i, j); items != nil {
+		return items
+	}
+	return yamlGroup(s, i, j)
+}
+
+// yamlGroup is parseGroup through yaml.v3.
+func yamlGroup(s *lazySeq, i, j int) []*yaml.Node {
 	first, last := s.chunks[i], s.chunks[j-1]
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(s.data[first.start:last.end])).Decode(&doc); err != nil {
