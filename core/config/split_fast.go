@@ -1,6 +1,9 @@
 package config
 
 import (
+	"bytes"
+	"sync"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/mcptest/mcptest/core/config/internal/yamlpos"
@@ -42,47 +45,86 @@ type fastReader struct {
 	i     int // the line being read
 	// col is where reading resumes in lines[i]: an index into its text
 	// (after "- " of an item whose content starts on the same line).
-	col    int
-	slab   []yaml.Node
+	col  int
+	slab []yaml.Node
+	// slabs are every slab this reader has, reused from the first for
+	// each group it reads; next is the index of the one after slab.
+	slabs [][]yaml.Node
+	next  int
+	// stack holds the children of the collections being read; each
+	// collection's are copied into ptrs, a slab of exact-length slices,
+	// when it ends (no slice grows by doubling).
+	stack  []*yaml.Node
+	ptrs   []*yaml.Node
+	pslabs [][]*yaml.Node
+	pnext  int
 	intern map[string]string
 	bad    bool
 }
 
+// fastReaders recycles readers with their slabs: a 50 MB suite's nodes
+// come to about 1 GB, which would otherwise all be garbage to collect.
+var fastReaders = sync.Pool{New: func() any { return &fastReader{intern: make(map[string]string, 64)} }}
+
 // fastItems reads the items chunks[i:j] of s, or returns nil when their
-// text is not in the subset fastItems handles.
-func fastItems(s *lazySeq, i, j int) []*yaml.Node {
+// text is not in the subset fastItems handles. The nodes live in the
+// slabs of the returned reader until its release.
+func fastItems(s *lazySeq, i, j int) ([]*yaml.Node, *fastReader) {
 	first, last := s.chunks[i], s.chunks[j-1]
 	text := s.data[first.start:last.end]
 	for _, c := range text {
 		// Outside printable ASCII, and the characters that start comments,
 		// tabs, escapes and indicators the subset leaves out.
 		if c != '\n' && (c < 0x20 || c > 0x7e) || c == '#' || c == '\\' || c == '&' || c == '*' || c == '!' || c == '|' || c == '>' || c == '%' || c == '@' || c == '`' || c == '?' {
-			return nil
+			return nil, nil
 		}
 	}
-	r := &fastReader{lines: splitFastLines(text, first.line), intern: make(map[string]string, 64)}
+	r := fastReaders.Get().(*fastReader)
+	r.lines = splitFastLines(r.lines[:0], text, first.line)
 	if len(r.lines) == 0 {
-		return nil
+		r.release()
+		return nil, nil
 	}
 	items := make([]*yaml.Node, 0, j-i)
 	ind := r.lines[0].indent
 	for r.i < len(r.lines) && !r.bad {
 		ln := r.lines[r.i]
 		if ln.indent != ind || !isDash(ln.text, 0) {
-			return nil
+			r.release()
+			return nil, nil
 		}
 		items = append(items, r.item(ind))
 	}
 	if r.bad || len(items) != j-i {
-		return nil
+		r.release()
+		return nil, nil
 	}
-	return items
+	return items, r
 }
 
-// splitFastLines cuts text into its non-blank lines; line is the number of
-// its first line.
-func splitFastLines(text []byte, line int) []fastLine {
-	var out []fastLine
+// release makes r and its slabs available to read another group: the
+// nodes it made must no longer be used. A nil r is ignored.
+func (r *fastReader) release() {
+	if r == nil {
+		return
+	}
+	r.i, r.col, r.bad = 0, 0, false
+	r.slab, r.next = nil, 0
+	r.ptrs, r.pnext = nil, 0
+	r.stack = r.stack[:0]
+	clear(r.lines) // they point into the file
+	r.lines = r.lines[:0]
+	// intern stays: it stops growing at its bound, and the next group
+	// most likely repeats the same keys and values.
+	fastReaders.Put(r)
+}
+
+// splitFastLines appends the non-blank lines of text to out; line is the
+// number of its first line.
+func splitFastLines(out []fastLine, text []byte, line int) []fastLine {
+	if cap(out) == 0 {
+		out = make([]fastLine, 0, bytes.Count(text, []byte{'\n'})+1)
+	}
 	for start := 0; start < len(text); line++ {
 		end := start
 		for end < len(text) && text[end] != '\n' {
@@ -114,10 +156,36 @@ func isDash(t []byte, at int) bool {
 // node returns a fresh node from the slab.
 func (r *fastReader) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
 	if len(r.slab) == cap(r.slab) {
-		r.slab = make([]yaml.Node, 0, 1024)
+		if r.next == len(r.slabs) {
+			r.slabs = append(r.slabs, make([]yaml.Node, 0, 1024))
+		}
+		r.slab = r.slabs[r.next][:0]
+		r.next++
 	}
 	r.slab = append(r.slab, yaml.Node{Kind: kind, Tag: tag, Line: line, Column: col})
 	return &r.slab[len(r.slab)-1]
+}
+
+// content returns a copy of the children stack[base:] for a collection
+// and drops them from the stack. The copy's capacity is its length, so
+// that an append to it never writes into its neighbour.
+func (r *fastReader) content(base int) []*yaml.Node {
+	kids := r.stack[base:]
+	n := len(kids)
+	r.stack = r.stack[:base]
+	if n == 0 {
+		return nil
+	}
+	if cap(r.ptrs)-len(r.ptrs) < n {
+		if r.pnext == len(r.pslabs) || cap(r.pslabs[r.pnext]) < n {
+			r.pslabs = append(r.pslabs[:r.pnext], make([]*yaml.Node, 0, max(4096, n)))
+		}
+		r.ptrs = r.pslabs[r.pnext][:0]
+		r.pnext++
+	}
+	at := len(r.ptrs)
+	r.ptrs = append(r.ptrs, kids...)
+	return r.ptrs[at : at+n : at+n]
 }
 
 // str returns b as a string, shared with earlier equal strings of the
@@ -162,6 +230,8 @@ func (r *fastReader) item(ind int) *yaml.Node {
 func (r *fastReader) seq(ind int) *yaml.Node {
 	ln := r.lines[r.i]
 	n := r.node(yaml.SequenceNode, tagSeq, ln.line, ind+1)
+	base := len(r.stack)
+	defer func() { n.Content = r.content(base) }()
 	for r.i < len(r.lines) && !r.bad {
 		ln := r.lines[r.i]
 		if ln.indent < ind || ln.indent == ind && !isDash(ln.text, 0) {
@@ -170,7 +240,7 @@ func (r *fastReader) seq(ind int) *yaml.Node {
 		if ln.indent > ind {
 			return r.fail()
 		}
-		n.Content = append(n.Content, r.item(ind))
+		r.stack = append(r.stack, r.item(ind))
 	}
 	return n
 }
@@ -199,6 +269,8 @@ func isKeyChar(c byte) bool {
 func (r *fastReader) mapping(ind int) *yaml.Node {
 	ln := r.lines[r.i]
 	n := r.node(yaml.MappingNode, tagMap, ln.line, ind+1)
+	base := len(r.stack)
+	defer func() { n.Content = r.content(base) }()
 	for !r.bad {
 		ln := r.lines[r.i]
 		t := ln.text
@@ -233,7 +305,7 @@ func (r *fastReader) mapping(ind int) *yaml.Node {
 				return r.fail()
 			}
 		}
-		n.Content = append(n.Content, key, v)
+		r.stack = append(r.stack, key, v)
 		if r.bad || r.i >= len(r.lines) {
 			break
 		}
@@ -393,6 +465,8 @@ func (r *fastReader) flow(t []byte, at int, ln fastLine) (*yaml.Node, int) {
 	}
 	n := r.node(kind, tag, ln.line, ln.indent+at+1)
 	n.Style = yaml.FlowStyle
+	base := len(r.stack)
+	defer func() { n.Content = r.content(base) }()
 	k := skipSpaces(t, at+1)
 	if k < len(t) && t[k] == closer {
 		return n, skipSpaces(t, k+1)
@@ -404,12 +478,12 @@ func (r *fastReader) flow(t []byte, at int, ln fastLine) (*yaml.Node, int) {
 				r.bad = true
 				break
 			}
-			n.Content = append(n.Content, r.plain(t[k:e], ln.line, ln.indent+k+1))
+			r.stack = append(r.stack, r.plain(t[k:e], ln.line, ln.indent+k+1))
 			k = skipSpaces(t, e+1)
 		}
 		var v *yaml.Node
 		v, k = r.flowValue(t, k, ln)
-		n.Content = append(n.Content, v)
+		r.stack = append(r.stack, v)
 		if k >= len(t) {
 			r.bad = true
 			break

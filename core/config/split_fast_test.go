@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -23,8 +24,9 @@ func fastVsYAML(t *testing.T, suite []byte) (accepted int) {
 	for _, s := range seqs {
 		for i := 0; i < len(s.chunks); {
 			j := s.groupEnd(i)
-			fast := fastItems(s, i, j)
+			fast, r := fastItems(s, i, j)
 			if fast != nil {
+				defer r.release()
 				accepted++
 				slow := yamlGroup(s, i, j)
 				if !reflect.DeepEqual(fast, slow) {
@@ -167,4 +169,32 @@ func FuzzFastItemsMatchYAML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fastVsYAML(t, data)
 	})
+}
+
+// TestSplitReusesSlabsSafely loads a suite of many groups, each item
+// different and most in fastItems' subset, item by item and whole: the
+// slabs of one group are reused for the next, so a node kept past its
+// walk would show up as a difference between the two loads.
+func TestSplitReusesSlabsSafely(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("servers:\n  s: {command: [x]}\nvariables:\n  who: {value: world}\ntools:\n")
+	for n := range 4 * groupItems {
+		fmt.Fprintf(&b, "  - name: \"t%d\"\n    server: s\n    tool: tool%d\n    tags: [a%d, b]\n", n, n%7, n%5)
+		fmt.Fprintf(&b, "    args: {message: \"hi ${who} %d\", n: %d, deep: {list: [x%d, 'y']}}\n", n, n, n)
+		fmt.Fprintf(&b, "    expect:\n      - target: result.content[0].text\n        matcher: {contains: \"hi %d\"}\n", n)
+		if n%3 == 0 {
+			fmt.Fprintf(&b, "      - target: result.isError\n        matcher: {not: {exact: true}}\n        message: m%d\n", n)
+		}
+		if n/groupItems == 2 && n%11 == 0 {
+			b.WriteString("    timeout_ms: 5000 # a comment sends this group to yaml.v3\n")
+		}
+	}
+	dir := writeFiles(t, map[string]string{"suite.yml": b.String()})
+	if !loadBothWays(t, filepath.Join(dir, "suite.yml"), envOptions(nil)) {
+		t.Fatal("the suite was not read item by item")
+	}
+	data := []byte(b.String())
+	if got := fastVsYAML(t, data); got < 2 {
+		t.Fatalf("fastItems read %d groups, want at least 2", got)
+	}
 }
