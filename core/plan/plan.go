@@ -223,7 +223,11 @@ type builder struct {
 
 // suite plans the tests of one suite.
 func (b *builder) suite(s *config.Suite) {
-	names := map[string]int{}
+	// Sized for the usual blocks up front: a suite of 330,000 tests
+	// otherwise rehashed its ids and copied its test list ~20 times each.
+	n := len(s.Tools) + len(s.Resources) + len(s.Prompts)
+	names := make(map[string]int, n)
+	b.plan.Tests = slices.Grow(b.plan.Tests, n)
 	before, totalBefore := b.selected, b.plan.Total
 	first := len(b.plan.Tests)
 	add := func(t *Test, extra map[string]bool) {
