@@ -297,6 +297,11 @@ func (l *loader) eachItem(n *yaml.Node, ptr, what string, fn func(i int, item *y
 			i = j
 		}
 	}()
+	// One interpolation serves every item: its steps are reset per item.
+	var w *interpolation
+	if l.sc != nil {
+		w = &interpolation{l: l, sc: l.sc, steps: make([]step, 0, 16)}
+	}
 	i := 0
 	for fut := range futures {
 		g := <-fut
@@ -305,8 +310,8 @@ func (l *loader) eachItem(n *yaml.Node, ptr, what string, fn func(i int, item *y
 			return true
 		}
 		for _, item := range g.items {
-			if l.sc != nil {
-				w := &interpolation{l: l, sc: l.sc, steps: []step{{key: s.key, idx: -1}, {idx: i}}}
+			if w != nil {
+				w.steps = append(w.steps[:0], step{key: s.key, idx: -1}, step{idx: i})
 				w.walk(nil, item)
 			}
 			fn(i, item)
