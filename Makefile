@@ -50,10 +50,12 @@ vet:
 
 # fuzz-short runs each fuzz target briefly; the loader must never panic,
 # whatever bytes it is given, and reading a large suite item by item must
-# give what the whole parse gives. Long runs: raise -fuzztime.
+# give what the whole parse gives (and its quick reader what yaml.v3
+# gives). Long runs: raise -fuzztime.
 fuzz-short:
 	$(GO) test -run '^$$' -fuzz FuzzLoad -fuzztime 10s ./core/config
 	$(GO) test -run '^$$' -fuzz FuzzSplitMatchesWhole -fuzztime 10s ./core/config
+	$(GO) test -run '^$$' -fuzz FuzzFastItemsMatchYAML -fuzztime 10s ./core/config
 
 # bench checks the performance budgets of DESIGN.md against floors measured
 # in the same run and prints verdicts; see bench/run.sh.

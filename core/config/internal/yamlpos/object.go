@@ -105,8 +105,13 @@ func (f *Fields) Get(key string) (*yaml.Node, string) {
 
 // Has reports whether key is written.
 func (f *Fields) Has(key string) bool {
-	v, _ := f.Get(key)
-	return v != nil
+	// Not through Get: it would build the key's pointer for nothing.
+	for _, e := range f.Entries {
+		if e.Key == key {
+			return e.Value != nil
+		}
+	}
+	return false
 }
 
 // KeyNode returns the key node of key, or the object itself when absent.
@@ -130,7 +135,11 @@ func (l *Reader) Object(n *yaml.Node, ptr string, spec *ObjectSpec) (f *Fields, 
 	}
 	f = &Fields{Ptr: ptr, Node: n}
 	otherShape := false
-	for _, e := range l.Entries(m, ptr) {
+	// The known entries are kept in place in the fresh slice Entries
+	// returns: one allocation per object instead of a growing copy.
+	all := l.Entries(m, ptr)
+	f.Entries = all[:0]
+	for _, e := range all {
 		k, known := spec.key(e.Key)
 		if !known {
 			l.unknownKey(e, ptr, spec)
@@ -139,6 +148,9 @@ func (l *Reader) Object(n *yaml.Node, ptr string, spec *ObjectSpec) (f *Fields, 
 		}
 		otherShape = otherShape || k.Alone
 		f.Entries = append(f.Entries, e)
+	}
+	if len(f.Entries) == 0 {
+		f.Entries = nil // as before, when nothing was appended
 	}
 	if otherShape {
 		return f, true
