@@ -51,6 +51,24 @@ func testHeader(t *plan.Test) rpt.Test {
 	return h
 }
 
+// readsOnly reports whether a finished test may leave an after_write
+// server's session to the next test, as far as the test itself can tell:
+// it passed, and it is of a kind whose requests can only read (the
+// session's own record of what was sent decides the rest). Other kinds
+// (agents, compliance checks, compositions...) count as writes, and so
+// does any test of a suite whose beforeEach or afterEach steps may change
+// the world the server sees.
+func readsOnly(t *plan.Test, res *rpt.Test) bool {
+	if res.Status != rpt.StatusPassed || plan.SuitePerTestHooks(t.Suite) {
+		return false
+	}
+	switch t.Kind {
+	case plan.KindTool, plan.KindResource, plan.KindPrompt, plan.KindCompletion, plan.KindList:
+		return true
+	}
+	return false
+}
+
 func skipped(t *plan.Test, why string) rpt.Test {
 	res := testHeader(t)
 	res.Status = rpt.StatusSkipped
@@ -63,9 +81,11 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
 	start := time.Now()
 	defer func() { res.DurationMS = ms(time.Since(start)) }()
-	// Sessions of per_test servers live as long as the test (core/servers/lifecycle.go).
+	// Sessions of per_test servers live as long as the test, and those of
+	// after_write servers are kept only after a test that could not have
+	// changed them (core/servers/lifecycle.go, afterwrite.go).
 	ctx, scope := servers.WithTestScope(ctx)
-	defer scope.Close(r.servers)
+	defer func() { scope.Close(r.servers, readsOnly(t, &res)) }()
 
 	switch t.Kind {
 	case plan.KindComposition:

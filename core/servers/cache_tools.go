@@ -36,6 +36,10 @@ type toolHintSet struct {
 // toolList is what one session's tools/list said.
 type toolList struct {
 	safe map[string]bool
+	// readOnly holds the tools annotated readOnlyHint: true, the ones a
+	// call of cannot change the server's state (restart_policy
+	// after_write, afterwrite.go).
+	readOnly map[string]bool
 	// names are the listed tools, in the server's order.
 	names []string
 	// listed is false when the server did not answer every page (no
@@ -79,12 +83,19 @@ func (h *ToolHints) Names(ctx context.Context, sess *session.Session) ([]string,
 	return l.names, l.listed
 }
 
+// forget drops what is known of a session that has closed.
+func (h *ToolHints) forget(sess *session.Session) {
+	h.mu.Lock()
+	delete(h.m, sess)
+	h.mu.Unlock()
+}
+
 // listTools reads every page of tools/list, keeping the names and the
 // tools whose annotations mark them read-only or idempotent.
 func listTools(ctx context.Context, sess *session.Session) toolList {
 	ctx, cancel := context.WithTimeout(ctx, toolListTimeout)
 	defer cancel()
-	l := toolList{safe: map[string]bool{}}
+	l := toolList{safe: map[string]bool{}, readOnly: map[string]bool{}}
 	cursor := ""
 	for range maxToolPages {
 		var params json.RawMessage
@@ -112,6 +123,9 @@ func listTools(ctx context.Context, sess *session.Session) toolList {
 			l.names = append(l.names, t.Name)
 			if a := t.Annotations; a != nil && (isTrue(a.ReadOnly) || isTrue(a.Idempotent)) {
 				l.safe[t.Name] = true
+			}
+			if a := t.Annotations; a != nil && isTrue(a.ReadOnly) {
+				l.readOnly[t.Name] = true
 			}
 		}
 		if page.NextCursor == "" || page.NextCursor == cursor {
