@@ -80,11 +80,13 @@ func skipped(t *plan.Test, why string) rpt.Test {
 func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
 	start := time.Now()
-	defer func() { res.DurationMS = ms(time.Since(start)) }()
 	// Sessions of per_test servers live as long as the test, and those of
 	// after_write servers are kept only after a test that could not have
-	// changed them (core/servers/lifecycle.go, afterwrite.go).
+	// changed them (core/servers/lifecycle.go, afterwrite.go). The time
+	// spent waiting for an after_write server another test holds is not
+	// the test's own.
 	ctx, scope := servers.WithTestScope(ctx)
+	defer func() { res.DurationMS = ms(time.Since(start) - scope.Waited()) }()
 	defer func() { scope.Close(r.servers, readsOnly(t, &res)) }()
 
 	switch t.Kind {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/session"
@@ -125,11 +126,15 @@ func (sc *TestScope) takeLease(ctx context.Context, k *keeper) bool {
 			return false
 		}
 	} else {
+		start := time.Now()
 		select {
 		case k.lease <- struct{}{}:
 		case <-ctx.Done():
 			return false
 		}
+		sc.mu.Lock()
+		sc.waited += time.Since(start)
+		sc.mu.Unlock()
 	}
 	sc.mu.Lock()
 	sc.leases++
@@ -240,4 +245,13 @@ func (s *Pool) closingWait(wg *sync.WaitGroup) {
 		defer wg.Done()
 		s.closing.Wait()
 	}()
+}
+
+// Waited is how long the test waited for after_write servers' sessions
+// that other tests held: time spent queueing, not testing, which the
+// test's reported duration leaves out.
+func (sc *TestScope) Waited() time.Duration {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return sc.waited
 }

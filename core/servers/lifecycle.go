@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/session"
@@ -97,8 +98,10 @@ func serverRecord(sess *session.Session) rpt.Server {
 type TestScope struct {
 	mu       sync.Mutex
 	sessions map[*serverEntry]*scopedSession
-	// leases counts the after_write leases the test holds (afterwrite.go).
+	// leases counts the after_write leases the test holds, and waited
+	// the time it spent waiting for them (afterwrite.go).
 	leases int
+	waited time.Duration
 }
 
 // scopedSession is one per_test or after_write server's session within a
