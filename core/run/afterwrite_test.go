@@ -240,3 +240,35 @@ tools:
 		t.Errorf("the original fixture was written to: %v", err)
 	}
 }
+
+// TestAfterWriteURLServerSessions: for a url: server, after_write keeps
+// the HTTP session (one Mcp-Session-Id) across reads and opens a new one
+// after a write.
+func TestAfterWriteURLServerSessions(t *testing.T) {
+	url := startDemoURL(t, "--http")
+	pl, h, _ := flowSetup(t, `
+servers:
+  kept: {url: "`+url+`", restart_policy: after_write}
+tools:
+  - {name: read one, server: kept, tool: echo, args: {message: one}}
+  - {name: read two, server: kept, tool: echo, args: {message: two}}
+  - {name: a write, server: kept, tool: bump}
+  - {name: read three, server: kept, tool: echo, args: {message: three}}
+`, plan.Selection{})
+	var mu sync.Mutex
+	var ids []string
+	res := run.Execute(context.Background(), pl, run.Options{Host: h, Concurrency: 1,
+		OnCall: func(_ *config.Suite, _ *config.Server, sess *session.Session, method string, _ json.RawMessage, _ *session.Outcome, _ error) {
+			if method == "tools/call" {
+				mu.Lock()
+				ids = append(ids, sess.SessionID())
+				mu.Unlock()
+			}
+		}})
+	if res.Summary.Passed != 4 {
+		t.Fatalf("summary %+v: %+v", res.Summary, res.Tests)
+	}
+	if len(ids) != 4 || ids[0] == "" || ids[0] != ids[1] || ids[1] != ids[2] || ids[3] == ids[2] || ids[3] == "" {
+		t.Errorf("session ids %q: want reads one and two and the write on one session, read three on a new one", ids)
+	}
+}
