@@ -78,13 +78,16 @@ func (p *pidsByMessage) get(t *testing.T, key string) int {
 // another, reads that share one process and, between them, each thing
 // that must end a process's reuse: a call of a tool without readOnlyHint
 // (bump), a failed test, a request that is not a read (logging/setLevel
-// through log_level), and a process that died after answering.
+// through log_level), a process that died after answering, and an
+// answer to the server's own request (an elicitation).
 func TestAfterWriteKeepsTheProcessOnlyAcrossReads(t *testing.T) {
 	pl, h, _ := flowSetup(t, `
 servers:
   demo:
     command: ["DEMO"]
     restart_policy: after_write
+    client:
+      elicitation: {action: accept, content: {ok: true}}
 tools:
   - {name: read one, server: demo, tool: echo, args: {message: r1}}
   - {name: read two, server: demo, tool: echo, args: {message: r2}}
@@ -111,6 +114,13 @@ tools:
   - {name: read six, server: demo, tool: echo, args: {message: r6}}
   - {name: killed after answering, server: demo, tool: echo, args: {message: k}}
   - {name: read seven, server: demo, tool: echo, args: {message: r7}}
+  - name: a read-only tool that asks the client
+    server: demo
+    tool: confirm
+    args: {action: deploy}
+    expect:
+      - {target: "result.content[0].text", matcher: {eq: "deploy: confirmed=true"}}
+  - {name: read eight, server: demo, tool: echo, args: {message: r8}}
 `, plan.Selection{})
 	rec := &pidsByMessage{kill: "k"}
 	res := run.Execute(context.Background(), pl, run.Options{Host: h, Concurrency: 1, OnCall: rec.onCall})
@@ -146,6 +156,10 @@ tools:
 	fresh("l", "r6")
 	same("r6", "k")
 	fresh("k", "r7")
+	// confirm is annotated read-only, but the elicitation it asks for
+	// is client traffic that may have changed the server's state.
+	same("r7", "confirm 0")
+	fresh("confirm 0", "r8")
 	// One record for the server, and nothing left running.
 	if len(res.Servers) != 1 || res.Servers[0].ServerName != "mcptest-demo" {
 		t.Errorf("servers: %+v", res.Servers)
