@@ -81,12 +81,3 @@ func TestReportRefusesAGiantSparseFile(t *testing.T) {
 	}
 	mustContain(t, "stderr", r.stderr, pipe, "named pipe (FIFO)")
 }
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}

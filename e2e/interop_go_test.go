@@ -6,9 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 // The example servers of the two Go MCP SDKs, run with `go run
@@ -109,9 +110,9 @@ func startGoHTTPServer(t *testing.T, env []string, pkg, flag string) int {
 	cmd := exec.Command("go", "run", pkg, flag, fmt.Sprintf("127.0.0.1:%d", port))
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	proc.SetGroup(cmd)
 	// go run starts the server as a child: kill the whole group.
-	startListening(t, cmd, port, pkg, 60*time.Second, func(cmd *exec.Cmd) { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	startListening(t, cmd, port, pkg, 60*time.Second, func(cmd *exec.Cmd) { _ = proc.SignalGroup(cmd.Process.Pid, proc.SigKill) })
 	return port
 }
 

@@ -179,3 +179,26 @@ func mustContain(t *testing.T, what, got string, wants ...string) {
 		}
 	}
 }
+
+// readFile returns the file at path, failing the test when it cannot be read.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// itoa is strconv.Itoa for the non-negative counts the tests compare.
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		if n /= 10; n == 0 {
+			return string(b[i:])
+		}
+	}
+}

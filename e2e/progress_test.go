@@ -1,3 +1,5 @@
+//go:build linux
+
 package e2e
 
 import (
@@ -36,18 +38,6 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 		t.Fatalf("open the pty's slave: %v", err)
 	}
 	return m, s
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		if n /= 10; n == 0 {
-			return string(b[i:])
-		}
-	}
 }
 
 // runOnTTY runs mcptest with stderr on a terminal and stdout on a pipe,

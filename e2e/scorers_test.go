@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -372,7 +371,11 @@ func killPlugin(t *testing.T, exe string) {
 		i := strings.LastIndexByte(string(stat), ')')
 		if f := strings.Fields(string(stat[i+1:])); len(f) > 1 && f[1] == self {
 			pid, _ := strconv.Atoi(e.Name())
-			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			p, err := os.FindProcess(pid)
+			if err == nil {
+				err = p.Kill()
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
 			return

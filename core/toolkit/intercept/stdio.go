@@ -8,8 +8,9 @@ import (
 	"io"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/mcptest/mcptest/internal/proc"
 )
 
 // maxLine bounds what the trace keeps of one stdio message: a larger
@@ -26,7 +27,7 @@ func Stdio(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr i
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stderr = stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	proc.SetGroup(cmd)
 	toServer, err := cmd.StdinPipe()
 	if err != nil {
 		return 2, fmt.Errorf("intercept: %w", err)
@@ -60,19 +61,22 @@ func Stdio(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr i
 	}
 	waited := make(chan error, 1)
 	go func() { wg.Wait(); waited <- cmd.Wait() }()
-	// Stop the server as mcptest stops its own: its stdin is closed (or
-	// it closed its stdout); give it a moment, then SIGTERM, then SIGKILL.
-	for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
-		if sig != 0 {
-			_ = syscall.Kill(-cmd.Process.Pid, sig)
-		}
+	// Stop the server as mcptest stops its own (internal/proc): its stdin
+	// is closed (or it closed its stdout); give it a moment, then SIGTERM,
+	// then SIGKILL, and whatever it left in its group goes too.
+	var werr error
+	exited := func(d time.Duration) bool {
 		select {
-		case err := <-waited:
-			return exitCode(err), nil
-		case <-time.After(2 * time.Second):
+		case werr = <-waited:
+			return true
+		case <-time.After(d):
+			return false
 		}
 	}
-	return exitCode(<-waited), nil
+	if !proc.StopGroup(cmd.Process.Pid, exited, 2*time.Second, 2*time.Second) {
+		werr = <-waited
+	}
+	return exitCode(werr), nil
 }
 
 func exitCode(err error) int {
