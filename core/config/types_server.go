@@ -33,7 +33,8 @@ const (
 	// test only while no test could have changed its state: every request
 	// a test sent was a read, or a call of a tool the server annotates
 	// readOnlyHint: true, and the test passed. After anything else the
-	// next test gets a fresh one. The server's tests run one at a time.
+	// next test gets a fresh one. A test that may write has the process
+	// alone; tests expected to only read share it.
 	RestartAfterWrite = "after_write"
 )
 

@@ -287,3 +287,57 @@ tools:
 		t.Errorf("session ids %q: want reads one and two and the write on one session, read three on a new one", ids)
 	}
 }
+
+// TestAfterWriteWriterHasTheProcessAlone runs reads and a write
+// concurrently: reads may share a process, but the write has its
+// process alone (every read it answered was done before the write
+// began) and no read reaches that process after it.
+func TestAfterWriteWriterHasTheProcessAlone(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("servers:\n  demo:\n    command: [\"DEMO\"]\n    restart_policy: after_write\ntools:\n")
+	for i := range 12 {
+		if i == 6 {
+			b.WriteString("  - {name: the write, server: demo, tool: bump}\n")
+		}
+		fmt.Fprintf(&b, "  - {name: read %d, server: demo, tool: echo, args: {message: m%d}}\n", i, i)
+	}
+	pl, h, _ := flowSetup(t, b.String(), plan.Selection{})
+	type call struct {
+		pid        int
+		tool       string
+		start, end time.Time
+	}
+	var mu sync.Mutex
+	var calls []call
+	res := run.Execute(context.Background(), pl, run.Options{Host: h, Concurrency: 8,
+		OnCall: func(_ *config.Suite, _ *config.Server, sess *session.Session, method string, params json.RawMessage, out *session.Outcome, _ error) {
+			if method != "tools/call" || out == nil {
+				return
+			}
+			var q struct {
+				Name string `json:"name"`
+			}
+			_ = json.Unmarshal(params, &q)
+			end := time.Now()
+			mu.Lock()
+			calls = append(calls, call{pid: sess.PID(), tool: q.Name, start: end.Add(-out.Duration), end: end})
+			mu.Unlock()
+		}})
+	if res.Summary.Passed != 13 {
+		t.Fatalf("summary %+v", res.Summary)
+	}
+	var write *call
+	for i := range calls {
+		if calls[i].tool == "bump" {
+			write = &calls[i]
+		}
+	}
+	if write == nil {
+		t.Fatalf("no bump call among %d", len(calls))
+	}
+	for _, c := range calls {
+		if c.tool == "echo" && c.pid == write.pid && !c.end.Before(write.start) {
+			t.Errorf("a read on the write's process (pid %d) ended at %v, after the write began at %v", c.pid, c.end, write.start)
+		}
+	}
+}

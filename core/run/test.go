@@ -69,6 +69,29 @@ func readsOnly(t *plan.Test, res *rpt.Test) bool {
 	return false
 }
 
+// expectedReads says, before a test runs, whether it will only read and
+// which tools it calls: such tests may share an after_write server's
+// process with each other (core/servers/afterwrite.go). A tool test with
+// client mocks (the server's requests answered), log_level
+// (logging/setLevel) or a resource subscription is not expected to.
+func expectedReads(t *plan.Test) ([]string, bool) {
+	if plan.SuitePerTestHooks(t.Suite) {
+		return nil, false
+	}
+	switch t.Kind {
+	case plan.KindTool:
+		if t.Tool.LogLevel != "" || t.Tool.Client != nil {
+			return nil, false
+		}
+		return []string{t.Tool.Tool}, true
+	case plan.KindResource:
+		return nil, t.Resource.Subscribe == nil
+	case plan.KindPrompt, plan.KindCompletion, plan.KindList:
+		return nil, true
+	}
+	return nil, false
+}
+
 func skipped(t *plan.Test, why string) rpt.Test {
 	res := testHeader(t)
 	res.Status = rpt.StatusSkipped
@@ -86,6 +109,9 @@ func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	// spent waiting for an after_write server another test holds is not
 	// the test's own.
 	ctx, scope := servers.WithTestScope(ctx)
+	if tools, ok := expectedReads(t); ok {
+		scope.ExpectReads(tools)
+	}
 	defer func() { res.DurationMS = ms(time.Since(start) - scope.Waited()) }()
 	defer func() { scope.Close(r.servers, readsOnly(t, &res)) }()
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcptest/mcptest/core/session"
@@ -30,6 +31,8 @@ type ToolHints struct {
 
 type toolHintSet struct {
 	once sync.Once
+	// done is set once the listing is complete.
+	done atomic.Bool
 	toolList
 }
 
@@ -60,8 +63,24 @@ func (h *ToolHints) of(ctx context.Context, sess *session.Session) *toolList {
 		h.m[sess] = set
 	}
 	h.mu.Unlock()
-	set.once.Do(func() { set.toolList = listTools(context.WithoutCancel(ctx), sess) })
+	set.once.Do(func() {
+		set.toolList = listTools(context.WithoutCancel(ctx), sess)
+		set.done.Store(true)
+	})
 	return &set.toolList
+}
+
+// listed returns the tools the session's server annotates readOnlyHint:
+// true, if its tools were listed already; nil otherwise (it lists
+// nothing itself).
+func (h *ToolHints) listed(sess *session.Session) map[string]bool {
+	h.mu.Lock()
+	set := h.m[sess]
+	h.mu.Unlock()
+	if set == nil || !set.done.Load() {
+		return nil
+	}
+	return set.readOnly
 }
 
 // safe reports whether the tool's answers may be reused. A server that

@@ -98,10 +98,13 @@ func serverRecord(sess *session.Session) rpt.Server {
 type TestScope struct {
 	mu       sync.Mutex
 	sessions map[*serverEntry]*scopedSession
-	// leases counts the after_write leases the test holds, and waited
+	// leases counts the after_write servers the test holds, and waited
 	// the time it spent waiting for them (afterwrite.go).
 	leases int
 	waited time.Duration
+	// reads and tools are what ExpectReads said of the test.
+	reads bool
+	tools []string
 }
 
 // scopedSession is one per_test or after_write server's session within a
@@ -111,10 +114,12 @@ type scopedSession struct {
 	sess    *session.Session
 	fixture string
 	err     error
-	// keeper is the after_write server's keeper whose lease the test
-	// holds; nil for a per_test session, or an after_write one of the
-	// test's own.
+	// keeper is the after_write server's keeper the test holds; nil for
+	// a per_test session, or an after_write one of the test's own.
 	keeper *keeper
+	// shared is true when the test shares the keeper's session with
+	// other readers.
+	shared bool
 	// afterWrite marks an after_write server's session.
 	afterWrite bool
 }
@@ -176,10 +181,8 @@ func (sc *TestScope) Close(s *Pool, reusable bool) {
 	var wg sync.WaitGroup
 	for _, ss := range list {
 		if ss.afterWrite {
-			if ss.sess != nil {
+			if ss.sess != nil || ss.keeper != nil {
 				s.release(ss, reusable)
-			} else if ss.keeper != nil {
-				<-ss.keeper.lease
 			}
 			continue
 		}

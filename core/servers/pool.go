@@ -109,9 +109,7 @@ func (s *Pool) Shutdown(wg *sync.WaitGroup) []rpt.Server {
 		entries = append(entries, e)
 	}
 	s.mu.Unlock()
-	for _, k := range s.keptSessions(entries) {
-		s.closeInBackground(k.sess, k.fixture)
-	}
+	s.closeKept(entries)
 	s.closingWait(wg)
 	out := make([]rpt.Server, len(entries))
 	for i, e := range entries {
