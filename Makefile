@@ -16,9 +16,10 @@ build:
 demo: build
 	$(BIN)/mcptest run examples/quickstart.yml
 
-# The SDK (sdk/) and the example plugins (examples/plugins/*) are Go modules
-# of their own, so the root module's ./... does not reach them.
-SUB_MODULES := sdk $(patsubst %/go.mod,%,$(wildcard examples/plugins/*/go.mod))
+# The SDK (sdk/), the example plugins (examples/plugins/*) and our copy of
+# jsonschema (third_party/jsonschema, see its NOTICE) are Go modules of their
+# own, so the root module's ./... does not reach them.
+SUB_MODULES := sdk $(patsubst %/go.mod,%,$(wildcard examples/plugins/*/go.mod)) third_party/jsonschema
 
 test: build
 	$(GO) test ./...
@@ -34,11 +35,13 @@ test-short:
 
 # test-race runs the packages whose code is concurrent (plugin host,
 # sessions and their wires, cassette replay, the runner, judging, report
-# writing, the shared internals and the SDK) under the race detector.
+# writing, the shared internals, the SDK, and the first use of the lazily
+# compiled meta-schemas in third_party/jsonschema) under the race detector.
 RACE_PKGS := ./core/plugin ./core/session/... ./core/cassette/... ./core/budget ./core/run ./core/assert ./core/report ./internal/...
 test-race:
 	$(GO) test -race -count=1 $(RACE_PKGS)
 	cd sdk && $(GO) test -race -count=1 ./...
+	cd third_party/jsonschema && $(GO) test -race -count=1 -run 'MetaSchemas|Concurrent' .
 
 # vet checks the root module and each separate one.
 vet:
@@ -47,10 +50,12 @@ vet:
 
 # fuzz-short runs each fuzz target briefly; the loader must never panic,
 # whatever bytes it is given, and reading a large suite item by item must
-# give what the whole parse gives. Long runs: raise -fuzztime.
+# give what the whole parse gives (and its quick reader what yaml.v3
+# gives). Long runs: raise -fuzztime.
 fuzz-short:
 	$(GO) test -run '^$$' -fuzz FuzzLoad -fuzztime 10s ./core/config
 	$(GO) test -run '^$$' -fuzz FuzzSplitMatchesWhole -fuzztime 10s ./core/config
+	$(GO) test -run '^$$' -fuzz FuzzFastItemsMatchYAML -fuzztime 10s ./core/config
 
 # bench checks the performance budgets of DESIGN.md against floors measured
 # in the same run and prints verdicts; see bench/run.sh.

@@ -97,3 +97,8 @@ tool (
 )
 
 replace github.com/mcptest/mcptest/sdk => ./sdk
+
+// A copy of jsonschema v6.0.3 whose meta-schemas compile on first use
+// instead of in a package init (start-up cost); see
+// third_party/jsonschema/NOTICE.
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema

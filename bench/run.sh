@@ -36,6 +36,9 @@ run_bench '^BenchmarkDispatch$/^(batch|single)$' 2s ./plugins/matchers/text/
 run_bench '^BenchmarkJudge100k$' 5x ./core/assert/
 run_bench '^BenchmarkDirect100k$' 10x ./plugins/matchers/text/
 run_bench '^BenchmarkColdStart$' 50x ./bench/
+# Process start-up: `mcptest version` and the text and json plugins to
+# their handshake line, against a hello world built in the same run.
+run_bench '^BenchmarkStartup$' 40x ./bench/
 run_bench '^BenchmarkThroughput$' 8x ./bench/
 # The real-server shape: 12 tests against a server that takes 350 ms to
 # start, against one start + initialize + the 12 calls by a bare client.
@@ -134,6 +137,17 @@ BEGIN {
 	row("mcptest run", sprintf("%.1f ms", tp_run), "")
 	row("bare mcp-go client loop (floor)", sprintf("%.1f ms", tp_bare), "")
 	row("ratio (budget 1.1x)", sprintf("%.3fx", tp_ratio), v_tp)
+}'
+awk -v f="$(metric BenchmarkStartup ms-floor)" -v ver="$(metric BenchmarkStartup ms-version)" -v vo="$(metric BenchmarkStartup ms-version-over)" \
+	-v th="$(metric BenchmarkStartup ms-text-handshake)" -v to="$(metric BenchmarkStartup ms-text-over)" \
+	-v jh="$(metric BenchmarkStartup ms-json-handshake)" -v jo="$(metric BenchmarkStartup ms-json-over)" \
+	-v vv="$(verdict "$(metric BenchmarkStartup ms-version-over)" 5)" -v vt="$(verdict "$(metric BenchmarkStartup ms-text-over)" 5)" \
+	-v vj="$(verdict "$(metric BenchmarkStartup ms-json-over)" 5)" 'BEGIN {
+	print "process start-up (median of the runs in each benchmark run)"
+	printf "  %-44s %13.1f ms\n", "Go hello world, exec to exit (floor)", f
+	printf "  %-44s %13.1f ms  (%.1f ms over, budget 5 ms) %s\n", "mcptest version, exec to exit", ver, vo, vv
+	printf "  %-44s %13.1f ms  (%.1f ms over, budget 5 ms) %s\n", "text plugin, exec to handshake", th, to, vt
+	printf "  %-44s %13.1f ms  (%.1f ms over, budget 5 ms) %s\n", "json plugin, exec to handshake", jh, jo, vj
 }'
 awk -v run="$tp_run" -v bare="$tp_bare" -v v="$validate_ns" \
 	-v vo="$(verdict "$(awk -v r="$tp_run" -v b="$tp_bare" 'BEGIN { print r - b }')" 50)" \

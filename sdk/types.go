@@ -129,6 +129,10 @@ const (
 	// CapabilityFinalOnly, followed by a report format, declares a
 	// reporter that reads only the run_finished event.
 	CapabilityFinalOnly = contract.CapabilityFinalOnly
+	// CapabilityVetPure declares that the plugin's CheckArgument verdicts
+	// depend on the key and the argument alone, so the host may remember
+	// them across runs.
+	CapabilityVetPure = contract.CapabilityVetPure
 )
 
 // The component kinds.

@@ -65,16 +65,21 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", errs)
 		return score.ExitError
 	}
-	// The gate before any side effect: the matcher plugins start (in
-	// parallel) and vet the suite's arguments, so a bad suite exits before
-	// a server starts. Reporter plugins are not part of it: they start
-	// beside the servers (report.Open), and events wait for them.
-	if err := host.Start(ctx, e.plan.Matchers); err != nil {
-		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
-		return score.ExitError
-	}
+	// The gate before any side effect: the matcher plugins vet the
+	// suite's arguments, so a bad suite exits before a server starts. A
+	// verdict a plugin that vets purely gave in an earlier run is
+	// remembered (core/plugin's vetting cache), and only the plugins with
+	// an argument not vetted before start now (in parallel); the others
+	// start beside the servers, and the first match waits for them.
+	// Reporter plugins are not part of the gate either: they start beside
+	// the servers (report.Open), and events wait for them.
 	if err := assert.CheckArguments(ctx, host, e.plan); err != nil {
-		fmt.Fprintf(stderr, "%v\n", err)
+		var pe *plugin.PluginError
+		if errors.As(err, &pe) {
+			fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
+		} else {
+			fmt.Fprintf(stderr, "%v\n", err)
+		}
 		return score.ExitError
 	}
 	emitter, err := report.Open(ctx, host, e.outputs, terminals(stdout, stderr, e.noColor), redactor)
@@ -82,6 +87,10 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
 		return score.ExitError
 	}
+	// The matcher plugins not started by the gate start now, beside the
+	// servers; a start that fails errors the assertions that needed the
+	// plugin and is a run error (exit 2).
+	host.Prestart(e.plan.Matchers)
 	// From here on a signal stops the tests but lets the reports finish:
 	// tests in flight end (plugin calls within the plugin timeout), the
 	// servers stop, and each reporter gets the final report within the

@@ -8,6 +8,7 @@ import (
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
 	"github.com/mcptest/mcptest/core/plugin"
+	"github.com/mcptest/mcptest/internal/redact"
 )
 
 // CheckArguments asks each matcher plugin to vet the arguments of its
@@ -18,7 +19,7 @@ import (
 // located suite errors; a plugin that cannot vet them (it failed to start)
 // is returned as it is.
 func CheckArguments(ctx context.Context, host *plugin.Host, p *plan.Plan) error {
-	c := &argChecker{ctx: ctx, host: host, seen: map[string]bool{}, verdicts: map[checkKey]error{}}
+	c := &argChecker{ctx: ctx, host: host, seen: map[string]bool{}, verdicts: map[checkKey]error{}, secrets: planSecrets(p)}
 	var errs config.Errors
 	seenHeaders := map[*config.HeaderCheck]bool{}
 	for _, t := range p.Tests {
@@ -47,6 +48,19 @@ func CheckArguments(ctx context.Context, host *plugin.Host, p *plan.Plan) error 
 		return errs
 	}
 	return nil
+}
+
+// planSecrets returns a redactor of every credential value the planned
+// suites read, or nil when they read none.
+func planSecrets(p *plan.Plan) *redact.Redactor {
+	var all []string
+	for _, s := range p.Suites {
+		all = append(all, s.Secrets...)
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	return redact.New(all...)
 }
 
 // checkBatch is the number of arguments sent to the plugins at once. The
@@ -85,6 +99,10 @@ type argChecker struct {
 	leaves  [][]pendingLeaf
 	keys    []checkKey // zero for an argument too large to cache
 	pending map[checkKey]int
+
+	// secrets finds the suites' credential values in arguments, whose
+	// verdicts the host must not remember on disk; nil when there are none.
+	secrets *redact.Redactor
 
 	next       int // sequence number of the next leaf
 	verdicts   map[checkKey]error
@@ -125,7 +143,8 @@ func (c *argChecker) add(l plan.Leaf) {
 		}
 		c.pending[k] = len(c.reqs)
 	}
-	c.reqs = append(c.reqs, plugin.CheckRequest{Plugin: l.Plugin, Key: l.Matcher.Key, Argument: l.Matcher.Arg})
+	c.reqs = append(c.reqs, plugin.CheckRequest{Plugin: l.Plugin, Key: l.Matcher.Key, Argument: l.Matcher.Arg,
+		Private: c.secrets != nil && c.secrets.Contains(string(l.Matcher.Arg))})
 	c.leaves = append(c.leaves, []pendingLeaf{leaf})
 	c.keys = append(c.keys, k)
 	if len(c.reqs) == checkBatch {

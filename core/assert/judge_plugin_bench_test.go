@@ -21,7 +21,7 @@ import (
 )
 
 // BenchmarkJudge100k measures the performance budget of issue 5: "100,000
-// assertions through the text plugin in one run: at most 2 µs per
+// assertions through the text plugin in one run: at most 1 µs per
 // assertion amortised over a direct Go call measured in the same run".
 //
 // It judges the assertions of internal/textbench the way a run does once
@@ -36,7 +36,7 @@ import (
 //
 // BenchmarkDirect100k in plugins/matchers/text is the floor, the same
 // items through direct calls of the Go matchers; bench/run.sh subtracts it
-// and holds the difference to 2 µs.
+// and holds the difference to 1 µs.
 func BenchmarkJudge100k(b *testing.B) {
 	// This process plays mcptest's part, so it runs with mcptest's
 	// collector settings.

@@ -182,7 +182,7 @@ func (c *Store) Resolve(t *plan.Test, raw json.RawMessage) (json.RawMessage, err
 	if len(t.Consumes) == 0 {
 		return raw, nil
 	}
-	return Substitute(raw, plan.CaptureRef, "${capture:", c.Resolver(t))
+	return Substitute(raw, plan.CaptureRef(), "${capture:", c.Resolver(t))
 }
 
 // ResolveText substitutes the captures t uses in plain text.
@@ -190,7 +190,7 @@ func (c *Store) ResolveText(t *plan.Test, s string) (string, error) {
 	if len(t.Consumes) == 0 {
 		return s, nil
 	}
-	return SubstituteText(s, plan.CaptureRef, c.Resolver(t))
+	return SubstituteText(s, plan.CaptureRef(), c.Resolver(t))
 }
 
 // Await waits for the tests producing the captures t uses and

@@ -37,7 +37,7 @@ func TestSubstitute(t *testing.T) {
 		{`{"${capture:num}": 1}`, `{"${capture:num}": 1}`, ""},
 	}
 	for _, c := range cases {
-		got, err := Substitute(json.RawMessage(c.in), plan.CaptureRef, "${capture:", resolve)
+		got, err := Substitute(json.RawMessage(c.in), plan.CaptureRef(), "${capture:", resolve)
 		switch {
 		case c.err != "":
 			if err == nil || !strings.Contains(err.Error(), c.err) {
@@ -47,7 +47,7 @@ func TestSubstitute(t *testing.T) {
 			t.Errorf("%s:\n got %s (%v)\nwant %s", c.in, got, err, c.want)
 		}
 	}
-	text, err := SubstituteText("demo://items/${capture:num}?q=${capture:obj}", plan.CaptureRef, resolve)
+	text, err := SubstituteText("demo://items/${capture:num}?q=${capture:obj}", plan.CaptureRef(), resolve)
 	if err != nil || text != `demo://items/42?q={"id":7,"tags":["a","b"]}` {
 		t.Errorf("text = %q, %v", text, err)
 	}

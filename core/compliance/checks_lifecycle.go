@@ -31,7 +31,7 @@ func init() {
 }
 
 // revisionPattern is the shape of a protocol revision.
-var revisionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+var revisionPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) })
 
 // checkL01 validates the shape of the initialize result.
 func checkL01(ctx context.Context, e *Env) error {
@@ -174,7 +174,7 @@ func checkL02(ctx context.Context, e *Env) error {
 			e.fail(name, "a result with a protocolVersion", actual(r, nil),
 				"a server that does not support the requested version must answer with one it does, not an error")
 			continue
-		case !revisionPattern.MatchString(chosen):
+		case !revisionPattern().MatchString(chosen):
 			e.fail(name, "a revision such as "+probe.LatestLegacy, chosen, "")
 			continue
 		}
@@ -233,7 +233,7 @@ func checkL03(ctx context.Context, e *Env) error {
 	case chosen == bogus:
 		e.fail(name, "a version the server supports", chosen, "the server echoed a version that does not exist")
 		return nil
-	case !revisionPattern.MatchString(chosen):
+	case !revisionPattern().MatchString(chosen):
 		e.fail(name, "a revision such as "+probe.LatestLegacy, chosen, "")
 		return nil
 	}

@@ -246,6 +246,8 @@ func checkR03(ctx context.Context, e *Env) error {
 		_, _ = s.Call(ctx, "resources/unsubscribe", map[string]any{"uri": uri})
 	case declared:
 		e.fail(name+" (subscribe declared)", "a result", json.RawMessage(r.Msg.Raw), "the server declares subscribe but refuses it")
+		// Refused: there is no subscription to leave behind.
+		e.markUnchanged()
 	case r.Msg.Result != nil:
 		e.warn(name+" (subscribe not declared)", "an error", json.RawMessage(r.Msg.Raw), "the server accepts subscriptions it does not declare")
 	default:

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcptest/mcptest/core/probe"
 )
@@ -269,6 +270,7 @@ func checkT05(ctx context.Context, e *Env) error {
 		t, r, err := o.tool, o.reply, o.err
 		if o.slow {
 			noteSlow(e, o)
+			e.opts.slow.add(t.Name)
 			continue
 		}
 		if err != nil || r.Msg.Result == nil {
@@ -306,7 +308,7 @@ func checkT05(ctx context.Context, e *Env) error {
 }
 
 // toolNamePattern is the 2025-11-25 tool-name rule.
-var toolNamePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+var toolNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) })
 
 // checkT06 checks every tool name against the naming rules.
 func checkT06(ctx context.Context, e *Env) error {
@@ -325,7 +327,7 @@ func checkT06(ctx context.Context, e *Env) error {
 	bad := 0
 	for _, t := range tools {
 		switch {
-		case !toolNamePattern.MatchString(t.Name):
+		case !toolNamePattern().MatchString(t.Name):
 			bad++
 			e.fail(fmt.Sprintf("tool name %q", t.Name), "1-128 characters of A-Z a-z 0-9 _ - .", t.Name, "")
 		case seen[t.Name]:

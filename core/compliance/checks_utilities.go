@@ -123,6 +123,10 @@ func checkU02(ctx context.Context, e *Env) error {
 	}
 	r, err := s.Call(ctx, "logging/setLevel", map[string]any{"level": "loud"})
 	expectCode(e, `logging/setLevel "loud"`, r, err, -32602, false, "")
+	if err == nil && r.Msg.Error != nil {
+		// Refused, with whatever code: the level was not set.
+		e.markUnchanged()
+	}
 	return nil
 }
 
@@ -134,14 +138,25 @@ func checkU03(ctx context.Context, e *Env) error {
 		return err
 	}
 	seen := 0
-	outcomes := callTools(ctx, s, tools, func(i int, t toolInfo) (map[string]any, map[string]any) {
-		return exampleArgs(t.Input), map[string]any{"progressToken": progressToken(i + 1)}
+	// Each tool keeps the token of its place in the list, called or not.
+	slow := e.opts.slow.wait(ctx)
+	var call []toolInfo
+	var place []int
+	for i, t := range tools {
+		if slow[t.Name] {
+			noteSlowInT05(e, t)
+			continue
+		}
+		call, place = append(call, t), append(place, i+1)
+	}
+	outcomes := callTools(ctx, s, call, func(i int, t toolInfo) (map[string]any, map[string]any) {
+		return exampleArgs(t.Input), map[string]any{"progressToken": progressToken(place[i])}
 	})
 	// Give late notifications a moment to show up after the responses.
 	s.Quiet(ctx, 100*time.Millisecond)
 	for i, o := range outcomes {
 		t, r, err := o.tool, o.reply, o.err
-		token := progressToken(i + 1)
+		token := progressToken(place[i])
 		if o.slow {
 			noteSlow(e, o)
 			continue
@@ -219,6 +234,8 @@ func checkU04(ctx context.Context, e *Env) error {
 		return err
 	}
 	params := s.withMeta(map[string]any{"requestId": "mcptest-never-sent", "reason": "mcptest compliance probe"})
+	// Cancelling nothing changes nothing, even for a server that answers.
+	e.markUnchanged()
 	if _, err := s.Notify(ctx, "notifications/cancelled", params); err != nil {
 		return err
 	}

@@ -80,6 +80,14 @@ type Env struct {
 	// milliseconds at most) and likely hands it on; borrowing is set
 	// while it holds one (see sessionPool.acquire).
 	brief, borrowing bool
+	// fresh marks a check that needs servers nobody has spoken to (the
+	// spares are for it); prio is the priority of its starts.
+	fresh bool
+	prio  int
+	// unchanged is set by a probe that knows what it sent cannot have
+	// changed the server's state, whatever the server answered (see
+	// roleProbe).
+	unchanged bool
 
 	mu       sync.Mutex
 	findings []Finding
@@ -101,6 +109,21 @@ func (e *Env) warn(name string, expected, actual any, note string) {
 	e.add(Finding{Name: name, Status: Warn, Expected: expected, Actual: actual, Note: note})
 }
 
+// markUnchanged says the check sent nothing that can change the server's
+// state, so a server that answered it wrongly may still serve later
+// checks (see roleProbe).
+func (e *Env) markUnchanged() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.unchanged = true
+}
+
+func (e *Env) leftUnchanged() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.unchanged
+}
+
 // recorded counts the findings so far.
 func (e *Env) recorded() int {
 	e.mu.Lock()
@@ -119,8 +142,10 @@ func (e *Env) add(f Finding) {
 func (e *Env) open(ctx context.Context) (*Session, error) {
 	var started func()
 	if e.Transport == Stdio {
-		if s := e.opts.pool.takeSpare(e); s != nil {
-			return s, nil
+		if e.fresh {
+			if s := e.opts.pool.takeSpare(ctx, e, true); s != nil {
+				return s, nil
+			}
 		}
 		_, release, err := e.opts.pool.acquire(ctx, e, false)
 		if err != nil {
@@ -150,9 +175,7 @@ func (e *Env) openStarted(ctx context.Context, started func()) (*Session, error)
 func (e *Env) connect(ctx context.Context) (*Session, error) {
 	var s *Session
 	var err error
-	if s = e.opts.pool.takeSpare(e); s != nil {
-		// A server nobody has spoken to: initialize it below.
-	} else if e.take && e.Transport == Stdio {
+	if e.take && e.Transport == Stdio {
 		var started func()
 		if s, started, err = e.opts.pool.acquire(ctx, e, true); err != nil {
 			return nil, err
@@ -162,6 +185,7 @@ func (e *Env) connect(ctx context.Context) (*Session, error) {
 		}
 		s, err = e.openStarted(ctx, started)
 	} else {
+		// A spare for a check that needs a fresh server, or a start.
 		s, err = e.open(ctx)
 	}
 	if err != nil {
@@ -238,7 +262,7 @@ func (e *Env) closeAll() (crash string, stderr string) {
 	e.mu.Unlock()
 	defer e.opts.pool.giveBack(e)
 	for _, s := range sessions {
-		if e.handOn && e.opts.pool.put(s) {
+		if e.handOn && s.reusable() && s.quiesce() && e.opts.pool.put(s) {
 			// Still running: no crash to report, only its stderr so far.
 			if stderr == "" {
 				stderr = s.stderr()

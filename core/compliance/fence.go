@@ -98,6 +98,8 @@ func (s *Session) WaitFenced(ctx context.Context, match func(*probe.Message) boo
 		case err == nil:
 			m, err = s.Wait(ctx, fenceGrace, probeOnly)
 			if err != nil {
+				// The server has read past the probe without answering it.
+				s.settle()
 				return nil, errFenced
 			}
 			return m, nil

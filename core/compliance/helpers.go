@@ -59,11 +59,13 @@ func expectCode(e *Env, name string, r *Reply, err error, want int64, soft bool,
 }
 
 // stillServes records whether the session still answers a cheap request,
-// which proves the server survived what the check sent before.
+// which proves the server survived what the check sent before and has
+// read past it: whatever it left unanswered it has abandoned (settle).
 func stillServes(ctx context.Context, e *Env, s *Session) {
 	r, err := s.Call(ctx, cheapMethod(e), nil)
 	if err == nil && r.Msg.Result != nil {
 		e.pass("server still answers afterwards", "")
+		s.settle()
 		return
 	}
 	e.fail("server still answers afterwards", "a result for "+cheapMethod(e), actual(r, err),

@@ -38,11 +38,15 @@ const (
 	roleFresh
 	// roleProbe: sends something unusual (malformed input, a subscription,
 	// a log level, a cancellation). It may start on a pooled server, and
-	// hands it on only when the check passed: a server that handled the
+	// hands it on when the check passed: a server that handled the
 	// message as the spec says has nothing left over from it (a refused
 	// log level is not set, a subscription is taken back, a parse error
-	// changes nothing). A server that got it wrong is closed with the
-	// check, so whatever state it is in reaches no other check.
+	// changes nothing). A server that got it wrong is handed on only when
+	// the check knows the message could not have changed its state
+	// (Env.unchanged: malformed JSON, an invalid request or a batch of
+	// pings that went unanswered, a refused log level) and the server has
+	// read past it (see settle); otherwise it is closed with the check,
+	// so whatever state it is in reaches no other check.
 	roleProbe
 )
 
@@ -63,13 +67,26 @@ var processRoles = map[string]poolRole{
 	"R03": roleProbe, "U02": roleProbe, "U04": roleProbe,
 }
 
+// prio is the priority of the starts of check id in role r (see
+// prioFirst).
+func (r poolRole) prio(id string) int {
+	switch {
+	case r == roleFresh:
+		return prioFresh
+	case slowStarters[id]:
+		return prioSlow
+	}
+	return prioOther
+}
+
 // takes reports whether a check in role r may start on a pooled server.
 func (r poolRole) takes() bool { return r == roleReuse || r == roleProbe }
 
 // handsOn reports whether a check in role r gives its servers to the pool
-// when it ends; passed says whether the check passed.
-func (r poolRole) handsOn(passed bool) bool {
-	return r == roleReuse || r == roleFresh || (r == roleProbe && passed)
+// when it ends; passed says whether the check passed, unchanged whether it
+// knows it left the server's state as it found it.
+func (r poolRole) handsOn(passed, unchanged bool) bool {
+	return r == roleReuse || r == roleFresh || (r == roleProbe && (passed || unchanged))
 }
 
 // sessionPool keeps idle initialized stdio sessions for reuse within one
@@ -87,13 +104,19 @@ type sessionPool struct {
 	// borrowed counts the brief checks (see Env.brief) holding a server.
 	borrowed int
 	// queue holds the tickets of the calls waiting for a start slot, in
-	// the order they asked; tickets numbers them.
-	queue   []int
+	// the order they are served (see startTicket); tickets numbers them.
+	queue   []startTicket
 	tickets int
 	// pristine is discovery's server, kept for C02 (see keepPristine).
 	pristine *Session
-	// spare is a server started beside discovery's (see prestart).
-	spare *Session
+	// spares are servers started for the checks that need one nobody has
+	// spoken to, before those checks ask; reserved counts the spares
+	// still waiting for a start slot (see reserve).
+	spares   []*Session
+	reserved int
+	// bg tracks the goroutines starting spares, so close can wait for
+	// them and no server starts after the run.
+	bg sync.WaitGroup
 	// changed is closed and replaced whenever a session is put back or a
 	// start slot is freed, waking the checks waiting for either.
 	changed chan struct{}
@@ -116,13 +139,13 @@ func (p *sessionPool) acquire(ctx context.Context, e *Env, take bool) (s *Sessio
 		limit = runtime.NumCPU()
 	}
 	// ticket is this call's place in the queue for a start slot, 0 while
-	// it has not asked for one. Slots go out first come, first served, so
-	// a check that needs several starts (L02) is not passed over by every
-	// check that asks after it.
+	// it has not asked for one. Slots go out by priority, then first come,
+	// first served, so a check that needs several starts (L02) is not
+	// passed over by every check that asks after it.
 	ticket := 0
 	leave := func() {
 		if ticket != 0 {
-			p.queue = slices.DeleteFunc(p.queue, func(t int) bool { return t == ticket })
+			p.queue = slices.DeleteFunc(p.queue, func(t startTicket) bool { return t.n == ticket })
 			p.wake()
 		}
 	}
@@ -130,6 +153,11 @@ func (p *sessionPool) acquire(ctx context.Context, e *Env, take bool) (s *Sessio
 		p.mu.Lock()
 		if p.changed == nil {
 			p.changed = make(chan struct{})
+		}
+		if p.closed {
+			leave()
+			p.mu.Unlock()
+			return nil, nil, errPoolClosed
 		}
 		if take && len(p.idle) > 0 {
 			s = p.idle[len(p.idle)-1]
@@ -155,9 +183,9 @@ func (p *sessionPool) acquire(ctx context.Context, e *Env, take bool) (s *Sessio
 			if ticket == 0 {
 				p.tickets++
 				ticket = p.tickets
-				p.queue = append(p.queue, ticket)
+				p.enqueue(startTicket{n: ticket, prio: e.prio})
 			}
-			if p.starting < limit && p.queue[0] == ticket {
+			if p.starting < limit && p.queue[0].n == ticket {
 				p.starting++
 				if take {
 					p.borrow(e)
@@ -237,76 +265,6 @@ func (p *sessionPool) put(s *Session) bool {
 	return true
 }
 
-// prestart starts one server while discovery's starts and answers, so a
-// start that a later check needs anyway overlaps the one the whole run
-// waits for. The spare is sent nothing until a check takes it
-// (takeSpare), so it is a server nobody has spoken to. It holds a start
-// slot until then.
-func (p *sessionPool) prestart(ctx context.Context, t Target, opts *Options) {
-	if p == nil {
-		return
-	}
-	// Only a free slot will do: discovery holds one and frees it only
-	// after its handshake, which waits for this call.
-	p.mu.Lock()
-	limit := p.slots
-	if limit <= 0 {
-		limit = runtime.NumCPU()
-	}
-	if p.starting >= limit || p.closed {
-		p.mu.Unlock()
-		return
-	}
-	p.starting++
-	p.mu.Unlock()
-	var once sync.Once
-	release := func() { once.Do(p.startEnded) }
-	e := &Env{Revision: opts.Revision, Transport: Stdio, target: t, opts: opts, rec: newRecorder(opts.Redact)}
-	s, err := e.newSession(ctx, release)
-	if err != nil {
-		release()
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		s.close()
-		return
-	}
-	p.spare = s
-}
-
-// takeSpare hands e the server prestart started, with everything it has
-// printed so far (its frames replayed into e's evidence), or nil when
-// there is none.
-func (p *sessionPool) takeSpare(e *Env) *Session {
-	if p == nil {
-		return nil
-	}
-	p.mu.Lock()
-	s := p.spare
-	p.spare = nil
-	if s != nil && e.take {
-		p.borrow(e)
-	}
-	p.mu.Unlock()
-	if s == nil {
-		return nil
-	}
-	s.mu.Lock()
-	old := s.rec
-	s.env, s.rec = e, e.rec
-	s.rev, s.modern = e.Revision, probe.IsModern(e.Revision)
-	s.mu.Unlock()
-	for _, f := range old.list() {
-		e.rec.add(f.Direction, f.Data)
-	}
-	e.mu.Lock()
-	e.sessions = append(e.sessions, s)
-	e.mu.Unlock()
-	return s
-}
-
 // keepPristine sets s, a server that has done nothing but the handshake,
 // aside for C02 and reports whether it did (not without a pool).
 func (p *sessionPool) keepPristine(s *Session) bool {
@@ -350,13 +308,18 @@ func (p *sessionPool) close() {
 		return
 	}
 	p.mu.Lock()
-	idle := p.idle
-	for _, s := range []*Session{p.pristine, p.spare} {
-		if s != nil {
-			idle = append(idle, s)
-		}
+	p.closed = true
+	p.wake()
+	p.mu.Unlock()
+	// A spare being started sees closed once it has its process and
+	// closes it itself; after this wait none is left starting.
+	p.bg.Wait()
+	p.mu.Lock()
+	idle := append(p.idle, p.spares...)
+	if p.pristine != nil {
+		idle = append(idle, p.pristine)
 	}
-	p.idle, p.pristine, p.spare, p.closed = nil, nil, nil, true
+	p.idle, p.pristine, p.spares = nil, nil, nil
 	p.mu.Unlock()
 	for _, s := range idle {
 		s.close()
@@ -365,7 +328,8 @@ func (p *sessionPool) close() {
 
 // reusable reports whether s can serve another check: an initialized
 // stdio session whose server is still running and has answered every
-// request sent on it, so nothing late can reach the next check.
+// request sent on it or passed it over (see settle), so nothing late can
+// reach the next check.
 func (s *Session) reusable() bool {
 	if s.proc == nil || !s.initialized {
 		return false
@@ -383,18 +347,30 @@ func (s *Session) reusable() bool {
 	if s.closed || len(s.nonJSON) > 0 {
 		return false
 	}
-	answered := map[string]bool{}
-	for _, m := range s.received {
-		if m.IsResponse() {
-			answered[string(compactJSON(m.ID))] = true
-		}
-	}
+	answered := s.answeredIDs()
 	for id := range s.sent {
-		if !answered[id] {
+		if !answered[id] && !s.abandoned[id] {
 			return false
 		}
 	}
 	return true
+}
+
+// quiesce makes sure whatever the server sends in reaction to the check
+// that is handing s on reaches that check, not the next: it sends a ping
+// and waits for the answer. A server handles one connection's messages in
+// order, so by then it has sent what they caused, such as the
+// notifications/tools/list_changed server-everything sends once the
+// handshake completes. It reports whether the server answered; one that
+// does not is not handed on.
+func (s *Session) quiesce() bool {
+	if s.proc == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.env.opts.Timeout)
+	defer cancel()
+	r, err := s.Call(ctx, cheapMethod(s.env), nil)
+	return err == nil && r.Msg != nil && r.Msg.Error == nil
 }
 
 // rebind makes s part of e: its frames go to e's evidence, and what the

@@ -57,11 +57,10 @@ func TestReuseNeedsEveryAnswer(t *testing.T) {
 	}
 }
 
-// TestProbeHandsOnOnlyWhenPassed: a check that sends something unusual
-// may start on a pooled server, and hands it on only when the server
-// handled it as the spec says; a server that got it wrong is closed with
-// the check, so its state reaches no other check.
-func TestProbeHandsOnOnlyWhenPassed(t *testing.T) {
+// TestProbeHandsOnWhenPassed: a check that sends something unusual may
+// start on a pooled server, and hands it on when the server handled it as
+// the spec says.
+func TestProbeHandsOnWhenPassed(t *testing.T) {
 	// (Not J08: the ids inside a refused batch are never answered, and a
 	// session with a request unanswered is never handed on.)
 	n, rs := starts(t, "", "J05", "J06", "U02", "U04", "R03")
@@ -72,13 +71,6 @@ func TestProbeHandsOnOnlyWhenPassed(t *testing.T) {
 		if r.Status != Pass {
 			t.Errorf("%s: %s %s", id, r.Status, r.Message)
 		}
-	}
-	n, rs = starts(t, "ignore-garbage", "J05", "J06")
-	if n != 2 {
-		t.Errorf("%d server starts, want 2 (J05 failed, so J06 needs a new server)", n)
-	}
-	if rs["J05"].Status != Fail || rs["J06"].Status != Pass {
-		t.Errorf("J05 %s, J06 %s", rs["J05"].Status, rs["J06"].Status)
 	}
 }
 
@@ -238,4 +230,63 @@ func TestStartSlotsFirstComeFirstServed(t *testing.T) {
 		t.Fatalf("then to the %s waiter", name)
 	}
 	(<-releases)()
+}
+
+// TestStartSlotsByPriority: a freed start slot goes to the waiting start
+// of the highest priority (a spare for the handshake checks) before one
+// that asked earlier at a lower priority.
+func TestStartSlotsByPriority(t *testing.T) {
+	p := &sessionPool{slots: 1}
+	_, release, err := p.acquire(context.Background(), &Env{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queued := func(n int) {
+		for {
+			p.mu.Lock()
+			got := len(p.queue)
+			p.mu.Unlock()
+			if got == n {
+				return
+			}
+			runtime.Gosched()
+		}
+	}
+	got := make(chan string, 2)
+	releases := make(chan func(), 2)
+	wait := func(name string, prio int) {
+		_, r, err := p.acquire(context.Background(), &Env{prio: prio}, false)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- name
+		releases <- r
+	}
+	go wait("ordinary", prioOther)
+	queued(1)
+	go wait("spare", prioFresh)
+	queued(2)
+	release()
+	if name := <-got; name != "spare" {
+		t.Fatalf("the slot went to the %s start", name)
+	}
+	(<-releases)()
+	if name := <-got; name != "ordinary" {
+		t.Fatalf("then to the %s start", name)
+	}
+	(<-releases)()
+}
+
+// TestHandshakeChecksUseSpares: the servers L02-L04 need are started as
+// spares before the checks ask, and the checks start none beyond them.
+func TestHandshakeChecksUseSpares(t *testing.T) {
+	n, rs := starts(t, "", "L02", "L03", "L04")
+	if want := 1 + (len(probe.LegacyRevisions) - 1) + 1 + 1; n != want {
+		t.Errorf("%d server starts, want %d (discovery and one spare for each handshake)", n, want)
+	}
+	for id, r := range rs {
+		if r.Status != Pass {
+			t.Errorf("%s: %s %s", id, r.Status, r.Message)
+		}
+	}
 }

@@ -49,9 +49,14 @@ type Options struct {
 
 	// pool holds the run's idle stdio sessions for reuse.
 	pool *sessionPool
+	// reaper stops closed stdio servers off the checks' time.
+	reaper *reaper
 	// hellos holds what discovery's fresh stdio server answered to
 	// initialize, for the handshake checks.
 	hellos *greetings
+	// slow is what T05 learned about slow tools, for U03 (nil unless
+	// both run; see slowTools).
+	slow *slowTools
 	// selected are the ids of the checks the run runs.
 	selected []string
 }
@@ -148,9 +153,18 @@ func Run(ctx context.Context, t Target, opts Options) (*Report, error) {
 	for _, c := range checks {
 		opts.selected = append(opts.selected, c.ID)
 	}
+	if slices.Contains(opts.selected, "T05") && slices.Contains(opts.selected, "U03") {
+		opts.slow = newSlowTools()
+		// However T05 ends (not applicable, errored, interrupted), U03
+		// waits no longer than the run.
+		defer opts.slow.finish()
+	}
 	rep := &Report{Target: t, Transport: t.Transport(), Requested: opts.Revision, Revision: opts.Revision, Started: time.Now()}
 	if rep.Transport == Stdio {
-		opts.pool, opts.hellos = &sessionPool{}, &greetings{}
+		opts.pool, opts.hellos, opts.reaper = &sessionPool{}, &greetings{}, &reaper{}
+		// Deferred calls run last first: the pool closes its idle
+		// servers, then the run waits until every server has stopped.
+		defer opts.reaper.wait()
 		defer opts.pool.close()
 	}
 	info, discErr := discover(ctx, t, &opts)
@@ -250,13 +264,16 @@ func runOne(ctx context.Context, c *Check, t Target, rep *Report, opts *Options)
 		res.Status, res.Message = NotApplicable, why
 		return res
 	}
+	if c.ID == "T05" {
+		defer opts.slow.finish()
+	}
 	role := processRoles[c.ID]
 	e := &Env{Revision: rep.Revision, Transport: rep.Transport, Info: rep.Server, target: t, opts: opts, rec: newRecorder(opts.Redact),
-		take: role.takes(), brief: role.takes() && !slowStarters[c.ID]}
+		take: role.takes(), brief: role.takes() && !slowStarters[c.ID], fresh: role == roleFresh, prio: role.prio(c.ID)}
 	cctx, cancel := context.WithTimeout(ctx, opts.CheckTimeout)
 	err := runGuarded(cctx, c, e)
 	cancel()
-	e.handOn = role.handsOn(err == nil && !hasFailure(e.findings))
+	e.handOn = role.handsOn(err == nil && !hasFailure(e.findings), e.leftUnchanged())
 	crash, stderr := e.closeAll()
 	res.Frames = e.rec.list()
 	res.Stderr = stderr
@@ -381,11 +398,9 @@ func discover(ctx context.Context, t Target, opts *Options) (*ServerInfo, error)
 	if err != nil {
 		return nil, err
 	}
-	if !probe.IsModern(opts.Revision) && slices.ContainsFunc(opts.selected, func(id string) bool {
-		return id == "L02" || id == "L03" || id == "L04"
-	}) {
-		// These checks always start a server of their own.
-		opts.pool.prestart(ctx, t, opts)
+	{
+		// These checks always start servers of their own: start them now.
+		opts.pool.reserve(ctx, t, opts, freshStarts(opts))
 	}
 	var r *Reply
 	if probe.IsModern(opts.Revision) {

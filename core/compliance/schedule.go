@@ -46,12 +46,13 @@ func (g *httpGate) enter(c *Check, t Transport) func() {
 var slowStarters = map[string]bool{"T05": true, "U03": true}
 
 // startOrder returns the indexes of checks in the order they start. Over
-// HTTP that is report order, which the gate relies on. Over stdio the
-// checks that may take a slow tool's budget go first, then those that
-// need a fresh server (each leaves one in the pool), then the ordinary
-// ones, and last the probes: by then the pool holds the servers the
-// others left, so a probe that closes its server costs no start of its
-// own. Results are still reported in report order.
+// HTTP that is report order, which the gate relies on. Over stdio L04
+// and C02, which watch their servers for a while, go first, then T05,
+// which may take a slow tool's budget, then those that need a fresh
+// server (each leaves one in the pool), then the ordinary ones, then the
+// probes: by then the pool holds the servers the others left, so a probe
+// that closes its server costs no start of its own. U03 goes last, as it
+// waits for what T05 found. Results are still reported in report order.
 func startOrder(checks []*Check, t Transport) []int {
 	order := make([]int, len(checks))
 	for i := range order {
@@ -62,14 +63,22 @@ func startOrder(checks []*Check, t Transport) []int {
 	}
 	rank := func(c *Check) int {
 		switch r := processRoles[c.ID]; {
-		case slowStarters[c.ID]:
+		case c.ID == "L04" || c.ID == "C02":
+			// They watch their servers for a while (l04Window, and C02
+			// on discovery's), so of the checks that need a fresh server
+			// they go first; C02 then hands discovery's server to T05.
 			return 0
-		case r == roleFresh:
+		case c.ID == "U03":
+			// It waits for T05's slow tools (see slowTools).
+			return 5
+		case slowStarters[c.ID]:
 			return 1
+		case r == roleFresh:
+			return 2
 		case r == roleProbe:
-			return 3
+			return 4
 		}
-		return 2
+		return 3
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return rank(checks[a]) - rank(checks[b]) })
 	return order

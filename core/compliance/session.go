@@ -53,9 +53,12 @@ type Session struct {
 	nonJSON  []probe.Line
 	requests []*probe.Message
 	sent     map[string]bool
-	notify   chan struct{}
-	closed   bool
-	crash    string
+	// abandoned are the ids of requests the server passed over without
+	// an answer (see settle); answers to them stay out of the inbox.
+	abandoned map[string]bool
+	notify    chan struct{}
+	closed    bool
+	crash     string
 	// lastStatus is the status of the last POST (HTTP).
 	lastStatus int
 	// writeFailed is set once a write to the server's stdin failed, as
@@ -152,7 +155,7 @@ const maxInbox = 10000
 // deliver files one message, answering server requests on the way.
 func (s *Session) deliver(m *probe.Message) {
 	s.mu.Lock()
-	if len(s.received) >= maxInbox {
+	if len(s.received) >= maxInbox || s.isAbandoned(m) {
 		s.mu.Unlock()
 		return
 	}
@@ -265,8 +268,10 @@ func (s *Session) Send(ctx context.Context, body []byte, method string, params m
 	return s.post(ctx, body, method, params, until)
 }
 
-// noteSent remembers the ids of the requests in body, so responses to
-// anything else can be told apart.
+// noteSent remembers the ids of what body sends with an id (requests,
+// and the malformed ones without a method too), so responses to anything
+// else can be told apart, and a late answer to one of them can be set
+// aside (see settle).
 func (s *Session) noteSent(body []byte) {
 	var items []json.RawMessage
 	if json.Unmarshal(body, &items) != nil {
@@ -275,7 +280,7 @@ func (s *Session) noteSent(body []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, it := range items {
-		if m, err := probe.Parse(it); err == nil && m.ID != nil && m.Method != "" {
+		if m, err := probe.Parse(it); err == nil && m.ID != nil && !m.IsResponse() {
 			s.sent[string(compactJSON(m.ID))] = true
 		}
 	}
@@ -521,8 +526,10 @@ func exitText(err error) string {
 	return err.Error()
 }
 
-// close ends the session: the process group is killed, or the HTTP
-// session is deleted so the server can free it.
+// close ends the session: the process group is stopped, or the HTTP
+// session is deleted so the server can free it. Whether a stdio server
+// crashed is settled before close returns; stopping its process may go
+// on in the run's background (see reaper), off the check's time.
 func (s *Session) close() {
 	s.mu.Lock()
 	if s.closed {
@@ -530,15 +537,29 @@ func (s *Session) close() {
 		return
 	}
 	s.closed = true
-	id := s.sessionID
 	s.mu.Unlock()
 	s.markStarted()
 	s.noteCrash()
+	if s.crashed() != "" {
+		// Already gone: what it wrote last is evidence, and draining it
+		// takes no time.
+		s.release()
+		return
+	}
+	s.env.opts.reaper.release(s)
+}
+
+// release stops a closed session's process and waits until its output is
+// drained, or deletes its HTTP session.
+func (s *Session) release() {
 	if s.proc != nil {
 		_ = s.proc.Close()
 		<-s.pumpDone
 		return
 	}
+	s.mu.Lock()
+	id := s.sessionID
+	s.mu.Unlock()
 	s.bg.Wait()
 	if id != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), s.env.opts.Timeout)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -88,4 +89,63 @@ func noteSlow(e *Env, o toolOutcome) {
 	budget := min(toolCallBudget, e.opts.Timeout)
 	e.add(Finding{Name: "tool " + o.tool.Name, Status: NotApplicable,
 		Note: fmt.Sprintf("no answer within %s, so the call was cancelled and the tool is not judged (slowness is not a compliance problem)", budget)})
+}
+
+// T05 and U03 call the same tools with the same arguments (U03 adds a
+// progress token). A tool that outlasted its budget in T05 would only
+// make U03 wait out the budget again, and leave it a call it must cancel,
+// which costs its server (a session with a request unanswered is never
+// handed on). So when both run, U03 starts after T05 has called its tools
+// and sets aside, unjudged, the tools that were slow there.
+
+// slowTools is what T05 learned about slow tools, for U03.
+type slowTools struct {
+	done  chan struct{}
+	once  sync.Once
+	mu    sync.Mutex
+	names map[string]bool
+}
+
+func newSlowTools() *slowTools {
+	return &slowTools{done: make(chan struct{}), names: map[string]bool{}}
+}
+
+// add records a tool that did not answer within its budget.
+func (st *slowTools) add(name string) {
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.names[name] = true
+}
+
+// finish says T05 has called every tool it will; safe to call again.
+func (st *slowTools) finish() {
+	if st != nil {
+		st.once.Do(func() { close(st.done) })
+	}
+}
+
+// wait returns the tools T05 found slow once it has called them, or nil
+// without T05 (or when ctx ends first).
+func (st *slowTools) wait(ctx context.Context) map[string]bool {
+	if st == nil {
+		return nil
+	}
+	select {
+	case <-st.done:
+	case <-ctx.Done():
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return maps.Clone(st.names)
+}
+
+// noteSlowInT05 records that U03 did not call a tool T05 found slow.
+func noteSlowInT05(e *Env, t toolInfo) {
+	budget := min(toolCallBudget, e.opts.Timeout)
+	e.add(Finding{Name: "tool " + t.Name, Status: NotApplicable,
+		Note: fmt.Sprintf("no answer within %s when T05 called it with the same arguments, so it is not called again and not judged (slowness is not a compliance problem)", budget)})
 }

@@ -76,7 +76,7 @@ func (l *loader) expandRows(item *yaml.Node, ptr string) []rowItem {
 // as it is, the text would reach the server verbatim.
 // why and hint say why the reference cannot be resolved there.
 func (l *loader) strayDataRefs(n *yaml.Node, ptr, why, hint string, depth int) {
-	if depth > maxRowDepth {
+	if depth > maxRowDepth || depth == 0 && !mentionsData(n, 0) {
 		return
 	}
 	switch n.Kind {
@@ -93,6 +93,32 @@ func (l *loader) strayDataRefs(n *yaml.Node, ptr, why, hint string, depth int) {
 			l.strayDataRefs(c, yamlpos.Index(ptr, i), why, hint, depth+1)
 		}
 	}
+}
+
+// mentionsData reports whether strayDataRefs could find anything under
+// n: the same walk, without building a pointer for every node (most
+// tests have no data reference, and a large suite has many tests).
+func mentionsData(n *yaml.Node, depth int) bool {
+	if depth > maxRowDepth {
+		return false
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return strings.Contains(n.Value, vars.DataPrefix)
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if mentionsData(n.Content[i+1], depth+1) {
+				return true
+			}
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if mentionsData(c, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rowExpansion substitutes one row into a copy of a test.

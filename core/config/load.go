@@ -124,6 +124,10 @@ type loader struct {
 	lazy        map[*yaml.Node]*lazySeq
 	sc          *scope
 	splitFailed bool
+
+	// toolSlab and assertSlab allocate the per-test objects (slab.go).
+	toolSlab   slab[ToolTest]
+	assertSlab slab[Assertion]
 }
 
 func newLoader(file string) *loader {

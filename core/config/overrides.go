@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/google/shlex"
 	"gopkg.in/yaml.v3"
@@ -43,7 +44,7 @@ type ServerOverrides struct {
 func (o ServerOverrides) IsZero() bool { return o == ServerOverrides{} }
 
 // overrideTarget matches the "NAME=" prefix of an override value.
-var overrideTarget = regexp.MustCompile(`^([A-Za-z0-9_.-]+)=(.*)$`)
+var overrideTarget = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_.-]+)=(.*)$`) })
 
 // applyOverrides rewrites the servers of s from the command-line flags and
 // records what changed in s.Overrides.
@@ -117,7 +118,7 @@ func (b *build) applyOverrides(s *Suite, sc *scope) {
 // in s in place of the original, and strips the NAME= prefix from value.
 func (b *build) overrideTarget(s *Suite, flag string, value *string) *Server {
 	name := ""
-	if m := overrideTarget.FindStringSubmatch(*value); m != nil && s.Servers[m[1]] != nil {
+	if m := overrideTarget().FindStringSubmatch(*value); m != nil && s.Servers[m[1]] != nil {
 		name, *value = m[1], m[2]
 	}
 	if name == "" {
@@ -140,7 +141,7 @@ func (b *build) overrideTarget(s *Suite, flag string, value *string) *Server {
 func (b *build) applyServerConfig(s *Suite, sc *scope) {
 	path := b.opts.Servers.Config
 	target := ""
-	if m := overrideTarget.FindStringSubmatch(path); m != nil && s.Servers[m[1]] != nil {
+	if m := overrideTarget().FindStringSubmatch(path); m != nil && s.Servers[m[1]] != nil {
 		target, path = m[1], m[2]
 	}
 	data, err := readFile(path)

@@ -209,10 +209,25 @@ const (
 	groupBytes = 256 << 10
 )
 
+// group is the nodes of a group of items; r, when not nil, is the reader
+// whose slabs hold them, to be released once they have been walked.
+type group struct {
+	items []*yaml.Node
+	r     *fastReader
+}
+
 // parseGroup parses the text of the items chunks[i:j] into their nodes,
-// with the lines of the whole file; nil when the text is not exactly
-// those items on its own, and the file must be parsed whole.
-func parseGroup(s *lazySeq, i, j int) []*yaml.Node {
+// with the lines of the whole file; its items are nil when the text is
+// not exactly those items on its own, and the file must be parsed whole.
+func parseGroup(s *lazySeq, i, j int) group {
+	if items, r := fastItems(s, i, j); items != nil {
+		return group{items, r}
+	}
+	return group{items: yamlGroup(s, i, j)}
+}
+
+// yamlGroup is parseGroup through yaml.v3.
+func yamlGroup(s *lazySeq, i, j int) []*yaml.Node {
 	first, last := s.chunks[i], s.chunks[j-1]
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(s.data[first.start:last.end])).Decode(&doc); err != nil {
@@ -265,14 +280,14 @@ func (l *loader) eachItem(n *yaml.Node, ptr, what string, fn func(i int, item *y
 	}
 	workers := runtime.GOMAXPROCS(0)
 	// futures hold the groups in order; each is filled by its own parser.
-	futures := make(chan chan []*yaml.Node, workers)
+	futures := make(chan chan group, workers)
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
 		defer close(futures)
 		for i := 0; i < len(s.chunks); {
 			j := s.groupEnd(i)
-			fut := make(chan []*yaml.Node, 1) // never blocks its parser
+			fut := make(chan group, 1) // never blocks its parser
 			select {
 			case futures <- fut:
 			case <-stop:
@@ -282,21 +297,29 @@ func (l *loader) eachItem(n *yaml.Node, ptr, what string, fn func(i int, item *y
 			i = j
 		}
 	}()
+	// One interpolation serves every item: its steps are reset per item.
+	var w *interpolation
+	if l.sc != nil {
+		w = &interpolation{l: l, sc: l.sc, steps: make([]step, 0, 16)}
+	}
 	i := 0
 	for fut := range futures {
-		items := <-fut
-		if items == nil {
+		g := <-fut
+		if g.items == nil {
 			l.splitFailed = true
 			return true
 		}
-		for _, item := range items {
-			if l.sc != nil {
-				w := &interpolation{l: l, sc: l.sc, steps: []step{{key: s.key, idx: -1}, {idx: i}}}
+		for _, item := range g.items {
+			if w != nil {
+				w.steps = append(w.steps[:0], step{key: s.key, idx: -1}, step{idx: i})
 				w.walk(nil, item)
 			}
 			fn(i, item)
 			i++
 		}
+		// The walk keeps no node (the typed tests hold copies of what
+		// they need), so the group's slabs can hold the next group's.
+		g.r.release()
 	}
 	return true
 }

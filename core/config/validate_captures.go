@@ -20,7 +20,7 @@ func (l *loader) captures(n *yaml.Node, ptr string) []*Capture {
 	out := make([]*Capture, 0, len(es))
 	for _, e := range es {
 		ep := yamlpos.Child(ptr, e.Key)
-		if !identifier.MatchString(e.Key) {
+		if !identifier().MatchString(e.Key) {
 			l.C.Add(e.KeyNode, ep, fmt.Sprintf("invalid capture name %q", e.Key),
 				"a capture name is letters, digits and _, not starting with a digit, as in ${capture:issue_id}")
 			continue

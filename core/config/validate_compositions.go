@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -33,7 +34,7 @@ var nodeKeys = yamlpos.NewObjectSpec("a composition node",
 )
 
 // nodeRef matches a ${id.field} reference in a node's arguments.
-var nodeRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_-]*)\.[^}]*\}`)
+var nodeRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_-]*)\.[^}]*\}`) })
 
 // compositions reads the compositions block into s.
 func (l *loader) compositions(s *Suite, n *yaml.Node, ptr string) {
@@ -205,7 +206,7 @@ func (l *loader) checkNodeRefs(g *graph, gn *graphNode, n *yaml.Node, ptr string
 		if d.ShortTag() != yamlpos.TagStr {
 			return
 		}
-		for _, m := range nodeRef.FindAllStringSubmatch(d.Value, -1) {
+		for _, m := range nodeRef().FindAllStringSubmatch(d.Value, -1) {
 			id := m[1]
 			if slices.Contains(gn.node.Needs, id) {
 				continue

@@ -131,7 +131,8 @@ func (l *loader) assertion(n *yaml.Node, ptr string, sets bool) *Assertion {
 	if !ok {
 		return nil
 	}
-	a := &Assertion{Weight: 1, Pos: l.pos(n, ptr)}
+	a := l.assertSlab.new()
+	*a = Assertion{Weight: 1, Pos: l.pos(n, ptr)}
 	if sn, sp := f.Get("assert-set"); sn != nil {
 		for _, e := range f.Entries {
 			if e.Key != "assert-set" {

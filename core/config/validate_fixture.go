@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -18,11 +19,13 @@ import (
 // uri, a completion's argument value and context).
 
 // fixtureFields matches the JSON pointers where ${fixture} may appear.
-var fixtureFields = regexp.MustCompile(`^(/servers/[^/]+/(command|env)/[^/]+` +
-	`|/tools/[0-9]+/(args|data)(/.*)?` +
-	`|/prompts/[0-9]+/args(/.*)?` +
-	`|/resources/[0-9]+/uri` +
-	`|/completions/[0-9]+/(argument/value|context/[^/]+))$`)
+var fixtureFields = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(/servers/[^/]+/(command|env)/[^/]+` +
+		`|/tools/[0-9]+/(args|data)(/.*)?` +
+		`|/prompts/[0-9]+/args(/.*)?` +
+		`|/resources/[0-9]+/uri` +
+		`|/completions/[0-9]+/(argument/value|context/[^/]+))$`)
+})
 
 // fixtureDir reads a server's fixture: a directory path, relative to the
 // file that declares it, returned absolute. Whether it exists is checked
@@ -50,7 +53,7 @@ func (l *loader) fixtureDir(n *yaml.Node, ptr string) (string, bool) {
 // fixtureUse records a string that refers to ${fixture} and refuses the
 // places the runner does not expand it.
 func (l *loader) fixtureUse(n *yaml.Node, ptr string) {
-	if !fixtureFields.MatchString(ptr) {
+	if !fixtureFields().MatchString(ptr) {
 		l.C.Add(n, ptr, "${fixture} is not expanded here",
 			"it may appear in a server's command and env, and in the args, data, uri or completion argument of the server's tests")
 		return
@@ -62,6 +65,9 @@ func (l *loader) fixtureUse(n *yaml.Node, ptr string) {
 // belongs to a server with a fixture: the server itself, or the server of
 // the test that holds it. uses are the references of every file.
 func checkFixtures(s *Suite, uses []Pos) Errors {
+	if len(uses) == 0 {
+		return nil // the table of owners below is one entry per test
+	}
 	var errs Errors
 	type owner struct {
 		pos    Pos

@@ -44,7 +44,8 @@ func (l *loader) tool(i int, n *yaml.Node, ptr string) *ToolTest {
 	if !ok {
 		return nil
 	}
-	t := &ToolTest{Index: i, Args: json.RawMessage("{}"), Pos: l.pos(n, ptr)}
+	t := l.toolSlab.new()
+	*t = ToolTest{Index: i, Args: json.RawMessage("{}"), Pos: l.pos(n, ptr)}
 	for _, e := range f.Entries {
 		ep := yamlpos.Child(ptr, e.Key)
 		switch e.Key {

@@ -35,7 +35,7 @@ func (l *loader) variables(root *yaml.Node) []*Variable {
 	out := make([]*Variable, 0, len(es))
 	for _, e := range es {
 		vp := yamlpos.Child(ptr, e.Key)
-		if !identifier.MatchString(e.Key) {
+		if !identifier().MatchString(e.Key) {
 			l.C.Add(e.KeyNode, vp, fmt.Sprintf("invalid variable name %q", e.Key),
 				"use letters, digits and _, not starting with a digit")
 			continue

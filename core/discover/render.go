@@ -6,9 +6,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
-var nameUnsafe = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+var nameUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]+`) })
 
 // serverName picks the suite's name for the server: what it called
 // itself, made safe as a YAML key and a test-id part.
@@ -17,7 +18,7 @@ func (r *Result) serverName() string {
 	if name == "" && r.Card != nil {
 		name = r.Card.ServerInfo.Name
 	}
-	name = strings.Trim(nameUnsafe.ReplaceAllString(name, "-"), "-")
+	name = strings.Trim(nameUnsafe().ReplaceAllString(name, "-"), "-")
 	if name == "" {
 		return "server"
 	}

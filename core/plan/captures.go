@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plugin"
@@ -21,8 +22,9 @@ type Capture struct {
 	Target target.Path
 }
 
-// CaptureRef matches a ${capture:NAME} reference; group 1 is the name.
-var CaptureRef = regexp.MustCompile(`\$\{capture:([^}]*)\}`)
+// CaptureRef returns the regexp matching a ${capture:NAME} reference;
+// group 1 is the name. It is compiled on first use, not at start-up.
+var CaptureRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{capture:([^}]*)\}`) })
 
 // producer is a test that declares a capture: a tool, list or completion
 // test, identified by its block and its index there.
@@ -149,7 +151,7 @@ type captureRef struct {
 func captureRefs(t *Test) []captureRef {
 	var out []captureRef
 	scan := func(s string) {
-		for _, m := range CaptureRef.FindAllStringSubmatch(s, -1) {
+		for _, m := range CaptureRef().FindAllStringSubmatch(s, -1) {
 			out = append(out, captureRef{name: m[1], text: m[0]})
 		}
 	}

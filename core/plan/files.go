@@ -4,13 +4,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcptest/mcptest/core/config"
 )
 
 // fileTarget matches a target on a file the server wrote:
 // files["rel/path"].exists, .text or .unchanged.
-var fileTarget = regexp.MustCompile(`^\s*files\s*\[\s*"((?:[^"\\]|\\.)*)"\s*\]\s*(?:\.\s*([A-Za-z_]+))?`)
+var fileTarget = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*files\s*\[\s*"((?:[^"\\]|\\.)*)"\s*\]\s*(?:\.\s*([A-Za-z_]+))?`)
+})
 
 // FileFields are the fields of a files["path"] target.
 var FileFields = []string{"exists", "text", "unchanged"}
@@ -25,7 +28,7 @@ func (b *builder) fileTargets(t *Test, list []*config.Assertion) {
 			b.fileTargets(t, a.Set.Assertions)
 			continue
 		}
-		m := fileTarget.FindStringSubmatch(a.Target)
+		m := fileTarget().FindStringSubmatch(a.Target)
 		if m == nil {
 			continue
 		}

@@ -217,11 +217,17 @@ type builder struct {
 	// stepErrs remembers the step-check errors reported, so a check that
 	// defaultTest gives every test is reported once (steps.go).
 	stepErrs map[string]bool
+	// targets holds parsed targets by their text (checkTarget).
+	targets map[string]target.Path
 }
 
 // suite plans the tests of one suite.
 func (b *builder) suite(s *config.Suite) {
-	names := map[string]int{}
+	// Sized for the usual blocks up front: a suite of 330,000 tests
+	// otherwise rehashed its ids and copied its test list ~20 times each.
+	n := len(s.Tools) + len(s.Resources) + len(s.Prompts)
+	names := make(map[string]int, n)
+	b.plan.Tests = slices.Grow(b.plan.Tests, n)
 	before, totalBefore := b.selected, b.plan.Total
 	first := len(b.plan.Tests)
 	add := func(t *Test, extra map[string]bool) {
@@ -308,9 +314,23 @@ func (b *builder) resolveMatcher(m *config.Matcher) *plugin.Found {
 	return f
 }
 
-// checkTarget parses an assertion's target.
+// maxTargetMemo bounds the parsed targets a builder keeps.
+const maxTargetMemo = 4096
+
+// checkTarget parses an assertion's target. A suite repeats a few
+// targets across many tests, so parsed paths (immutable) are shared: a
+// 330,000-test suite kept one copy of result.isError per test.
 func (b *builder) checkTarget(a *config.Assertion) (target.Path, bool) {
+	if path, ok := b.targets[a.Target]; ok {
+		return path, true
+	}
 	path, err := target.Parse(a.Target)
+	if err == nil && len(b.targets) < maxTargetMemo {
+		if b.targets == nil {
+			b.targets = map[string]target.Path{}
+		}
+		b.targets[a.Target] = path
+	}
 	if err != nil {
 		b.errs = append(b.errs, &config.Error{
 			File: a.Pos.File, Line: a.Pos.Line, Col: a.Pos.Col, Pointer: a.Pos.Pointer + "/target",
@@ -393,10 +413,12 @@ func rowTestID(file, block, name string, row *config.DataRow, seen map[string]in
 	if row != nil {
 		name = row.Template + " [" + row.Suffix + "]"
 	}
-	key := block + "\x00" + name
-	seen[key]++
+	// The id before its #n is the key: every id of one seen map has the
+	// same file, and no block name holds "::", so it stands for
+	// (block, name) without another string per test.
 	id := file + "::" + block + "::" + name
-	if n := seen[key]; n > 1 {
+	seen[id]++
+	if n := seen[id]; n > 1 {
 		id += fmt.Sprintf("#%d", n)
 	}
 	return id

@@ -243,15 +243,27 @@ type CheckRequest struct {
 	Plugin   *Found
 	Key      string
 	Argument json.RawMessage
+	// Private marks an argument that holds a secret: its verdict is never
+	// remembered on disk (vetcache.go).
+	Private bool
 }
 
 // Check validates matcher arguments in their plugins; the result holds one
-// error (or nil) per request. A plugin that cannot be started errors all of
-// its requests.
+// error (or nil) per request. A verdict remembered from an earlier run of
+// a plugin that vets purely is used without asking (or starting) the
+// plugin (vetcache.go). A plugin that cannot be started errors all of its
+// requests.
 func (h *Host) Check(ctx context.Context, reqs []CheckRequest) []error {
 	out := make([]error, len(reqs))
+	keys := make([]string, len(reqs))
 	groups := map[*Found][]int{}
 	for i, r := range reqs {
+		if keys[i] = h.vetKeyOf(r); keys[i] != "" {
+			if verdict, ok := h.vetting.lookup(keys[i]); ok {
+				out[i] = verdict
+				continue
+			}
+		}
 		groups[r.Plugin] = append(groups[r.Plugin], i)
 	}
 	var wg sync.WaitGroup
@@ -303,6 +315,8 @@ func (h *Host) Check(ctx context.Context, reqs []CheckRequest) []error {
 			for j, ok := range answered {
 				if !ok {
 					out[idx[j]] = newPluginError(f, fmt.Errorf("%w: the plugin returned no verdict on this argument", ErrBadResult), "")
+				} else if k := keys[idx[j]]; k != "" {
+					h.vetting.record(k, out[idx[j]])
 				}
 			}
 		}()

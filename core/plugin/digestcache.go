@@ -73,20 +73,17 @@ func defaultDigestCachePath() string {
 // may write is ignored: whoever could edit it could vouch for any binary.
 func (c *digestCache) load() {
 	c.entries = map[string]digestEntry{}
-	if c.path == "" {
-		return
+	if raw := readPrivateCache(c.path, maxDigestCacheSize); raw != nil {
+		if json.Unmarshal(raw, &c.entries) != nil {
+			// Half-decoded entries of a damaged file are not kept.
+			c.entries = map[string]digestEntry{}
+		}
 	}
-	fh, err := os.Open(c.path)
-	if err != nil {
-		return
-	}
-	defer fh.Close()
-	info, err := fh.Stat()
-	if err != nil || !ownedPrivately(info) {
-		return
-	}
-	_ = json.NewDecoder(fh).Decode(&c.entries)
 }
+
+// maxDigestCacheSize bounds the digest cache read; it holds one entry per
+// installed plugin, about 200 bytes each.
+const maxDigestCacheSize = 4 << 20
 
 // verified reports whether the executable at path, as it is now, was
 // hashed to want before.

@@ -49,6 +49,14 @@ type Host struct {
 	// byte limit (a huge response under test), so such items are not
 	// encoded side by side, each as large as the response.
 	oversized chan struct{}
+
+	// vetting remembers verdicts on matcher arguments across runs
+	// (vetcache.go); identities holds, per plugin, the verified identity
+	// its verdicts are keyed by ("" when it has none), and vetLookups
+	// counts the lookups made (maxVetLookups).
+	vetting    *vetCache
+	identities map[*Found]string
+	vetLookups int
 }
 
 // NewHost returns a host that starts plugins with launcher.
@@ -63,7 +71,8 @@ func NewHost(launcher Launcher, opts HostOptions) *Host {
 		opts.MaxBatchBytes = 4 << 20
 	}
 	life, stop := context.WithCancel(context.Background())
-	return &Host{launcher: launcher, opts: opts, life: life, stop: stop, procs: map[string]*proc{}, oversized: make(chan struct{}, 1)}
+	return &Host{launcher: launcher, opts: opts, life: life, stop: stop, procs: map[string]*proc{}, oversized: make(chan struct{}, 1),
+		vetting: sharedVetting}
 }
 
 // proc is one plugin for the whole run: its current process (an
@@ -168,11 +177,7 @@ func (h *Host) get(ctx context.Context, f *Found) (*incarnation, error) {
 			p.mu.Unlock()
 			return nil, errHostClosed
 		case p.starting == nil:
-			if p.last != nil {
-				p.restarts++
-			}
-			p.starting = make(chan struct{})
-			go h.startAsync(p, p.starting)
+			h.beginStartLocked(p)
 		}
 		wait := p.starting
 		p.mu.Unlock()
@@ -181,6 +186,36 @@ func (h *Host) get(ctx context.Context, f *Found) (*incarnation, error) {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("waiting for plugin %s to start: %w", f.Label(), ctx.Err())
 		}
+	}
+}
+
+// beginStartLocked starts p in the background; p.mu is held and no start
+// is in progress.
+func (h *Host) beginStartLocked(p *proc) {
+	if p.last != nil {
+		p.restarts++
+	}
+	p.starting = make(chan struct{})
+	go h.startAsync(p, p.starting)
+}
+
+// Prestart begins starting the given plugins, in parallel, and returns at
+// once: the first call that needs one waits for its start, and a start
+// that fails is that call's error (a plugin error, as for any start).
+// Plugins started (even once), starting or failed are left alone. The run
+// uses it for the matcher plugins whose every argument was vetted before
+// (vetcache.go), so they start beside the servers rather than before.
+func (h *Host) Prestart(plugins []*Found) {
+	for _, f := range plugins {
+		p, err := h.proc(f)
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		if p.last == nil && p.starting == nil && p.startErr == nil && p.dead == nil && !p.closed {
+			h.beginStartLocked(p)
+		}
+		p.mu.Unlock()
 	}
 }
 
@@ -292,6 +327,10 @@ func (h *Host) Close() {
 	h.mu.Unlock()
 	h.stop()
 	var wg sync.WaitGroup
+	// What vetting learnt is saved while the plugins stop.
+	if h.vetting != nil {
+		wg.Go(h.vetting.save)
+	}
 	for _, p := range procs {
 		p.mu.Lock()
 		p.closed = true

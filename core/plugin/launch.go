@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -39,6 +40,13 @@ type Instance interface {
 // launchers built on sdk/plugintest.
 type Launcher interface {
 	Launch(ctx context.Context, f *Found) (Instance, error)
+}
+
+// identifier is implemented by launchers that can name the exact program
+// a plugin would run as, without starting it: the identity that vetting
+// verdicts are remembered by. A launcher without it is always asked.
+type identifier interface {
+	identity(f *Found) (string, bool)
 }
 
 // ExecLauncher starts plugin executables through go-plugin, checking the
@@ -92,6 +100,33 @@ func (l *ExecLauncher) verifyDigest(f *Found, exe string) error {
 	return nil
 }
 
+// identity returns the sha256 of f's executable when it is known without
+// starting or hashing anything: the executable passes the checks made
+// before every exec, and the digest cache vouches that it is unchanged
+// since it was verified against the manifest. It is what the vetting
+// cache keys verdicts by (vetcache.go).
+func (l *ExecLauncher) identity(f *Found) (string, bool) {
+	if l.SkipChecksum || !f.Manifest.SpeaksProtocol(sdk.ProtocolVersion) {
+		return "", false
+	}
+	want := strings.ToLower(f.Manifest.SHA256)
+	if b, err := hex.DecodeString(want); err != nil || len(b) != sha256.Size {
+		return "", false
+	}
+	exe, err := checkExecutable(f)
+	if err != nil {
+		return "", false
+	}
+	cache := l.digests
+	if cache == nil {
+		cache = sharedDigests
+	}
+	if !cache.verified(exe, want) {
+		return "", false
+	}
+	return want, true
+}
+
 // Launch starts f's executable and returns once the handshake is done.
 func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 	if !f.Manifest.SpeaksProtocol(sdk.ProtocolVersion) {
@@ -112,6 +147,7 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		logger = hclog.NewNullLogger()
 	}
 	ring := newStderrRing(50)
+	killed := new(atomic.Bool)
 	// A start still in progress when ctx ends (the host closing: the run
 	// is over or interrupted) is cut short by killing the process, so no
 	// one waits out the start timeout of a plugin stalled in its
@@ -139,7 +175,7 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		Stderr:          ring,
 		SyncStderr:      ring,
 		SyncStdout:      ring,
-		Logger:          logger.Named(f.Manifest.Name),
+		Logger:          quietKill{Logger: logger.Named(f.Manifest.Name), killed: killed},
 		GRPCDialOptions: hostrpc.GRPCDialOptions(),
 	})
 	rpc, err := client.Client()
@@ -157,7 +193,7 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		client.Kill()
 		return nil, newPluginError(f, fmt.Errorf("%w: dispense info: %v", ErrPluginStart, err), ring.Tail(10))
 	}
-	return &execInstance{client: client, rpc: rpc, ring: ring, done: info.Done()}, nil
+	return &execInstance{client: client, rpc: rpc, ring: ring, done: info.Done(), proc: cmd.Process, killed: killed}, nil
 }
 
 func (l *ExecLauncher) classifyStartError(f *Found, exe string, err error) error {
@@ -175,13 +211,62 @@ type execInstance struct {
 	rpc    goplugin.ClientProtocol
 	ring   *stderrRing
 	done   <-chan struct{}
+	// proc is the plugin's process (go-plugin runs the command given).
+	proc *os.Process
+	// killed is set once the host kills the plugin, so go-plugin's
+	// complaints about the death it caused are not shown (quietKill).
+	killed *atomic.Bool
 }
 
 func (e *execInstance) Dispense(kind string) (any, error) { return e.rpc.Dispense(kind) }
-func (e *execInstance) Kill()                             { e.client.Kill() }
-func (e *execInstance) Exited() bool                      { return e.client.Exited() }
-func (e *execInstance) StderrTail(n int) string           { return e.ring.Tail(n) }
-func (e *execInstance) Done() <-chan struct{}             { return e.done }
+
+// Kill ends the plugin at once and waits until it has been reaped and
+// go-plugin's goroutines are done. go-plugin's own Kill asks the plugin to
+// shut down and waits for it to exit on its own, which costs a few
+// milliseconds at the end of every run for nothing: the host kills a
+// plugin only when it is done with it (its calls answered, the reports
+// acknowledged) or has given up on it (a hang), and sdk.Serve runs no
+// plugin code after serving. SIGKILL first, then go-plugin's Kill finds
+// the process gone, collects its exit and releases its pipes.
+func (e *execInstance) Kill() {
+	e.killed.Store(true)
+	if e.proc != nil {
+		_ = e.proc.Kill()
+	}
+	e.client.Kill()
+}
+func (e *execInstance) Exited() bool            { return e.client.Exited() }
+func (e *execInstance) StderrTail(n int) string { return e.ring.Tail(n) }
+func (e *execInstance) Done() <-chan struct{}   { return e.done }
+
+// quietKill is a plugin's logger that demotes to debug what go-plugin
+// logs about an exit the host caused on purpose (execInstance.Kill): "plugin
+// process exited" with "signal: killed" is an error only when nobody
+// asked for it.
+type quietKill struct {
+	hclog.Logger
+	killed *atomic.Bool
+}
+
+// Error logs msg, at debug level when it is go-plugin's note on a plugin
+// the host killed.
+func (q quietKill) Error(msg string, args ...any) {
+	if q.killed.Load() && msg == "plugin process exited" {
+		q.Logger.Debug(msg, args...)
+		return
+	}
+	q.Logger.Error(msg, args...)
+}
+
+// Warn logs msg, at debug level when it is go-plugin's note on stopping a
+// plugin the host killed.
+func (q quietKill) Warn(msg string, args ...any) {
+	if q.killed.Load() && (msg == "plugin failed to exit gracefully" || msg == "error closing client during Kill") {
+		q.Logger.Debug(msg, args...)
+		return
+	}
+	q.Logger.Warn(msg, args...)
+}
 
 // CleanupClients kills every plugin process still running; main calls it
 // on the way out, whatever the path.

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -106,16 +105,12 @@ func (c *manifestCache) note(key string, enc json.RawMessage, added bool) {
 // is ignored (whoever could write it could vouch for any manifest).
 func (c *manifestCache) load() {
 	c.entries = map[string]json.RawMessage{}
-	fh, err := os.Open(c.path)
-	if err != nil {
-		return
+	if raw := readPrivateCache(c.path, maxManifestCacheSize); raw != nil {
+		if json.Unmarshal(raw, &c.entries) != nil {
+			// Half-decoded entries of a damaged file are not kept.
+			c.entries = map[string]json.RawMessage{}
+		}
 	}
-	defer fh.Close()
-	info, err := fh.Stat()
-	if err != nil || !ownedPrivately(info) || info.Size() > maxManifestCacheSize {
-		return
-	}
-	_ = json.NewDecoder(fh).Decode(&c.entries)
 }
 
 // maxManifestCacheSize bounds the cache file read; it holds one entry per

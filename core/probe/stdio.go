@@ -47,9 +47,13 @@ type StdioOptions struct {
 const (
 	DefaultMaxLine   = 16 << 20
 	DefaultMaxQueued = 64 << 20
-	// closeGrace is how long Close waits after closing stdin, and again
-	// after SIGTERM, before escalating.
-	closeGrace = 500 * time.Millisecond
+	// closeGrace is how long Close waits after closing stdin before it
+	// sends SIGTERM: many servers keep running on timers after their
+	// input ends (server-everything does), and a longer wait only holds
+	// up whoever waits for the close. termGrace is how long SIGTERM gets
+	// before SIGKILL, the same as a test run's teardown gives.
+	closeGrace = 100 * time.Millisecond
+	termGrace  = 500 * time.Millisecond
 )
 
 // Line is one line the server wrote to stdout, without its newline.
@@ -296,7 +300,7 @@ func (p *Proc) Close() error {
 	_ = p.stdin.Close()
 	// StopGroup also kills what is left of the group: the server may be
 	// gone while a grandchild it started still holds the stdout pipe.
-	if !proc.StopGroup(p.cmd.Process.Pid, p.waitFor, closeGrace, 5*time.Second) {
+	if !proc.StopGroupAfter(p.cmd.Process.Pid, p.waitFor, closeGrace, termGrace, 5*time.Second) {
 		return fmt.Errorf("server process %d did not exit after SIGKILL", p.cmd.Process.Pid)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcptest/mcptest/core/capture"
 	"github.com/mcptest/mcptest/core/config"
@@ -21,7 +22,7 @@ import (
 // expands to the copy's absolute path.
 
 // fixtureRef matches ${fixture}.
-var fixtureRef = regexp.MustCompile(`\$\{` + config.FixtureVar + `\}`)
+var fixtureRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{` + config.FixtureVar + `\}`) })
 
 // fixtureMarker is what a string holds when it refers to the fixture.
 const fixtureMarker = "${" + config.FixtureVar + "}"
@@ -152,12 +153,12 @@ func (q Request) WithFixture(dir string) (Request, error) {
 		q.Name = strings.ReplaceAll(q.Name, fixtureMarker, dir)
 	}
 	if q.Args != nil {
-		if q.Args, err = capture.Substitute(q.Args, fixtureRef, fixtureMarker, path); err != nil {
+		if q.Args, err = capture.Substitute(q.Args, fixtureRef(), fixtureMarker, path); err != nil {
 			return q, fmt.Errorf("expand ${fixture}: %w", err)
 		}
 	}
 	if q.Raw != nil {
-		if q.Raw, err = capture.Substitute(q.Raw, fixtureRef, fixtureMarker, path); err != nil {
+		if q.Raw, err = capture.Substitute(q.Raw, fixtureRef(), fixtureMarker, path); err != nil {
 			return q, fmt.Errorf("expand ${fixture}: %w", err)
 		}
 	}

@@ -3,6 +3,7 @@
 package proc
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"slices"
@@ -87,8 +88,8 @@ func isChild(pid int) bool {
 	return ok && ppid == os.Getpid()
 }
 
-// BenchmarkKillOrphansNone is the cost a clean run pays at exit: one look
-// at the process table, no wait.
+// BenchmarkKillOrphansNone is the cost a clean run pays at exit: one
+// waitid call that finds no child (hasChildren), no listing, no wait.
 func BenchmarkKillOrphansNone(b *testing.B) {
 	for b.Loop() {
 		if n := KillOrphans(time.Second); n != 0 {
@@ -113,5 +114,42 @@ func TestChildrenListings(t *testing.T) {
 	}
 	if scanned := scanChildren(os.Getpid()); !slices.Contains(scanned, cmd.Process.Pid) {
 		t.Errorf("scanChildren = %v, want %d among them", scanned, cmd.Process.Pid)
+	}
+}
+
+// hasChildren sees a running child and an ended one not yet reaped,
+// without reaping it (the zombie's status is still there for its own
+// Wait), and says none once it is reaped.
+func TestHasChildren(t *testing.T) {
+	if hasChildren() {
+		t.Skip("the test process already has children")
+	}
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sleep:", err)
+	}
+	if !hasChildren() {
+		t.Fatal("a running child was not seen")
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	if !WaitGone(cmd.Process.Pid, 10*time.Second) {
+		t.Fatal("the child did not die")
+	}
+	if !hasChildren() {
+		t.Fatal("an ended, unreaped child was not seen")
+	}
+	if !hasChildren() {
+		t.Fatal("looking reaped the child")
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("the child's own Wait got %v, want its death by SIGKILL", err)
+	}
+	if hasChildren() {
+		t.Fatal("a reaped child is still seen")
+	}
+	if n := KillOrphans(time.Second); n != 0 {
+		t.Fatalf("KillOrphans with no children killed %d", n)
 	}
 }

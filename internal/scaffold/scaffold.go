@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 	"text/template"
 )
 
@@ -30,10 +31,10 @@ var ErrBadOptions = errors.New("bad plugin scaffold options")
 var ErrDirNotEmpty = errors.New("target folder is not empty")
 
 // nameRE is the plugin name rule of sdk.Plugin (kept equal to it).
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}$`) })
 
 // moduleRE accepts the usual Go module paths; go itself checks the rest.
-var moduleRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~/-]*$`)
+var moduleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~/-]*$`) })
 
 // Options says what to write.
 type Options struct {
@@ -109,7 +110,7 @@ func (o Options) resolve() (data, error) {
 	if !slices.Contains(Kinds, o.Kind) {
 		return d, fmt.Errorf("%w: kind %q: want one of %v", ErrBadOptions, o.Kind, Kinds)
 	}
-	if !nameRE.MatchString(o.Name) {
+	if !nameRE().MatchString(o.Name) {
 		return d, fmt.Errorf("%w: name %q: want lower-case letters, digits and '-', 2 to 63 characters, starting with a letter or digit", ErrBadOptions, o.Name)
 	}
 	if o.Dir == "" {
@@ -118,7 +119,7 @@ func (o Options) resolve() (data, error) {
 	if d.Module == "" {
 		d.Module = o.Name
 	}
-	if !moduleRE.MatchString(d.Module) {
+	if !moduleRE().MatchString(d.Module) {
 		return d, fmt.Errorf("%w: module path %q", ErrBadOptions, d.Module)
 	}
 	if d.SDKVersion == "" {

@@ -1,5 +1,5 @@
 // Package textbench generates the assertions of the performance budget
-// "100,000 assertions through the text plugin in one run: at most 2 µs per
+// "100,000 assertions through the text plugin in one run: at most 1 µs per
 // assertion amortised over a direct Go call measured in the same run".
 //
 // Two benchmarks judge them: BenchmarkJudge100k in core/assert sends them

@@ -24,6 +24,15 @@ type ArgumentChecker interface {
 	CheckArgument(key string, arg json.RawMessage) error
 }
 
+// CapabilityVetPure declares that every CheckArgument of the plugin is a
+// pure function of the matcher key and the argument: the same plugin
+// binary always gives the same verdict on them, whatever the environment,
+// the files or the time. The host may then remember verdicts across runs
+// (keyed by the executable's verified sha256) and start the servers of a
+// suite whose arguments were all vetted before without waiting for the
+// plugin to start. Declare it in Plugin.Capabilities only if it holds.
+const CapabilityVetPure = "vet-pure"
+
 // MatcherFunc adapts a function to the Matcher interface.
 type MatcherFunc func(ctx context.Context, in MatchInput) (MatchResult, error)
 

@@ -2,7 +2,6 @@ package contract
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 )
@@ -76,7 +75,26 @@ func (p *Plugin) capabilities() []string {
 	return slices.Compact(out)
 }
 
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}$`)
+// namePattern is the plugin name rule, as a regexp for messages. validName
+// checks it by hand: Serve validates the plugin on every start, and the
+// compiled regexp ({1,62} makes a large program) cost each plugin process
+// ~0.2 ms before its handshake.
+const namePattern = `^[a-z0-9][a-z0-9-]{1,62}$`
+
+// validName reports whether name matches namePattern: 2 to 63 bytes of
+// a-z, 0-9 and '-', not starting with '-'.
+func validName(name string) bool {
+	if len(name) < 2 || len(name) > 63 || name[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // Describe returns the plugin's self-description, with keys sorted.
 func (p *Plugin) Describe() Description {
@@ -107,8 +125,8 @@ func (p *Plugin) Describe() Description {
 // Validate reports a plugin definition that cannot be served: a bad name,
 // no version, no components. Serve refuses such a plugin before it starts.
 func (p *Plugin) Validate() error {
-	if !nameRE.MatchString(p.Name) {
-		return fmt.Errorf("plugin name %q must match %s", p.Name, nameRE)
+	if !validName(p.Name) {
+		return fmt.Errorf("plugin name %q must match %s", p.Name, namePattern)
 	}
 	if p.Version == "" {
 		return fmt.Errorf("plugin %q has no version", p.Name)

@@ -24,7 +24,7 @@ func TestBoundFailure(t *testing.T) {
 	if string(f.Actual) != string(actual) {
 		t.Fatal("boundFailure modified its argument")
 	}
-	b, err := appendFailure(nil, got)
+	b, err := appendFailure(nil, got, nil)
 	if err != nil || !json.Valid(b) {
 		t.Fatalf("encoded: %v", err)
 	}

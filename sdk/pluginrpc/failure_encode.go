@@ -18,7 +18,12 @@ var errBadFailureValue = errors.New("not a JSON value")
 // the failure by reflection and then validates and compacts what
 // MarshalJSON returned, so the common shape (no Extra) is written directly:
 // raw values are only checked, strings escaped in one pass.
-func appendFailure(dst []byte, f *contract.Failure) ([]byte, error) {
+//
+// A raw value that is the item's own actual value or argument (the same
+// bytes, as matchers usually return them) is not checked: the host sent it
+// as JSON, and the host checks every failure it receives anyway. in may be
+// nil, and then every raw value is checked.
+func appendFailure(dst []byte, f *contract.Failure, in *contract.MatchInput) ([]byte, error) {
 	if len(f.Extra) > 0 {
 		b, err := f.MarshalJSON()
 		return append(dst, b...), err
@@ -41,7 +46,7 @@ func appendFailure(dst []byte, f *contract.Failure) ([]byte, error) {
 		if len(raw.v) == 0 {
 			continue
 		}
-		if !json.Valid(raw.v) {
+		if !isInput(raw.v, in) && !json.Valid(raw.v) {
 			return dst, fmt.Errorf("failure %s: %w", raw.name, errBadFailureValue)
 		}
 		field(raw.name)
@@ -55,6 +60,16 @@ func appendFailure(dst []byte, f *contract.Failure) ([]byte, error) {
 		dst = appendJSONString(dst, s.v)
 	}
 	return append(dst, '}'), nil
+}
+
+// isInput reports whether v is the very bytes of in's actual value or
+// argument (not merely equal to them).
+func isInput(v json.RawMessage, in *contract.MatchInput) bool {
+	if in == nil || len(v) == 0 {
+		return false
+	}
+	same := func(b json.RawMessage) bool { return len(b) == len(v) && &b[0] == &v[0] }
+	return same(in.Actual) || same(in.Argument)
 }
 
 // hexDigits spell \u escapes.

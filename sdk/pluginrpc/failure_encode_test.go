@@ -31,7 +31,7 @@ func TestAppendFailureDecodesLikeMarshal(t *testing.T) {
 		{Expected: json.RawMessage(`null`), Extra: map[string]any{"match": "x", "score": 0.5}},
 	}
 	for i, f := range cases {
-		got, err := appendFailure(nil, &f)
+		got, err := appendFailure(nil, &f, nil)
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
 		}
@@ -50,10 +50,31 @@ func TestAppendFailureDecodesLikeMarshal(t *testing.T) {
 // message the host would misread.
 func TestAppendFailureRefusesBadRawValue(t *testing.T) {
 	for _, raw := range []string{`{"a":`, `1 2`, `nope`} {
-		_, err := appendFailure(nil, &contract.Failure{Actual: json.RawMessage(raw)})
+		_, err := appendFailure(nil, &contract.Failure{Actual: json.RawMessage(raw)}, nil)
 		if !errors.Is(err, errBadFailureValue) {
 			t.Errorf("Actual %q: err = %v, want errBadFailureValue", raw, err)
 		}
+	}
+}
+
+// TestAppendFailureTrustsOnlyTheItemsOwnBytes: a failure value that is the
+// item's own actual value or argument is copied without a check, while an
+// equal copy of bad JSON is still refused: the shortcut is by identity of
+// the bytes, never by their content.
+func TestAppendFailureTrustsOnlyTheItemsOwnBytes(t *testing.T) {
+	in := &contract.MatchInput{Actual: json.RawMessage(`"tool text"`), Argument: json.RawMessage(`"expected"`)}
+	got, err := appendFailure(nil, &contract.Failure{Expected: in.Argument, Actual: in.Actual}, in)
+	if err != nil || string(got) != `{"expected":"expected","actual":"tool text"}` {
+		t.Fatalf("got %s, %v", got, err)
+	}
+	bad := &contract.MatchInput{Actual: json.RawMessage(`{"a":`)}
+	copied := append(json.RawMessage(nil), bad.Actual...)
+	if _, err := appendFailure(nil, &contract.Failure{Actual: copied}, bad); !errors.Is(err, errBadFailureValue) {
+		t.Errorf("a copy of the input's bytes was not checked: %v", err)
+	}
+	// A sub-slice of the input is not the input either.
+	if _, err := appendFailure(nil, &contract.Failure{Actual: bad.Actual[:2]}, bad); !errors.Is(err, errBadFailureValue) {
+		t.Errorf("a prefix of the input was not checked: %v", err)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
+	"sync"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -82,33 +84,98 @@ func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (
 
 // matchPacked serves a batch in the packed encoding (packed.go).
 func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, packed []byte) (*pluginv1.MatchResponse, error) {
-	items, contexts, err := decodePackedItems(packed)
+	scratch := packedScratchPool.Get().(*packedScratch)
+	// Deferred, so it runs once the results are encoded.
+	defer scratch.release()
+	items, contexts, err := decodePackedItemsInto(packed, scratch.items)
+	scratch.items = items
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	results := make([]MatchItemResult, len(items))
-	parallel(len(items), func(i int) {
-		it := &items[i]
-		in := contract.MatchInput{
-			Key: it.key, Actual: it.actual, Argument: it.argument, Host: host,
-			Options: contract.MatchOptions{Target: it.target, Message: it.message},
+	results := slices.Grow(scratch.results[:0], len(items))[:len(items)]
+	scratch.results = results
+	parallelRanges(len(items), func(lo, hi int) {
+		var sc evalScratch
+		for i := lo; i < hi; i++ {
+			it := &items[i]
+			in := contract.MatchInput{
+				Key: it.key, Actual: it.actual, Argument: it.argument, Host: host,
+				Options: contract.MatchOptions{Target: it.target, Message: it.message},
+			}
+			if len(it.options) > 0 {
+				in.Options.Raw = it.options
+			}
+			if it.context > 0 {
+				c := &contexts[it.context-1]
+				o := &in.Options
+				o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.testID, c.testName, c.suiteFile, c.suiteDir, c.update
+			}
+			results[i] = s.evaluateWith(ctx, in, &sc)
 		}
-		if len(it.options) > 0 {
-			in.Options.Raw = it.options
-		}
-		if it.context > 0 {
-			c := &contexts[it.context-1]
-			o := &in.Options
-			o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.testID, c.testName, c.suiteFile, c.suiteDir, c.update
-		}
-		results[i] = s.evaluate(ctx, in)
 	})
 	return &pluginv1.MatchResponse{PackedResults: encodePackedResults(results)}, nil
 }
 
+// packedScratch holds the item and result arrays of a packed batch for
+// the next one: a thousand-item batch needs some 250 KB of them, which
+// would otherwise be allocated, zeroed and scanned by the collector on
+// every call.
+type packedScratch struct {
+	items   []packedItem
+	results []MatchItemResult
+}
+
+var packedScratchPool = sync.Pool{New: func() any { return new(packedScratch) }}
+
+// packedScratchMax is the most items whose arrays are kept for reuse.
+const packedScratchMax = 4096
+
+// release clears the arrays (they refer to the request and the failure
+// buffers) and pools them, unless they grew past packedScratchMax.
+func (sc *packedScratch) release() {
+	if cap(sc.items) > packedScratchMax || cap(sc.results) > packedScratchMax {
+		return
+	}
+	clear(sc.items[:cap(sc.items)])
+	clear(sc.results[:cap(sc.results)])
+	sc.items, sc.results = sc.items[:0], sc.results[:0]
+	packedScratchPool.Put(sc)
+}
+
+// evalScratch is what one goroutine keeps from one item to the next while
+// it judges its range of a batch.
+type evalScratch struct {
+	// key and m are the last matcher looked up: neighbouring items mostly
+	// share a key, and the lookup hashes it.
+	key string
+	m   contract.Matcher
+	// failures holds the failure JSON of the range's items, one after the
+	// other, instead of an allocation per failure; a result's Failure is a
+	// slice of it (an earlier array when append had to grow it).
+	failures []byte
+}
+
+// failureScratchSize is the first size of evalScratch.failures.
+const failureScratchSize = 8 << 10
+
 // evaluate judges one assertion; a panic or error errors this item only.
-func (s *matcherServer) evaluate(ctx context.Context, in contract.MatchInput) (res MatchItemResult) {
-	m, ok := s.srv.plugin.Matchers[in.Key]
+func (s *matcherServer) evaluate(ctx context.Context, in contract.MatchInput) MatchItemResult {
+	return s.evaluateWith(ctx, in, nil)
+}
+
+// evaluateWith is evaluate with scratch state kept across the items of a
+// range (sc may be nil).
+func (s *matcherServer) evaluateWith(ctx context.Context, in contract.MatchInput, sc *evalScratch) (res MatchItemResult) {
+	var m contract.Matcher
+	ok := true
+	if sc != nil && sc.m != nil && sc.key == in.Key {
+		m = sc.m
+	} else {
+		m, ok = s.srv.plugin.Matchers[in.Key]
+		if ok && sc != nil {
+			sc.key, sc.m = in.Key, m
+		}
+	}
 	if !ok {
 		return MatchItemResult{Error: fmt.Sprintf("plugin %q has no matcher %q", s.srv.plugin.Name, in.Key), ErrorKind: ErrorKindInvalidArgument}
 	}
@@ -145,11 +212,23 @@ func (s *matcherServer) evaluate(ctx context.Context, in contract.MatchInput) (r
 		res.Eval = b
 	}
 	if !r.Pass && r.Failure != nil {
-		b, err := appendFailure(nil, boundFailure(r.Failure))
+		var dst []byte
+		if sc != nil {
+			if sc.failures == nil {
+				sc.failures = make([]byte, 0, failureScratchSize)
+			}
+			dst = sc.failures
+		}
+		b, err := appendFailure(dst, boundFailure(r.Failure), &in)
 		if err != nil {
 			return MatchItemResult{Error: fmt.Sprintf("encode failure: %v", err), ErrorKind: ErrorKindInternal}
 		}
-		res.Failure = b
+		// The failure is what this call appended; its capacity ends there,
+		// so nothing appended later can reach into it.
+		res.Failure = b[len(dst):len(b):len(b)]
+		if sc != nil {
+			sc.failures = b
+		}
 	}
 	return res
 }

@@ -84,6 +84,31 @@ func (w *packedWriter) index(s string) uint64 {
 	return i
 }
 
+// lastIndex remembers the last string a field of the items was interned
+// as, so a run of items repeating it skips the table's map.
+type lastIndex struct {
+	s  string
+	i  uint64
+	ok bool
+}
+
+// index is w.index(s), from memory when s is the field's last string.
+func (l *lastIndex) index(w *packedWriter, s string) uint64 {
+	if !l.ok || s != l.s {
+		l.s, l.i, l.ok = s, w.index(s), true
+	}
+	return l.i
+}
+
+// add appends s to the string table without interning it.
+func (w *packedWriter) add(s string) uint64 {
+	i := w.n
+	w.n++
+	w.table = binary.AppendUvarint(w.table, uint64(len(s)))
+	w.table = append(w.table, s...)
+	return i
+}
+
 // packedBuffers are the buffers of one encoded batch, reused for the next
 // once the call has returned.
 type packedBuffers struct {
@@ -130,11 +155,11 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 		id, name, file, dir string
 		update              bool
 	}
-	ctxIndex := map[ctxKey]uint64{}
 	var ctxs, body []byte
 	var nctx uint64
 	var last ctxKey
-	var lastN uint64
+	// Neighbouring items mostly repeat a key, target and message.
+	var keys, targets, messages lastIndex
 	size := 0
 	for i := range items {
 		size += len(items[i].Actual) + len(items[i].Argument) + len(items[i].Options.Raw) + 16
@@ -143,14 +168,16 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 	for i := range items {
 		it := &items[i]
 		o := &it.Options
+		// A test's assertions arrive together, so a context is sent once
+		// per run of items that share it. A test seen again later in the
+		// batch (rare) is sent again: looking every context up in a map
+		// cost more than the few bytes a repeat takes. Test ids and names
+		// go into the table without interning for the same reason; file
+		// and directory repeat across tests, so they are interned.
 		k := ctxKey{o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots}
-		n, ok := lastN, lastN > 0 && k == last
-		if !ok {
-			n, ok = ctxIndex[k]
-		}
-		if !ok {
-			ctxs = binary.AppendUvarint(ctxs, w.index(k.id))
-			ctxs = binary.AppendUvarint(ctxs, w.index(k.name))
+		if nctx == 0 || k != last {
+			ctxs = binary.AppendUvarint(ctxs, w.add(k.id))
+			ctxs = binary.AppendUvarint(ctxs, w.add(k.name))
 			ctxs = binary.AppendUvarint(ctxs, w.index(k.file))
 			ctxs = binary.AppendUvarint(ctxs, w.index(k.dir))
 			if k.update {
@@ -159,14 +186,12 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 				ctxs = append(ctxs, 0)
 			}
 			nctx++
-			n = nctx
-			ctxIndex[k] = n
+			last = k
 		}
-		last, lastN = k, n
-		body = binary.AppendUvarint(body, w.index(it.Key))
-		body = binary.AppendUvarint(body, w.index(o.Target))
-		body = binary.AppendUvarint(body, w.index(o.Message))
-		body = binary.AppendUvarint(body, n)
+		body = binary.AppendUvarint(body, keys.index(w, it.Key))
+		body = binary.AppendUvarint(body, targets.index(w, o.Target))
+		body = binary.AppendUvarint(body, messages.index(w, o.Message))
+		body = binary.AppendUvarint(body, nctx)
 		body = appendBytes(body, it.Actual)
 		body = appendBytes(body, it.Argument)
 		body = appendBytes(body, o.Raw)
@@ -267,13 +292,32 @@ func (r *packedReader) str(table []string, what string) string {
 // decodePackedItems reads a batch. The items' JSON values are slices of b,
 // which the caller must not change while they are in use.
 func decodePackedItems(b []byte) ([]packedItem, []packedContext, error) {
+	return decodePackedItemsInto(b, nil)
+}
+
+// decodePackedItemsInto is decodePackedItems reusing buf's array for the
+// items when it is large enough.
+func decodePackedItemsInto(b []byte, buf []packedItem) ([]packedItem, []packedContext, error) {
 	r := &packedReader{b: b}
 	if r.byte("version") != packedVersion && r.err == nil {
 		return nil, nil, fmt.Errorf("%w: unknown version %d", errBadPacked, b[0])
 	}
 	table := make([]string, r.count("string count", 1))
+	// The strings are copied out of b in one allocation (matchers may
+	// keep them past the call, and b goes back to a pool), then sliced:
+	// first each entry's end and length within the table, then the copy.
+	start := r.b
+	spans := make([][2]int, len(table))
 	for i := range table {
-		table[i] = string(r.bytes("string"))
+		n := len(r.bytes("string"))
+		end := len(start) - len(r.b)
+		spans[i] = [2]int{end - n, end}
+	}
+	if r.err == nil && len(table) > 0 {
+		all := string(start[:spans[len(spans)-1][1]])
+		for i, sp := range spans {
+			table[i] = all[sp[0]:sp[1]]
+		}
 	}
 	ctxs := make([]packedContext, r.count("context count", 5))
 	for i := range ctxs {
@@ -282,7 +326,10 @@ func decodePackedItems(b []byte) ([]packedItem, []packedContext, error) {
 		c.suiteFile, c.suiteDir = r.str(table, "suite file"), r.str(table, "suite dir")
 		c.update = r.byte("update flag") == 1
 	}
-	items := make([]packedItem, r.count("item count", 7))
+	n := r.count("item count", 7)
+	// Every field of every item is set below, so a reused array needs no
+	// clearing first.
+	items := slices.Grow(buf[:0], n)[:n]
 	for i := range items {
 		it := &items[i]
 		it.key, it.target, it.message = r.str(table, "key"), r.str(table, "target"), r.str(table, "message")

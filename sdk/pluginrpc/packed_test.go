@@ -18,12 +18,16 @@ func TestPackedItemsRoundTrip(t *testing.T) {
 		{ID: 11, Key: "exact", Actual: json.RawMessage(`null`), Argument: json.RawMessage(`null`),
 			Options: contract.MatchOptions{TestID: "s.yml::tools::t2", TestName: "t2 ünïcode", SuiteFile: "s.yml", UpdateSnapshots: true}},
 		{ID: 12, Key: "exact", Actual: json.RawMessage(`1`), Argument: json.RawMessage(`1`)},
+		// t1 again after others: its context is sent a second time.
+		{ID: 13, Key: "exact", Actual: json.RawMessage(`2`), Argument: json.RawMessage(`3`),
+			Options: contract.MatchOptions{TestID: "s.yml::tools::t1", TestName: "t1", SuiteFile: "s.yml", SuiteDir: ".", Target: "result.x"}},
 	}
 	got, ctxs, err := decodePackedItems(encodePackedItems(items))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(items) || len(ctxs) != 3 {
+	// Contexts are sent once per run of items sharing them: t1, t2, none, t1.
+	if len(got) != len(items) || len(ctxs) != 4 {
 		t.Fatalf("%d items, %d contexts", len(got), len(ctxs))
 	}
 	for i, it := range items {

@@ -8,11 +8,20 @@ import (
 // parallel runs fn(i) for i in [0, n) on up to GOMAXPROCS goroutines, each
 // taking a contiguous range so cheap items pay no per-item scheduling.
 func parallel(n int, fn func(i int)) {
-	workers := runtime.GOMAXPROCS(0)
-	if n < 64 || workers < 2 {
-		for i := 0; i < n; i++ {
+	parallelRanges(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
 			fn(i)
 		}
+	})
+}
+
+// parallelRanges is parallel handing each goroutine its whole range, so it
+// can keep state (scratch buffers, the last matcher looked up) from one
+// item to the next.
+func parallelRanges(n int, fn func(lo, hi int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if n < 64 || workers < 2 {
+		fn(0, n)
 		return
 	}
 	if workers > n {
@@ -25,9 +34,7 @@ func parallel(n int, fn func(i int)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := start; i < end; i++ {
-				fn(i)
-			}
+			fn(start, end)
 		}()
 	}
 	wg.Wait()

@@ -24,12 +24,14 @@ func recoverInto(logger hclog.Logger, what string, err *error) {
 
 // ServerOptions are the gRPC options of every server on either side (a
 // plugin's services, the host's Host service for a plugin): raised
-// message limits and panic recovery around every handler.
+// message limits, the SDK's codec (codec.go), the transport settings
+// (transport.go) and panic recovery around every handler.
 func ServerOptions() []grpc.ServerOption {
 	logger := hclog.Default()
-	return []grpc.ServerOption{
+	return append(transportServerOptions(),
 		grpc.MaxRecvMsgSize(contract.MaxMessageBytes),
 		grpc.MaxSendMsgSize(contract.MaxMessageBytes),
+		serverCodec(),
 		grpc.ChainUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (resp any, err error) {
 			defer recoverInto(logger, info.FullMethod, &err)
 			return h(ctx, req)
@@ -38,5 +40,5 @@ func ServerOptions() []grpc.ServerOption {
 			defer recoverInto(logger, info.FullMethod, &err)
 			return h(srv, ss)
 		}),
-	}
+	)
 }

@@ -190,6 +190,9 @@ func TestReporterErrorAndPanicReachTheHost(t *testing.T) {
 func TestMatchReusesNoStateAcrossBatches(t *testing.T) {
 	m := sdk.MatcherFunc(func(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
 		want := in.Options.TestName + ":" + in.Options.Target
+		if string(in.Actual) == `"fail"` {
+			return sdk.Fail(sdk.Failure{Note: want}), nil
+		}
 		return sdk.MatchResult{Pass: string(in.Argument) == strconv.Quote(want)}, nil
 	})
 	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, nil)
@@ -205,17 +208,33 @@ func TestMatchReusesNoStateAcrossBatches(t *testing.T) {
 		}
 		return items
 	}
-	for round, items := range [][]pluginrpc.MatchItem{batch(7, 30, "a"), batch(2, 3, "b"), batch(5, 1, "a"), batch(1, 200, "c")} {
-		res, err := conn.Matcher.Match(context.Background(), items)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res) != len(items) {
-			t.Fatalf("round %d: %d results for %d items", round, len(res), len(items))
-		}
-		for i, r := range res {
-			if !r.Pass || r.ID != items[i].ID || r.Error != "" {
-				t.Fatalf("round %d item %d: %+v", round, i, r)
+	failing := batch(4, 50, "f")
+	for i := range failing {
+		failing[i].Actual = json.RawMessage(`"fail"`)
+	}
+	// Both encodings; the packed one reuses its arrays from batch to batch,
+	// so a failing batch comes before passing ones of other sizes.
+	for _, packed := range []bool{false, true} {
+		conn.Matcher.UsePacked(packed)
+		for round, items := range [][]pluginrpc.MatchItem{batch(7, 30, "a"), failing, batch(2, 3, "b"), batch(5, 1, "a"), batch(1, 200, "c")} {
+			res, err := conn.Matcher.Match(context.Background(), items)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res) != len(items) {
+				t.Fatalf("packed %v round %d: %d results for %d items", packed, round, len(res), len(items))
+			}
+			for i, r := range res {
+				it := items[i]
+				if string(it.Actual) == `"fail"` {
+					if want := `{"note":"` + it.Options.TestName + ":" + it.Options.Target + `"}`; r.Pass || string(r.Failure) != want {
+						t.Fatalf("packed %v round %d item %d: %+v, want failure %s", packed, round, i, r, want)
+					}
+					continue
+				}
+				if !r.Pass || r.ID != it.ID || r.Error != "" || len(r.Failure) != 0 {
+					t.Fatalf("packed %v round %d item %d: %+v", packed, round, i, r)
+				}
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Masks replace volatile values so that two answers that differ only in
@@ -17,8 +18,12 @@ const (
 )
 
 var (
-	timestampRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?`)
-	uuidRe      = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	timestampRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?`)
+	})
+	uuidRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	})
 )
 
 // Mask returns the answer with its volatile parts masked: every "_meta"
@@ -64,8 +69,8 @@ func maskValue(v any, depth int) any {
 			t[i] = maskValue(x, depth+1)
 		}
 	case string:
-		s := timestampRe.ReplaceAllString(t, maskTimestamp)
-		return uuidRe.ReplaceAllString(s, maskUUID)
+		s := timestampRe().ReplaceAllString(t, maskTimestamp)
+		return uuidRe().ReplaceAllString(s, maskUUID)
 	}
 	return v
 }

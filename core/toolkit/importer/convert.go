@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -144,7 +145,7 @@ func (c *converter) issue(file string, line int, note bool, format string, args 
 	c.res.Issues = append(c.res.Issues, Issue{File: file, Line: line, Msg: fmt.Sprintf(format, args...), Note: note})
 }
 
-var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`) })
 
 // file converts one assertion file, or records why not.
 func (c *converter) file(path string) {
@@ -258,8 +259,8 @@ func (c *converter) args(v map[string]any) map[string]any {
 func rewrite(v any, f func(string) string) any {
 	switch x := v.(type) {
 	case string:
-		return placeholder.ReplaceAllStringFunc(x, func(m string) string {
-			return f(placeholder.FindStringSubmatch(m)[1])
+		return placeholder().ReplaceAllStringFunc(x, func(m string) string {
+			return f(placeholder().FindStringSubmatch(m)[1])
 		})
 	case map[string]any:
 		out := make(map[string]any, len(x))
@@ -297,7 +298,7 @@ func (c *converter) server(path string, doc *yaml.Node, a *assertFile) (string, 
 		for i, part := range cmd {
 			if strings.Contains(part, "{{") {
 				usesFixture = usesFixture || strings.Contains(part, "fixture")
-				cmd[i] = placeholder.ReplaceAllString(part, "$${fixture}")
+				cmd[i] = placeholder().ReplaceAllString(part, "$${fixture}")
 			}
 		}
 		srv.Command = cmd

@@ -22,7 +22,7 @@ func roots(in []any, fixtureDir string) (out []any, noted bool) {
 			continue
 		}
 		if strings.Contains(s, "{{") && fixtureDir != "" {
-			s = placeholder.ReplaceAllString(s, filepath.ToSlash(fixtureDir))
+			s = placeholder().ReplaceAllString(s, filepath.ToSlash(fixtureDir))
 			noted = true
 		}
 		uri := s

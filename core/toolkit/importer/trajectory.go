@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -34,7 +35,7 @@ type trajectoryCheck struct {
 }
 
 // safeName is a tool name the order check can put in a regex literal.
-var safeName = regexp.MustCompile(`^[A-Za-z0-9_.\-/]+$`)
+var safeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.\-/]+$`) })
 
 // trajectory converts a trace + trajectory file: the inline trace becomes
 // an intercept-format JSONL file (Result.Traces, written beside the
@@ -71,7 +72,7 @@ func (c *converter) trajectory(path string, doc *yaml.Node, a *assertFile) bool 
 		case "order":
 			var parts []string
 			for _, n := range ch.Tools {
-				if !safeName.MatchString(n) {
+				if !safeName().MatchString(n) {
 					c.issue(path, line, false, "order check on tool name %q, which the converted regex cannot quote", n)
 					return false
 				}

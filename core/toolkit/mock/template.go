@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 
 	"gopkg.in/yaml.v3"
@@ -149,7 +150,7 @@ func compileAny(v any) error {
 	return nil
 }
 
-var lineRef = regexp.MustCompile(`line (\d+)`)
+var lineRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 // shiftLines adds off to every "line N" in a yaml error, which counts
 // from the start of a re-encoded node rather than of the file.
@@ -158,7 +159,7 @@ func shiftLines(err error, off int) error {
 		return err
 	}
 	shift := func(s string) string {
-		return lineRef.ReplaceAllStringFunc(s, func(m string) string {
+		return lineRef().ReplaceAllStringFunc(s, func(m string) string {
 			n, _ := strconv.Atoi(m[5:])
 			return "line " + strconv.Itoa(n+off)
 		})

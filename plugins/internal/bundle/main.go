@@ -55,6 +55,7 @@ func run(bin string) error {
 	// and a third smaller binary hashes a third faster.
 	args := append([]string{"build", "-trimpath", "-ldflags=-s -w", "-o", tmp + string(filepath.Separator), "./cmd/mcptest", "./examples/servers/demo"}, pkgs...)
 	cmd := exec.Command("go", args...)
+	cmd.Env = buildEnv(os.Environ())
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("go build: %w", err)
@@ -82,6 +83,21 @@ func run(bin string) error {
 		fmt.Printf("bundled %-10s %s\n", f.Manifest.Name, f.Dir)
 	}
 	return nil
+}
+
+// buildEnv is env for the go build, with cgo off unless env chooses
+// otherwise. Nothing of ours needs cgo; only net and os/user would use it
+// (the pure-Go resolver and user lookup serve us as well), and a cgo binary
+// is dynamically linked: the loader, libc's start-up and cgo's thread setup
+// added ~3-4 ms to every start of mcptest and of each plugin, several times
+// a run (docs/performance.md).
+func buildEnv(env []string) []string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "CGO_ENABLED=") {
+			return env
+		}
+	}
+	return append(env, "CGO_ENABLED=0")
 }
 
 // pluginPackages lists the main packages under ./plugins, except this tool

@@ -69,5 +69,8 @@ func pluginWith(budget time.Duration) *sdk.Plugin {
 		Version:  pluginVersion,
 		TuneGC:   true,
 		Matchers: map[string]sdk.Matcher{matcherKey: m},
+
+		// Vetting only parses the argument: verdicts may be remembered.
+		Capabilities: []string{sdk.CapabilityVetPure},
 	}
 }

@@ -92,14 +92,16 @@ func further(a, b position) bool {
 // `line 1 column 13 near "FORM users" `, where the quoted text is the rest
 // of the input from the token the parser stopped at, and a long rest is
 // cut and followed by "(total length N)".
-var sqlErrorText = regexp.MustCompile(`(?s)line (\d+) column (\d+) near "(.*)"[^"]*?(?:\(total length (\d+)\))?\s*$`)
+var sqlErrorText = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)line (\d+) column (\d+) near "(.*)"[^"]*?(?:\(total length (\d+)\))?\s*$`)
+})
 
 // readSQLError turns a TiDB parser message about text into a position and
 // a short reason. The parser's own column counts bytes up to the end of
 // the token it stopped at; the note points at the start of that token, in
 // characters, which is where a reader looks.
 func readSQLError(msg, text string) *sqlError {
-	m := sqlErrorText.FindStringSubmatch(msg)
+	m := sqlErrorText().FindStringSubmatch(msg)
 	if m == nil {
 		return &sqlError{reason: oneLine(msg)}
 	}

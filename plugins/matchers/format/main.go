@@ -52,5 +52,8 @@ func newPlugin() *sdk.Plugin {
 		Version:  pluginVersion,
 		TuneGC:   true,
 		Matchers: ms,
+
+		// Vetting only parses the argument: verdicts may be remembered.
+		Capabilities: []string{sdk.CapabilityVetPure},
 	}
 }

@@ -39,6 +39,8 @@ func newPlugin() *sdk.Plugin {
 	return &sdk.Plugin{
 		Name:    pluginName,
 		Version: pluginVersion,
+		// Vetting only parses the argument: verdicts may be remembered.
+		Capabilities: []string{sdk.CapabilityVetPure},
 		Matchers: map[string]sdk.Matcher{
 			keyJudge:        one,
 			keyJury:         juryMatcher{},

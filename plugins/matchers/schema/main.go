@@ -62,5 +62,8 @@ func pluginWith(l limits) *sdk.Plugin {
 		Version:  pluginVersion,
 		TuneGC:   true,
 		Matchers: map[string]sdk.Matcher{matcherKey: newMatcher(l)},
+
+		// Vetting only parses the argument: verdicts may be remembered.
+		Capabilities: []string{sdk.CapabilityVetPure},
 	}
 }

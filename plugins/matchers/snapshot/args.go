@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcptest/mcptest/plugins/matchers/internal/jsonvalue"
 )
@@ -85,7 +86,7 @@ func readLongForm(obj map[string]any, a *snapshotArg) error {
 
 // driveLetter matches a Windows drive prefix, which would make a key
 // absolute there.
-var driveLetter = regexp.MustCompile(`^[A-Za-z]:`)
+var driveLetter = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z]:`) })
 
 // fileFor checks a snapshot key and returns its file path inside the
 // snapshots folder. Keys use "/" to nest on every system; anything that
@@ -99,7 +100,7 @@ func fileFor(key string) (string, error) {
 		return "", fmt.Errorf("snapshot key %q contains a NUL byte", key)
 	case strings.Contains(key, `\`):
 		return "", fmt.Errorf(`snapshot key %q contains "\"; nest keys with "/"`, key)
-	case strings.HasPrefix(key, "/") || driveLetter.MatchString(key):
+	case strings.HasPrefix(key, "/") || driveLetter().MatchString(key):
 		return "", fmt.Errorf("snapshot key %q is an absolute path; keys are relative to the snapshots folder", key)
 	}
 	for _, part := range strings.Split(key, "/") {

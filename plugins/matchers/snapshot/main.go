@@ -44,5 +44,8 @@ func newPlugin() *sdk.Plugin {
 		Version:  pluginVersion,
 		TuneGC:   true,
 		Matchers: map[string]sdk.Matcher{matcherKey: newMatcher()},
+
+		// Vetting only parses the argument: verdicts may be remembered.
+		Capabilities: []string{sdk.CapabilityVetPure},
 	}
 }

@@ -53,6 +53,15 @@ func diffLines(expected, actual string) string {
 // diffInline marks the changes between two one-line strings in place:
 // [-removed-] and {+added+}, with long unchanged runs shortened to "…".
 func diffInline(expected, actual string) string {
+	if d, ok := diffInlineASCII(expected, actual); ok {
+		return d
+	}
+	return diffInlineRunes(expected, actual)
+}
+
+// diffInlineRunes is diffInline in general: rune by rune, with a sequence
+// matcher over the changed middle.
+func diffInlineRunes(expected, actual string) string {
 	a, b := []rune(expected), []rune(actual)
 	p := commonPrefix(a, b)
 	s := commonSuffix(a[p:], b[p:])
@@ -61,13 +70,13 @@ func diffInline(expected, actual string) string {
 	var sb strings.Builder
 	sb.WriteString(keepTail(string(a[:p])))
 	if len(midA) > maxInlineRunes || len(midB) > maxInlineRunes {
-		writeChange(&sb, 'r', midA, midB)
+		writeChange(&sb, 'r', string(midA), string(midB))
 	} else {
 		ea, eb := runeStrings(midA), runeStrings(midB)
 		ops := difflib.NewMatcherWithJunk(ea, eb, false, nil).GetOpCodes()
 		for i, op := range ops {
 			if op.Tag != 'e' {
-				writeChange(&sb, op.Tag, midA[op.I1:op.I2], midB[op.J1:op.J2])
+				writeChange(&sb, op.Tag, string(midA[op.I1:op.I2]), string(midB[op.J1:op.J2]))
 				continue
 			}
 			seg := string(midA[op.I1:op.I2])
@@ -87,12 +96,12 @@ func diffInline(expected, actual string) string {
 }
 
 // writeChange writes one change in inline-diff notation.
-func writeChange(sb *strings.Builder, tag byte, removed, added []rune) {
+func writeChange(sb *strings.Builder, tag byte, removed, added string) {
 	if (tag == 'r' || tag == 'd') && len(removed) > 0 {
-		sb.WriteString("[-" + truncateRunes(string(removed), maxInlineOutput/2) + "-]")
+		sb.WriteString("[-" + truncateRunes(removed, maxInlineOutput/2) + "-]")
 	}
 	if (tag == 'r' || tag == 'i') && len(added) > 0 {
-		sb.WriteString("{+" + truncateRunes(string(added), maxInlineOutput/2) + "+}")
+		sb.WriteString("{+" + truncateRunes(added, maxInlineOutput/2) + "+}")
 	}
 }
 
@@ -122,6 +131,9 @@ func commonSuffix(a, b []rune) int {
 
 // keepTail shortens unchanged text that precedes the first change.
 func keepTail(s string) string {
+	if len(s) <= inlineContext {
+		return s // no more runes than bytes
+	}
 	r := []rune(s)
 	if len(r) <= inlineContext {
 		return s
@@ -131,6 +143,9 @@ func keepTail(s string) string {
 
 // keepHead shortens unchanged text that follows the last change.
 func keepHead(s string) string {
+	if len(s) <= inlineContext {
+		return s
+	}
 	r := []rune(s)
 	if len(r) <= inlineContext {
 		return s
@@ -140,6 +155,9 @@ func keepHead(s string) string {
 
 // keepEnds shortens unchanged text between two changes.
 func keepEnds(s string) string {
+	if len(s) <= 2*inlineContext+1 {
+		return s
+	}
 	r := []rune(s)
 	if len(r) <= 2*inlineContext+1 {
 		return s
@@ -149,6 +167,9 @@ func keepEnds(s string) string {
 
 // truncateRunes cuts s to at most n runes, marking the cut.
 func truncateRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
 	r := []rune(s)
 	if len(r) <= n {
 		return s

@@ -35,9 +35,32 @@ func matchIContains(_ *family, in input) (sdk.MatchResult, error) {
 }
 
 // fold applies full Unicode case folding. A Caser is not safe for
-// concurrent use, so each call makes its own.
+// concurrent use, so each call makes its own; ASCII text, which folds to
+// its lower case (no ASCII letter folds outside ASCII), skips it.
 func fold(s string) string {
+	if isASCII(s) {
+		return asciiLower(s)
+	}
 	return cases.Fold().String(s)
+}
+
+// asciiLower lower-cases ASCII letters, returning s itself when it has no
+// upper-case letter.
+func asciiLower(s string) string {
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // matchStartsWith passes when the actual text begins with the argument.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/cases"
+
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/plugintest"
 )
@@ -75,5 +77,23 @@ func TestBadActualIsInternalError(t *testing.T) {
 	r := h.Match("exact", ``, `1`)
 	if r.ErrorKind != plugintest.ErrorKindInternal || !strings.Contains(r.Error, "actual value") {
 		t.Errorf("got %+v", r)
+	}
+}
+
+// TestFoldASCIIIsCaseFolding: the ASCII shortcut of fold gives what full
+// Unicode case folding gives, for every ASCII byte.
+func TestFoldASCIIIsCaseFolding(t *testing.T) {
+	var all []byte
+	for c := 0; c < 0x80; c++ {
+		all = append(all, byte(c))
+	}
+	for _, s := range []string{"", "already lower", "MiXeD Case 123", string(all)} {
+		if got, want := fold(s), cases.Fold().String(s); got != want {
+			t.Errorf("fold(%q) = %q, want %q", s, got, want)
+		}
+	}
+	// Not ASCII: the general path, where U+212A (Kelvin) folds to "k".
+	if got := fold("\u212a"); got != "k" {
+		t.Errorf("fold(Kelvin sign) = %q", got)
 	}
 }

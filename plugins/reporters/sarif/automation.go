@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcptest/mcptest/plugins/reporters/internal/textsafe"
 	"github.com/mcptest/mcptest/sdk/report"
@@ -29,7 +30,9 @@ const (
 	propPhaseName           = azurePrefix + "phaseName"
 )
 
-var guidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var guidRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+})
 
 // automation returns the run's automation details: the Azure Pipelines
 // build when getenv describes one completely, else the category "mcptest"
@@ -100,7 +103,7 @@ func azureOrganization(collection string) string {
 
 // isGUID reports a GUID in its 8-4-4-4-12 form, other than all zeros.
 func isGUID(s string) bool {
-	return guidRE.MatchString(s) && strings.Trim(s, "0-") != ""
+	return guidRE().MatchString(s) && strings.Trim(s, "0-") != ""
 }
 
 // positive reports a positive decimal integer.

@@ -56,10 +56,12 @@ func ClientPluginSet() plugin.PluginSet {
 }
 
 // GRPCDialOptions are the dial options the host must use so large messages
-// pass in both directions.
+// pass in both directions, encoded by the SDK's codec (the same protobuf
+// bytes as gRPC's, in pooled buffers), over the SDK's transport settings.
 func GRPCDialOptions() []grpc.DialOption {
-	return []grpc.DialOption{grpc.WithDefaultCallOptions(
+	return append(pluginrpc.TransportDialOptions(), grpc.WithDefaultCallOptions(
 		grpc.MaxCallRecvMsgSize(contract.MaxMessageBytes),
 		grpc.MaxCallSendMsgSize(contract.MaxMessageBytes),
-	)}
+		pluginrpc.ClientCodec(),
+	))
 }

@@ -9,7 +9,13 @@
 // continue-garbage reads the next line as the rest of the malformed text
 // and exits on the one after (as a streaming JSON decoder does),
 // late-errors answers a message with an error only after answering the
-// message that follows it, ignore-garbage never answers malformed text.
+// message that follows it, ignore-garbage never answers malformed text,
+// deferred-invalid leaves a request without a method unanswered until the
+// next notifications/cancelled arrives (a reply so late that another
+// check may be using the session by then).
+//
+// linger keeps the process running after stdin closes, as servers with
+// timers do, so only a signal stops it.
 //
 // It speaks stdio by default and Streamable HTTP with --http ADDR, printing
 // the endpoint URL to stderr.
@@ -23,6 +29,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 )
 
 // flags are the misbehaviours switched on.
@@ -78,6 +85,9 @@ func serveStdio() {
 	// late holds error replies held back until the next message is
 	// answered (late-errors).
 	var late []any
+	// deferred holds the error for a request without a method
+	// (deferred-invalid).
+	var deferred []any
 	// partial is set after garbage while the server, like one reading a
 	// stream of JSON values, waits for the rest of the value
 	// (continue-garbage).
@@ -111,6 +121,22 @@ func serveStdio() {
 			partial = 1
 			continue
 		}
+		if on("deferred-invalid") {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method *string         `json:"method"`
+			}
+			_ = json.Unmarshal(line, &m)
+			if m.Method == nil && m.ID != nil {
+				deferred = append(deferred, map[string]any{"jsonrpc": "2.0", "id": m.ID,
+					"error": map[string]any{"code": -32600, "message": "no method"}})
+				continue
+			}
+			if m.Method != nil && *m.Method == "notifications/cancelled" {
+				write(deferred...)
+				deferred = nil
+			}
+		}
 		var now []any
 		for _, r := range c.handle(line) {
 			if m, ok := r.(map[string]any); ok && m["error"] != nil && on("late-errors") {
@@ -125,5 +151,10 @@ func serveStdio() {
 			write(late...)
 			late = nil
 		}
+	}
+	for on("linger") {
+		// Until a signal ends the process; select{} would be reported as
+		// a deadlock and exit.
+		time.Sleep(time.Hour)
 	}
 }

@@ -3,6 +3,7 @@ package vars
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // DataPrefix starts a data row reference: ${data.FIELD}. Load-time
@@ -12,7 +13,9 @@ const DataPrefix = "${data."
 
 // dataRef matches one data row reference: ${data.FIELD} or
 // ${data.FIELD.SUB...}, a path into the row's nested objects.
-var dataRef = regexp.MustCompile(`\$\{data\.([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_0-9-]+)*)\}`)
+var dataRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{data\.([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_0-9-]+)*)\}`)
+})
 
 // DataRef is one ${data.PATH} reference in a string.
 type DataRef struct {
@@ -30,7 +33,7 @@ func DataRefs(s string) (refs []DataRef, whole bool) {
 	if !strings.Contains(s, DataPrefix) {
 		return nil, false
 	}
-	for _, loc := range dataRef.FindAllStringSubmatchIndex(s, -1) {
+	for _, loc := range dataRef().FindAllStringSubmatchIndex(s, -1) {
 		refs = append(refs, DataRef{Start: loc[0], End: loc[1], Path: strings.Split(s[loc[2]:loc[3]], ".")})
 	}
 	return refs, len(refs) == 1 && refs[0].Start == 0 && refs[0].End == len(s)

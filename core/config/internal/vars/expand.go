@@ -5,15 +5,17 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // FixtureVar is the name ${fixture} refers to: the absolute path of a
 // server's fixture copy. No variable may take it.
 const FixtureVar = "fixture"
 
-// Identifier is the syntax of variable names, the names ${NAME} and $NAME
-// can refer to (captures use it too).
-var Identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// Identifier returns the syntax of variable names, the names ${NAME} and
+// $NAME can refer to (captures use it too). Like every package-level regexp
+// of mcptest it is compiled on first use, not at start-up.
+var Identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // The interpolation syntax, in every string value of a suite except the
 // variables and imports blocks (and never in keys):
@@ -164,7 +166,7 @@ func (x *Expansion) braced(b *strings.Builder, body, whole string, get func(stri
 		b.WriteString(whole)
 		return nil
 	}
-	if !Identifier.MatchString(name) {
+	if !Identifier().MatchString(name) {
 		return fmt.Errorf("invalid variable name %q in %q", name, "${"+body+"}")
 	}
 	v, ok := get(name)

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -172,11 +173,11 @@ func quoteFreeHint(d *yaml.Node) string {
 
 // durationPattern is the duration-string syntax of the v1 format: a
 // number and one unit.
-var durationPattern = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)$`)
+var durationPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)$`) })
 
 // parseDuration parses a duration string such as 30s, 500ms, 1.5m or 2h.
 func parseDuration(s string) (time.Duration, error) {
-	m := durationPattern.FindStringSubmatch(s)
+	m := durationPattern().FindStringSubmatch(s)
 	if m == nil {
 		return 0, errors.New("not a duration")
 	}

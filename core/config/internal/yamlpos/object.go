@@ -3,6 +3,7 @@ package yamlpos
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -30,8 +31,12 @@ type KeySpec struct {
 type ObjectSpec struct {
 	what string // the object, for messages: "a server", "a tool test"
 	// Keys are the keys of the object, in the order of the format.
-	Keys   []KeySpec
-	byName map[string]KeySpec
+	Keys []KeySpec
+	// byName indexes Keys by name. It is built on the first lookup, not in
+	// NewObjectSpec: core/config declares ~80 specs as package variables,
+	// and building every index at start-up cost each mcptest process.
+	byNameOnce sync.Once
+	byName     map[string]KeySpec
 	// Names are the names of Keys, for did-you-mean and hints.
 	Names []string
 	// misplaced maps keys that belong elsewhere to a hint saying where.
@@ -41,12 +46,24 @@ type ObjectSpec struct {
 // NewObjectSpec returns the table of keys of one kind of object; what
 // names the object in messages ("a server").
 func NewObjectSpec(what string, keys ...KeySpec) *ObjectSpec {
-	s := &ObjectSpec{what: what, Keys: keys, byName: make(map[string]KeySpec, len(keys))}
-	for _, k := range keys {
-		s.byName[k.Name] = k
-		s.Names = append(s.Names, k.Name)
+	s := &ObjectSpec{what: what, Keys: keys, Names: make([]string, len(keys))}
+	for i, k := range keys {
+		s.Names[i] = k.Name
 	}
 	return s
+}
+
+// key returns the spec of the key called name, if the object has one.
+func (s *ObjectSpec) key(name string) (KeySpec, bool) {
+	s.byNameOnce.Do(func() {
+		m := make(map[string]KeySpec, len(s.Keys))
+		for _, k := range s.Keys {
+			m[k.Name] = k
+		}
+		s.byName = m
+	})
+	k, ok := s.byName[name]
+	return k, ok
 }
 
 // WithMisplaced adds hints for keys that are not valid here but are valid
@@ -88,8 +105,13 @@ func (f *Fields) Get(key string) (*yaml.Node, string) {
 
 // Has reports whether key is written.
 func (f *Fields) Has(key string) bool {
-	v, _ := f.Get(key)
-	return v != nil
+	// Not through Get: it would build the key's pointer for nothing.
+	for _, e := range f.Entries {
+		if e.Key == key {
+			return e.Value != nil
+		}
+	}
+	return false
 }
 
 // KeyNode returns the key node of key, or the object itself when absent.
@@ -113,8 +135,12 @@ func (l *Reader) Object(n *yaml.Node, ptr string, spec *ObjectSpec) (f *Fields, 
 	}
 	f = &Fields{Ptr: ptr, Node: n}
 	otherShape := false
-	for _, e := range l.Entries(m, ptr) {
-		k, known := spec.byName[e.Key]
+	// The known entries are kept in place in the fresh slice Entries
+	// returns: one allocation per object instead of a growing copy.
+	all := l.Entries(m, ptr)
+	f.Entries = all[:0]
+	for _, e := range all {
+		k, known := spec.key(e.Key)
 		if !known {
 			l.unknownKey(e, ptr, spec)
 			f.Unknown++
@@ -122,6 +148,9 @@ func (l *Reader) Object(n *yaml.Node, ptr string, spec *ObjectSpec) (f *Fields, 
 		}
 		otherShape = otherShape || k.Alone
 		f.Entries = append(f.Entries, e)
+	}
+	if len(f.Entries) == 0 {
+		f.Entries = nil // as before, when nothing was appended
 	}
 	if otherShape {
 		return f, true

@@ -7,13 +7,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
 
 // yamlErrPrefix matches the "yaml: line N: " prefix of yaml.v3 errors.
-var yamlErrPrefix = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
+var yamlErrPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (?:line (\d+): )?`) })
 
 // SyntaxError turns a yaml.v3 parse error into an *Error with the line and
 // column of the problem.
@@ -26,9 +27,9 @@ var yamlErrPrefix = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
 // This only runs for files that do not parse.
 func SyntaxError(file string, data []byte, err error) *Error {
 	full := err.Error()
-	msg := yamlErrPrefix.ReplaceAllString(full, "")
+	msg := yamlErrPrefix().ReplaceAllString(full, "")
 	reported := 0
-	if m := yamlErrPrefix.FindStringSubmatch(full); m != nil && m[1] != "" {
+	if m := yamlErrPrefix().FindStringSubmatch(full); m != nil && m[1] != "" {
 		reported, _ = strconv.Atoi(m[1])
 	}
 	off := problemOffset(data, msg, reported)
@@ -49,7 +50,7 @@ func SyntaxError(file string, data []byte, err error) *Error {
 func problemOffset(data []byte, msg string, reportedLine int) int {
 	fails := func(n int) bool {
 		err := parseAll(data[:n])
-		return err != nil && yamlErrPrefix.ReplaceAllString(err.Error(), "") == msg
+		return err != nil && yamlErrPrefix().ReplaceAllString(err.Error(), "") == msg
 	}
 	// The reported line (possibly off by one) is never after the problem:
 	// start there when it holds, to keep the search short in big files.

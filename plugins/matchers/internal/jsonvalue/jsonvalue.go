@@ -19,14 +19,24 @@ var errTrailingData = errors.New("unexpected data after the value")
 // Surrounding white space is allowed; anything else after the value is an
 // error. Errors carry the decoder's own text, with no prefix.
 func Decode(raw []byte) (any, error) {
-	// Most values matchers see are strings (tool text); they need no
-	// number handling, and json.Unmarshal skips the Decoder's buffers.
-	// Text that does not unmarshal goes through the Decoder, so the errors
-	// are the same either way.
-	if t := trimSpace(raw); len(t) > 0 && t[0] == '"' {
+	// Most values matchers see are plain strings (tool text) and literal
+	// numbers; decodeScalar reads those without encoding/json. Text that
+	// fails both fast paths goes through the Decoder, so the errors are
+	// the Decoder's either way.
+	t := trimSpace(raw)
+	if v, ok := decodeScalar(t); ok {
+		return v, nil
+	}
+	// A string with escapes: json.Unmarshal skips the Decoder's buffers.
+	if len(t) > 0 && t[0] == '"' {
 		var s string
 		if json.Unmarshal(t, &s) == nil {
 			return s, nil
+		}
+	}
+	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		if v, ok := parseFast(t); ok {
+			return v, nil
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

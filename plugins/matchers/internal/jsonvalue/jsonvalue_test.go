@@ -2,6 +2,8 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -158,5 +160,62 @@ func TestDescribe(t *testing.T) {
 	}
 	if Describe([]any{}) != "an array" || Describe(map[string]any{}) != "an object" {
 		t.Error("containers misnamed")
+	}
+}
+
+// decodeSlow is Decode without the fast paths: the Decoder alone.
+func decodeSlow(raw []byte) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err == nil || err.Error() != "EOF" {
+		return nil, errTrailingData
+	}
+	return v, nil
+}
+
+// scalarCorpus holds values the fast paths must read exactly as the
+// Decoder does, and near misses it must leave to the Decoder.
+var scalarCorpus = []string{
+	`""`, `"hi"`, ` "hi" `, `"héllo ✓"`, "\"a\xffb\"", "\"a\x01\"", `"a\"b"`, `"a\\b"`, `"\u00e9"`, `"`, `"a`, `a"`, `"a""`,
+	`0`, `-0`, `1`, `-1`, `10`, `01`, `-`, `1.`, `.5`, `1.5`, `1.50`, `1e5`, `1E+5`, `1e-5`, `1e`, `1e+`, `-01`, `0.0e0`,
+	`12345678901234567891`, `1.5x`, `+1`, `0x10`, `1 2`, `NaN`, `Infinity`,
+	`true`, `false`, `null`, `tru`, `nul`, `truex`, `True`, `[1]`, `{"a":1}`,
+	`[]`, `{}`, ` [ ] `, `{ }`, `[1,2.50,"x",true,false,null,{},[]]`, `{"a":{"b":[1,{"c":"d"}]},"e":-1e-3}`,
+	`{"a":1,"a":2}`, `{"a":1,}`, `[1,]`, `[1 2]`, `{"a" 1}`, `{a:1}`, `{"a":1}}`, `[[[`, `]`, `{"a\n":1}`,
+	`{"é":"ü"}`, "{\"a\":\"\xff\"}", `[truex]`, `[nul]`, `[01]`, `[1-2]`, `{"a":1e}`, `[-]`,
+	`{"order":{"id":7,"warehouse":7,"status":"ok","eta":"2026-12-08"},"x":"alpha-0007 ready"}`,
+	strings.Repeat("[", 200) + strings.Repeat("]", 200), strings.Repeat(`{"a":`, 130) + "1" + strings.Repeat("}", 130),
+}
+
+// TestDecodeFastPathsMatchDecoder checks the fast paths return what
+// the Decoder returns (same value and Go type, or an error where the
+// Decoder errs).
+func TestDecodeFastPathsMatchDecoder(t *testing.T) {
+	for _, in := range scalarCorpus {
+		checkSameAsDecoder(t, []byte(in))
+	}
+}
+
+// FuzzDecodeFastPaths extends TestDecodeFastPathsMatchDecoder to any input.
+func FuzzDecodeFastPaths(f *testing.F) {
+	for _, in := range scalarCorpus {
+		f.Add([]byte(in))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) { checkSameAsDecoder(t, in) })
+}
+
+func checkSameAsDecoder(t *testing.T, in []byte) {
+	t.Helper()
+	got, gerr := Decode(in)
+	want, werr := decodeSlow(in)
+	if (gerr == nil) != (werr == nil) {
+		t.Fatalf("Decode(%q): error %v, Decoder error %v", in, gerr, werr)
+	}
+	if gerr == nil && (fmt.Sprintf("%T", got) != fmt.Sprintf("%T", want) || !reflect.DeepEqual(got, want)) {
+		t.Fatalf("Decode(%q) = %#v, Decoder gives %#v", in, got, want)
 	}
 }

@@ -1,0 +1,34 @@
+package plugin
+
+import (
+	"io"
+
+	"github.com/mcptest/mcptest/internal/safefile"
+)
+
+// readPrivateCache returns the bytes of one of the private cache files
+// (verified digests, parsed manifests, vetting verdicts), or nil when the
+// file should not be trusted or read: missing, not a regular file (a FIFO
+// there must not block the run), larger than limit, or owned by someone
+// else or writable by others (whoever could write it could vouch for any
+// binary, manifest or argument). The checks are made on the file actually
+// opened. Each cache only saves work, so every refusal just means doing
+// the work again.
+func readPrivateCache(path string, limit int64) []byte {
+	if path == "" {
+		return nil
+	}
+	f, info, err := safefile.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if !ownedPrivately(info) || info.Size() > limit {
+		return nil
+	}
+	raw, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil || int64(len(raw)) > limit {
+		return nil
+	}
+	return raw
+}

@@ -1,0 +1,237 @@
+package plugin
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcptest/mcptest/internal/safefile"
+	"github.com/mcptest/mcptest/sdk"
+)
+
+// Bounds of the vetting cache.
+const (
+	// maxVetEntries bounds the verdicts kept on disk; the stalest go
+	// first. A suite's distinct matcher arguments are few (generated
+	// suites repeat the same ones), so this covers many suites.
+	maxVetEntries = 4096
+	// maxVetCacheSize bounds the file read: an entry is about 100 bytes.
+	maxVetCacheSize = 4 << 20
+	// maxVetMessage bounds a remembered rejection; a longer message is
+	// not remembered (the plugin is asked again next time).
+	maxVetMessage = 2048
+	// maxVetLookups bounds the lookups of one host. A plan with more
+	// distinct arguments than the cache can hold starts its plugins for
+	// vetting anyway, and hashing its every argument would only add work.
+	maxVetLookups = maxVetEntries
+)
+
+// vetCacheFormat names the layout of a key; a change of what goes into
+// keys changes it, so old entries are simply never found.
+const vetCacheFormat = "mcptest-vet/1"
+
+// vetVerdict is one remembered verdict.
+type vetVerdict struct {
+	// Err is the plugin's rejection; "" means the argument was accepted.
+	Err string `json:"e,omitempty"`
+	// Day is the day (in days since 1970) the verdict was last used, so
+	// the stalest are dropped first when the cache is full.
+	Day int64 `json:"d"`
+}
+
+// vetCache remembers the verdicts of plugins that declare their vetting
+// pure (sdk.CapabilityVetPure) on matcher arguments, across runs. A
+// verdict is keyed by the plugin's verified identity (the sha256 of its
+// executable, vouched for by the digest cache without hashing), the
+// protocol the host speaks and the exact request (kind, key, argument
+// bytes), so a rebuilt plugin or a changed argument is asked again. With
+// every argument of a suite remembered as accepted, the servers start
+// without waiting for a matcher plugin to start. Like the digest cache it
+// lives in the user cache folder, is ignored unless it is this user's
+// alone, and only saves work.
+type vetCache struct {
+	path string // "" disables the cache
+
+	once    sync.Once
+	mu      sync.Mutex
+	entries map[string]vetVerdict
+	// added holds the verdicts this process learnt or used on a new day;
+	// they are merged into the file on save.
+	added map[string]vetVerdict
+}
+
+// sharedVetting is the process's vetting cache, beside the digest cache
+// (MCPTEST_DIGEST_CACHE moves it, or turns all three caches off).
+var sharedVetting = newVetCache(vetCachePath(defaultDigestCachePath()))
+
+func newVetCache(path string) *vetCache { return &vetCache{path: path} }
+
+// vetCachePath places the vetting cache beside the digest cache.
+func vetCachePath(digests string) string {
+	if digests == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(digests), "plugin-vetting.json")
+}
+
+// vetKey is the cache key of vetting a matcher argument with the plugin
+// whose executable has the verified sha256 identity. Every part is
+// length-prefixed, so no two requests share a key.
+func vetKey(identity, kind, key string, arg []byte) string {
+	h := sha256.New()
+	var n [8]byte
+	part := func(b []byte) {
+		binary.BigEndian.PutUint64(n[:], uint64(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	part([]byte(vetCacheFormat))
+	part([]byte(identity))
+	part([]byte(strconv.Itoa(sdk.ProtocolVersion) + "." + strconv.Itoa(sdk.ProtocolMinor)))
+	part([]byte(kind))
+	part([]byte(key))
+	part(arg)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// today is the current day number of verdicts.
+func today() int64 { return time.Now().Unix() / 86400 }
+
+// load reads the cache file once.
+func (c *vetCache) load() {
+	c.entries = readVetFile(c.path)
+}
+
+// readVetFile returns the verdicts of the file at path; an unreadable,
+// foreign or damaged file gives none, and malformed entries are dropped.
+func readVetFile(path string) map[string]vetVerdict {
+	out := map[string]vetVerdict{}
+	raw := readPrivateCache(path, maxVetCacheSize)
+	if raw == nil {
+		return out
+	}
+	var entries map[string]vetVerdict
+	if json.Unmarshal(raw, &entries) != nil {
+		return out
+	}
+	for k, v := range entries {
+		if len(k) == 2*sha256.Size && isLowerHex(k) && len(v.Err) <= maxVetMessage {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// lookup returns the remembered verdict for key: a nil error for an
+// accepted argument, the plugin's message for a rejected one.
+func (c *vetCache) lookup(key string) (error, bool) {
+	if c.path == "" {
+		return nil, false
+	}
+	c.once.Do(c.load)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.entries[key]
+	if !ok {
+		return nil, false
+	}
+	if d := today(); v.Day < d {
+		// Used again on a new day: the file learns it on save, so a
+		// verdict in use is not the first dropped.
+		v.Day = d
+		c.entries[key] = v
+		c.note(key, v)
+	}
+	if v.Err == "" {
+		return nil, true
+	}
+	return errors.New(v.Err), true
+}
+
+// record remembers the plugin's verdict on key (verdict nil: accepted).
+func (c *vetCache) record(key string, verdict error) {
+	if c.path == "" {
+		return
+	}
+	v := vetVerdict{Day: today()}
+	if verdict != nil {
+		v.Err = verdict.Error()
+		if v.Err == "" || len(v.Err) > maxVetMessage {
+			return
+		}
+	}
+	c.once.Do(c.load)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries[key] = v
+	c.note(key, v)
+}
+
+// note queues v for the next save; c.mu is held.
+func (c *vetCache) note(key string, v vetVerdict) {
+	if c.added == nil {
+		c.added = map[string]vetVerdict{}
+	}
+	c.added[key] = v
+}
+
+// save merges what this process learnt into the file as it is now (other
+// runs may have saved since it was read), keeping the maxVetEntries most
+// recently used verdicts. Failing to save is not an error.
+func (c *vetCache) save() {
+	if c.path == "" {
+		return
+	}
+	c.mu.Lock()
+	added := c.added
+	c.added = nil
+	c.mu.Unlock()
+	if len(added) == 0 {
+		return
+	}
+	entries := readVetFile(c.path)
+	for k, v := range added {
+		entries[k] = v
+	}
+	if len(entries) > maxVetEntries {
+		keys := make([]string, 0, len(entries))
+		for k := range entries {
+			keys = append(keys, k)
+		}
+		// Newest first; ties in key order, so the result is the same
+		// whatever the map's order.
+		slices.SortFunc(keys, func(a, b string) int {
+			if da, db := entries[a].Day, entries[b].Day; da != db {
+				return int(db - da)
+			}
+			if a < b {
+				return -1
+			}
+			return 1
+		})
+		for _, k := range keys[maxVetEntries:] {
+			delete(entries, k)
+		}
+	}
+	b, err := json.Marshal(entries)
+	if err != nil {
+		return
+	}
+	_ = safefile.WriteAtomic(c.path, b, 0o700)
+}

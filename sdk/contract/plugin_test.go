@@ -1,0 +1,35 @@
+package contract
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// validName agrees with namePattern, the rule it checks by hand, on names
+// at and around every boundary of the rule.
+func TestValidNameMatchesThePattern(t *testing.T) {
+	re := regexp.MustCompile(namePattern)
+	names := []string{"", "a", "-", "ab", "a-", "-a", "0a", "a0", "A", "aB", "a_b", "a.b", "a b", "é", "aé",
+		"text", "json", "my-plugin-2", "--", "a--b", "9", "99", "a\n", "a\x00"}
+	for n := 60; n <= 66; n++ {
+		names = append(names, strings.Repeat("a", n), "-"+strings.Repeat("a", n-1), strings.Repeat("a", n-1)+"-")
+	}
+	for _, c := range []byte{'/', ':', '@', '[', '`', '{', '`', 0x7f, 0x80, 0xff} {
+		names = append(names, "ab"+string([]byte{c}), string([]byte{c})+"ab")
+	}
+	for _, name := range names {
+		if got, want := validName(name), re.MatchString(name); got != want {
+			t.Errorf("validName(%q) = %v, the pattern says %v", name, got, want)
+		}
+	}
+}
+
+// Validate names the rule a bad name breaks.
+func TestValidateRefusesABadName(t *testing.T) {
+	p := &Plugin{Name: "Bad_Name", Version: "1"}
+	err := p.Validate()
+	if err == nil || !strings.Contains(err.Error(), namePattern) {
+		t.Fatalf("Validate() = %v, want an error naming %s", err, namePattern)
+	}
+}

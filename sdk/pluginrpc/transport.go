@@ -1,0 +1,40 @@
+package pluginrpc
+
+import "google.golang.org/grpc"
+
+// HTTP/2 settings of the connection between host and plugin. It is a
+// local socket, so the defaults' caution about memory and fairness on a
+// shared network costs without helping: a Match call of a thousand items
+// is a few hundred kilobytes each way, which the default 64 KiB flow
+// control window and 32 KiB write buffer cut into many frames, window
+// updates and writes, each a chance for the receiving process to be woken
+// up and put to sleep again.
+const (
+	// transportWindow is the stream and connection flow-control window.
+	// Setting it also turns off gRPC's bandwidth-delay probing, which
+	// would send pings to learn the same thing.
+	transportWindow = 16 << 20
+	// transportBuffer is the size of the read and write buffers.
+	transportBuffer = 256 << 10
+)
+
+// transportServerOptions are the transport settings of a server.
+func transportServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.InitialWindowSize(transportWindow),
+		grpc.InitialConnWindowSize(transportWindow),
+		grpc.WriteBufferSize(transportBuffer),
+		grpc.ReadBufferSize(transportBuffer),
+	}
+}
+
+// TransportDialOptions are the transport settings of the host's
+// connection to a plugin; hostrpc.GRPCDialOptions includes them.
+func TransportDialOptions() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithInitialWindowSize(transportWindow),
+		grpc.WithInitialConnWindowSize(transportWindow),
+		grpc.WithWriteBufferSize(transportBuffer),
+		grpc.WithReadBufferSize(transportBuffer),
+	}
+}
