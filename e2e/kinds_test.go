@@ -155,12 +155,26 @@ tools:
       - {target: "result.content[0].text", matcher: {starts-with: "TMP/mcptest-fixture-"}}
 `
 
+// TestFixtureCopiesRemovedAfterARunAndOnCtrlC, with the server shared by
+// the run and with restart_policy after_write (whose processes are kept,
+// or closed in the background, between tests).
 func TestFixtureCopiesRemovedAfterARunAndOnCtrlC(t *testing.T) {
+	for _, policy := range []string{"per_run", "after_write"} {
+		t.Run(policy, func(t *testing.T) {
+			fixtureCopiesRemoved(t, strings.Replace(fixtureSuite, "    fixture: ./data\n", "    fixture: ./data\n    restart_policy: "+policy+"\n", 1))
+		})
+	}
+}
+
+func fixtureCopiesRemoved(t *testing.T, suiteText string) {
 	dir, tmp := t.TempDir(), t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	text := strings.ReplaceAll(strings.ReplaceAll(fixtureSuite, "DEMO", filepath.Join(binDir, "mcptest-demo-server")), "TMP", tmp)
+	if !strings.Contains(suiteText, "restart_policy") {
+		t.Fatal("the suite names no restart_policy")
+	}
+	text := strings.ReplaceAll(strings.ReplaceAll(suiteText, "DEMO", filepath.Join(binDir, "mcptest-demo-server")), "TMP", tmp)
 	suite := filepath.Join(dir, "suite.yml")
 	if err := os.WriteFile(suite, []byte(text), 0o644); err != nil {
 		t.Fatal(err)

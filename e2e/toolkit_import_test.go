@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -81,10 +82,59 @@ func TestImportFilesystemRuns(t *testing.T) {
 	mustContain(t, "summary", r.stdout, "13 of 14 file(s) converted")
 	mustContain(t, "issues", r.stderr, "move_file.yaml:8: not converted")
 	raw, _ := os.ReadFile(out)
-	mustContain(t, "suite", string(raw), "restart_policy: per_test", "${fixture}", "server-filesystem")
+	// Isolation as mcp-assert gives it, per the server's annotations: a
+	// fresh process (and fixture copy) after any test that could write.
+	mustContain(t, "suite", string(raw), "restart_policy: after_write", "${fixture}", "server-filesystem")
 	run := mcptest(t, "run", out)
 	if run.code != 0 {
 		t.Fatalf("the imported filesystem suite should pass:\n%s\n%s", run, raw)
 	}
 	mustContain(t, "run", run.stdout, "13 passed")
+}
+
+// TestImportIsolationFlags: the importer writes restart_policy
+// after_write by default, per_test with --strict-isolation and nothing
+// (one process for the run) with --share-servers, and refuses both flags
+// at once.
+func TestImportIsolationFlags(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "checks")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	check := "name: echo\nserver:\n  command: ./server\nassert:\n  tool: echo\n  args: {message: hi}\n  expect:\n    not_error: true\n"
+	if err := os.WriteFile(filepath.Join(src, "echo.yaml"), []byte(check), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, "restart_policy: after_write"},
+		{[]string{"--strict-isolation"}, "restart_policy: per_test"},
+		{[]string{"--share-servers"}, ""},
+	} {
+		out := filepath.Join(t.TempDir(), "suite.yml")
+		args := append(append([]string{"import", "mcp-assert"}, c.flags...), src, "-o", out)
+		if r := mcptest(t, args...); r.code != 0 {
+			t.Fatalf("%v: %s", c.flags, r)
+		}
+		raw, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.want == "" {
+			if strings.Contains(string(raw), "restart_policy") {
+				t.Errorf("%v wrote a restart_policy:\n%s", c.flags, raw)
+			}
+		} else {
+			mustContain(t, fmt.Sprint(c.flags), string(raw), c.want)
+		}
+		if v := mcptest(t, "validate", out); v.code != 0 {
+			t.Errorf("%v: the suite does not validate:\n%s", c.flags, v)
+		}
+	}
+	r := mcptest(t, "import", "mcp-assert", "--strict-isolation", "--share-servers", src, "-o", filepath.Join(t.TempDir(), "x.yml"))
+	if r.code != 2 || !strings.Contains(r.stderr, "contradict") {
+		t.Errorf("both flags: want exit 2 naming the conflict, got %s", r)
+	}
 }

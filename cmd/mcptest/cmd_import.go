@@ -19,7 +19,8 @@ func cmdImport(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	npmPrefix := fs.String("npm-prefix", "", "turn `npx PKG` into node and PKG's bin installed under `DIR`/node_modules, so runs download nothing")
 	var commandMap []string
 	fs.StringArrayVar(&commandMap, "command-map", nil, "run servers written as `FROM` with TO instead: FROM=TO, FROM a whole command line or a program (repeatable)")
-	share := fs.Bool("share-servers", false, "start each command server once for all its tests (faster; by default every test gets its own process, as in mcp-assert)")
+	share := fs.Bool("share-servers", false, "start each command server once for all its tests (restart_policy per_run: fastest, but a test that crashes or changes the server affects the tests after it); servers with a fixture keep the default")
+	isolate := fs.Bool("strict-isolation", false, "give every test a fresh server process, as mcp-assert does (restart_policy per_test); by default a process is kept only across tests that passed and sent nothing but reads (after_write)")
 	strict := fs.Bool("strict", false, "exit 1 when any file could not be converted")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcptest import mcp-assert [flags] DIR|FILE... -o SUITE.yml")
@@ -38,12 +39,16 @@ func cmdImport(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcptest import: -o SUITE.yml is required")
 		return 2
 	}
+	if *share && *isolate {
+		fmt.Fprintln(stderr, "mcptest import: --share-servers and --strict-isolation contradict each other: pick one")
+		return 2
+	}
 	commands, err := importer.ParseCommandMap(commandMap)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest import: %v\n", err)
 		return 2
 	}
-	res, err := importer.Convert(rest[1:], importer.Options{Out: *out, Fixture: *fixture, NPMPrefix: *npmPrefix, Commands: commands, ShareServers: *share})
+	res, err := importer.Convert(rest[1:], importer.Options{Out: *out, Fixture: *fixture, NPMPrefix: *npmPrefix, Commands: commands, ShareServers: *share, StrictIsolation: *isolate})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest import: %v\n", err)
 		return 2

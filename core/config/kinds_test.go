@@ -58,7 +58,8 @@ func init() {
 			`4:5: /servers/remote/fixture: "fixture" does not apply to a url: server`,
 		}},
 		{file: "fixture_not_expanded_here.yml", line: 11, fragment: "${fixture} is not expanded here", loaderOnly: true},
-		{file: "restart_policy_unknown.yml", line: 4, fragment: `unknown restart_policy "per_tests" (did you mean "per_test"?`},
+		{file: "restart_policy_unknown.yml", line: 4, fragment: `unknown restart_policy "per_tests" (did you mean "per_test"? (one of: per_run, per_test, after_write))`},
+		{file: "restart_policy_after_writes.yml", line: 4, fragment: `unknown restart_policy "after_writes" (did you mean "after_write"?`},
 		{file: "http_transport_unknown.yml", line: 5, fragment: `unknown transport "websocket" (one of: streamable, sse)`},
 		{file: "compliance_checks_list.yml", line: 7, fragment: `unknown key "checks" in a compliance check`},
 	}...)

@@ -29,6 +29,13 @@ const (
 	// RestartPerTest starts a fresh process (or HTTP session) for every
 	// test of the server.
 	RestartPerTest = "per_test"
+	// RestartAfterWrite keeps a process (or HTTP session) for the next
+	// test only while no test could have changed its state: every request
+	// a test sent was a read, or a call of a tool the server annotates
+	// readOnlyHint: true, and the test passed. After anything else the
+	// next test gets a fresh one. A test that may write has the process
+	// alone; tests expected to only read share it.
+	RestartAfterWrite = "after_write"
 )
 
 // FixtureVar is the name ${fixture} refers to: the absolute path of the
@@ -87,8 +94,8 @@ type Server struct {
 	// sampling and elicitation mocks); nil when the server sets none.
 	Client *ClientMocks
 	// RestartPolicy says how long a process (or HTTP session) of the
-	// server lives: RestartPerTest, or "" for RestartPerRun (the default,
-	// also when written out).
+	// server lives: RestartPerTest, RestartAfterWrite, or "" for
+	// RestartPerRun (the default, also when written out).
 	RestartPolicy string
 	// Fixture is the absolute path of a directory copied afresh each time
 	// the server starts (stdio servers); ${fixture} in the command, the

@@ -119,7 +119,7 @@ func (l *loader) server(name string, at, n *yaml.Node, ptr string) *Server {
 			srv.Client = l.clientMocks(fe, fp)
 			ok = srv.Client != nil
 		case "restart_policy":
-			srv.RestartPolicy, ok = l.Enum(fe.Value, fp, "restart_policy", RestartPerRun, RestartPerTest)
+			srv.RestartPolicy, ok = l.Enum(fe.Value, fp, "restart_policy", RestartPerRun, RestartPerTest, RestartAfterWrite)
 			if srv.RestartPolicy == RestartPerRun {
 				srv.RestartPolicy = "" // the default, stored as unset
 			}

@@ -51,6 +51,47 @@ func testHeader(t *plan.Test) rpt.Test {
 	return h
 }
 
+// readsOnly reports whether a finished test may leave an after_write
+// server's session to the next test, as far as the test itself can tell:
+// it passed, and it is of a kind whose requests can only read (the
+// session's own record of what was sent decides the rest). Other kinds
+// (agents, compliance checks, compositions...) count as writes, and so
+// does any test of a suite whose beforeEach or afterEach steps may change
+// the world the server sees.
+func readsOnly(t *plan.Test, res *rpt.Test) bool {
+	if res.Status != rpt.StatusPassed || plan.SuitePerTestHooks(t.Suite) {
+		return false
+	}
+	switch t.Kind {
+	case plan.KindTool, plan.KindResource, plan.KindPrompt, plan.KindCompletion, plan.KindList:
+		return true
+	}
+	return false
+}
+
+// expectedReads says, before a test runs, whether it will only read and
+// which tools it calls: such tests may share an after_write server's
+// process with each other (core/servers/afterwrite.go). A tool test with
+// client mocks (the server's requests answered), log_level
+// (logging/setLevel) or a resource subscription is not expected to.
+func expectedReads(t *plan.Test) ([]string, bool) {
+	if plan.SuitePerTestHooks(t.Suite) {
+		return nil, false
+	}
+	switch t.Kind {
+	case plan.KindTool:
+		if t.Tool.LogLevel != "" || t.Tool.Client != nil {
+			return nil, false
+		}
+		return []string{t.Tool.Tool}, true
+	case plan.KindResource:
+		return nil, t.Resource.Subscribe == nil
+	case plan.KindPrompt, plan.KindCompletion, plan.KindList:
+		return nil, true
+	}
+	return nil, false
+}
+
 func skipped(t *plan.Test, why string) rpt.Test {
 	res := testHeader(t)
 	res.Status = rpt.StatusSkipped
@@ -62,10 +103,17 @@ func skipped(t *plan.Test, why string) rpt.Test {
 func (r *runner) runTest(ctx context.Context, t *plan.Test) (res rpt.Test) {
 	res = testHeader(t)
 	start := time.Now()
-	defer func() { res.DurationMS = ms(time.Since(start)) }()
-	// Sessions of per_test servers live as long as the test (core/servers/lifecycle.go).
+	// Sessions of per_test servers live as long as the test, and those of
+	// after_write servers are kept only after a test that could not have
+	// changed them (core/servers/lifecycle.go, afterwrite.go). The time
+	// spent waiting for an after_write server another test holds is not
+	// the test's own.
 	ctx, scope := servers.WithTestScope(ctx)
-	defer scope.Close(r.servers)
+	if tools, ok := expectedReads(t); ok {
+		scope.ExpectReads(tools)
+	}
+	defer func() { res.DurationMS = ms(time.Since(start) - scope.Waited()) }()
+	defer func() { scope.Close(r.servers, readsOnly(t, &res)) }()
 
 	switch t.Kind {
 	case plan.KindComposition:

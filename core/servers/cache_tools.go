@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcptest/mcptest/core/session"
@@ -30,12 +31,18 @@ type ToolHints struct {
 
 type toolHintSet struct {
 	once sync.Once
+	// done is set once the listing is complete.
+	done atomic.Bool
 	toolList
 }
 
 // toolList is what one session's tools/list said.
 type toolList struct {
 	safe map[string]bool
+	// readOnly holds the tools annotated readOnlyHint: true, the ones a
+	// call of cannot change the server's state (restart_policy
+	// after_write, afterwrite.go).
+	readOnly map[string]bool
 	// names are the listed tools, in the server's order.
 	names []string
 	// listed is false when the server did not answer every page (no
@@ -56,8 +63,24 @@ func (h *ToolHints) of(ctx context.Context, sess *session.Session) *toolList {
 		h.m[sess] = set
 	}
 	h.mu.Unlock()
-	set.once.Do(func() { set.toolList = listTools(context.WithoutCancel(ctx), sess) })
+	set.once.Do(func() {
+		set.toolList = listTools(context.WithoutCancel(ctx), sess)
+		set.done.Store(true)
+	})
 	return &set.toolList
+}
+
+// listed returns the tools the session's server annotates readOnlyHint:
+// true, if its tools were listed already; nil otherwise (it lists
+// nothing itself).
+func (h *ToolHints) listed(sess *session.Session) map[string]bool {
+	h.mu.Lock()
+	set := h.m[sess]
+	h.mu.Unlock()
+	if set == nil || !set.done.Load() {
+		return nil
+	}
+	return set.readOnly
 }
 
 // safe reports whether the tool's answers may be reused. A server that
@@ -79,12 +102,19 @@ func (h *ToolHints) Names(ctx context.Context, sess *session.Session) ([]string,
 	return l.names, l.listed
 }
 
+// forget drops what is known of a session that has closed.
+func (h *ToolHints) forget(sess *session.Session) {
+	h.mu.Lock()
+	delete(h.m, sess)
+	h.mu.Unlock()
+}
+
 // listTools reads every page of tools/list, keeping the names and the
 // tools whose annotations mark them read-only or idempotent.
 func listTools(ctx context.Context, sess *session.Session) toolList {
 	ctx, cancel := context.WithTimeout(ctx, toolListTimeout)
 	defer cancel()
-	l := toolList{safe: map[string]bool{}}
+	l := toolList{safe: map[string]bool{}, readOnly: map[string]bool{}}
 	cursor := ""
 	for range maxToolPages {
 		var params json.RawMessage
@@ -112,6 +142,9 @@ func listTools(ctx context.Context, sess *session.Session) toolList {
 			l.names = append(l.names, t.Name)
 			if a := t.Annotations; a != nil && (isTrue(a.ReadOnly) || isTrue(a.Idempotent)) {
 				l.safe[t.Name] = true
+			}
+			if a := t.Annotations; a != nil && isTrue(a.ReadOnly) {
+				l.readOnly[t.Name] = true
 			}
 		}
 		if page.NextCursor == "" || page.NextCursor == cursor {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/session"
@@ -23,9 +24,9 @@ import (
 func perTest(srv *config.Server) bool { return srv.RestartPolicy == config.RestartPerTest }
 
 // isolated reports whether what srv answers may depend on which session
-// answered: a server restarted per test, or one that works on a fixture
-// copy. Its answers are never shared through the result cache.
-func isolated(srv *config.Server) bool { return perTest(srv) || srv.Fixture != "" }
+// answered: a server restarted per test or after a write, or one that
+// works on a fixture copy. Its answers are never shared through the result cache.
+func isolated(srv *config.Server) bool { return perTest(srv) || afterWrite(srv) || srv.Fixture != "" }
 
 // start starts a session of srv: it copies the fixture first, when the
 // server has one, and expands ${fixture} in the command and env. The copy
@@ -66,6 +67,7 @@ func (s *Pool) NoteProbed(suite *config.Suite, srv *config.Server, version strin
 func (s *Pool) closeSession(sess *session.Session, fixture string) error {
 	err := sess.Close()
 	s.fixtures.Delete(sess)
+	s.hints.forget(sess)
 	return errors.Join(err, RemoveFixture(fixture))
 }
 
@@ -90,20 +92,36 @@ func serverRecord(sess *session.Session) rpt.Server {
 	return rec
 }
 
-// TestScope holds the sessions of per_test servers that one test started;
-// they close when the test ends.
+// TestScope holds the sessions of per_test and after_write servers that
+// one test used; they close (or, after_write, may be kept) when the test
+// ends.
 type TestScope struct {
 	mu       sync.Mutex
 	sessions map[*serverEntry]*scopedSession
+	// leases counts the after_write servers the test holds, and waited
+	// the time it spent waiting for them (afterwrite.go).
+	leases int
+	waited time.Duration
+	// reads and tools are what ExpectReads said of the test.
+	reads bool
+	tools []string
 }
 
-// scopedSession is one per_test server's session within a test; the
-// nodes of a composition share it.
+// scopedSession is one per_test or after_write server's session within a
+// test; the nodes of a composition share it.
 type scopedSession struct {
 	once    sync.Once
 	sess    *session.Session
 	fixture string
 	err     error
+	// keeper is the after_write server's keeper the test holds; nil for
+	// a per_test session, or an after_write one of the test's own.
+	keeper *keeper
+	// shared is true when the test shares the keeper's session with
+	// other readers.
+	shared bool
+	// afterWrite marks an after_write server's session.
+	afterWrite bool
 }
 
 type scopeKey struct{}
@@ -149,8 +167,10 @@ func (s *Pool) testSession(ctx context.Context, suite *config.Suite, srv *config
 }
 
 // Close ends the test's sessions, in parallel, and removes their fixture
-// copies.
-func (sc *TestScope) Close(s *Pool) {
+// copies. An after_write server's session is kept for the next test
+// instead when reusable is true (the test passed and is of a kind that
+// only reads) and the session sent only reads (afterwrite.go).
+func (sc *TestScope) Close(s *Pool, reusable bool) {
 	sc.mu.Lock()
 	list := make([]*scopedSession, 0, len(sc.sessions))
 	for _, ss := range sc.sessions {
@@ -160,6 +180,12 @@ func (sc *TestScope) Close(s *Pool) {
 	sc.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, ss := range list {
+		if ss.afterWrite {
+			if ss.sess != nil || ss.keeper != nil {
+				s.release(ss, reusable)
+			}
+			continue
+		}
 		if ss.sess == nil {
 			continue
 		}

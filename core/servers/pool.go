@@ -24,6 +24,12 @@ type Pool struct {
 	m  map[string]*serverEntry
 	// fixtures maps each live session to its fixture copy (lifecycle.go).
 	fixtures sync.Map
+	// hints holds the tool annotations of after_write servers' sessions
+	// (afterwrite.go).
+	hints *ToolHints
+	// closing counts the sessions being closed in the background while
+	// the run goes on (afterwrite.go); Shutdown waits for them too.
+	closing sync.WaitGroup
 }
 
 // serverEntry is one server of one suite at one revision.
@@ -43,15 +49,19 @@ type serverEntry struct {
 	gate sync.RWMutex
 	// fixture is the copy of the server's fixture directory; "" for none.
 	fixture string
-	// first records the first session of a per_test server (whose
-	// sessions close with their tests) for the report; nil otherwise.
+	// first records the first session of a per_test or after_write
+	// server (whose sessions close with their tests) for the report; nil
+	// otherwise.
 	first *rpt.Server
+	// keep holds an after_write server's session between its tests; nil
+	// for other servers (afterwrite.go).
+	keep *keeper
 }
 
 // New returns an empty pool. protocolVersion is the run's revision ("" for
 // the session default); clientVersion is what mcptest says it is.
 func New(protocolVersion, clientVersion string) *Pool {
-	return &Pool{protocolVersion: protocolVersion, clientVersion: clientVersion, m: map[string]*serverEntry{}}
+	return &Pool{protocolVersion: protocolVersion, clientVersion: clientVersion, m: map[string]*serverEntry{}, hints: NewToolHints()}
 }
 
 // Get returns the session of a suite's server at a protocol revision
@@ -68,8 +78,11 @@ func (s *Pool) Get(ctx context.Context, suite *config.Suite, srv *config.Server,
 	}
 	s.mu.Unlock()
 	version = cmp.Or(version, s.protocolVersion)
-	if perTest(srv) {
+	switch {
+	case perTest(srv):
 		return s.testSession(ctx, suite, srv, e, version)
+	case afterWrite(srv):
+		return s.leasedSession(ctx, suite, srv, e, version)
 	}
 	e.once.Do(func() { e.sess, e.fixture, e.err = s.start(ctx, suite, srv, version) })
 	return e.sess, e.err
@@ -96,6 +109,8 @@ func (s *Pool) Shutdown(wg *sync.WaitGroup) []rpt.Server {
 		entries = append(entries, e)
 	}
 	s.mu.Unlock()
+	s.closeKept(entries)
+	s.closingWait(wg)
 	out := make([]rpt.Server, len(entries))
 	for i, e := range entries {
 		rec := rpt.Server{Name: e.name, Transport: e.transport, TargetVersion: e.version}
@@ -111,7 +126,7 @@ func (s *Pool) Shutdown(wg *sync.WaitGroup) []rpt.Server {
 				_ = s.closeSession(e.sess, e.fixture)
 			}()
 		case e.first != nil:
-			// A per_test server's first session, or the compliance
+			// A per_test or after_write server's first session, or the compliance
 			// checks' view of a server no session reached.
 			rec = *e.first
 		}

@@ -292,6 +292,7 @@ func (s *Session) sendCancel(id int64, reason error) {
 		return
 	}
 	frame = append(frame, '\n')
+	s.traffic.note(Message{Kind: SentNotification, Method: "notifications/cancelled"})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed { // Close is waiting on bg, or has already

@@ -55,6 +55,7 @@ type inputRequired struct {
 // InputHandler and retried, or turned into an ErrInputRequired failure:
 // it is never mistaken for the final result.
 func (s *Session) do(ctx context.Context, label, method string, params any) (*Outcome, error) {
+	s.noteRequest(method, params)
 	if !s.opts.modern() {
 		return s.roundTrip(ctx, label, method, params)
 	}
@@ -74,6 +75,7 @@ func (s *Session) do(ctx context.Context, label, method string, params any) (*Ou
 		if round > maxInputRounds {
 			return out, fmt.Errorf("%s: %w: still asking after %d rounds", label, ErrInputRequired, maxInputRounds)
 		}
+		s.noteInputs(ir.InputRequests)
 		responses, herr := s.inputs(ctx, ir.InputRequests)
 		if herr != nil {
 			return out, fmt.Errorf("%s: %w: %s: %w", label, ErrInputRequired, describeInputs(ir), herr)

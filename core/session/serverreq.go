@@ -53,6 +53,7 @@ func (s *Session) observe(msg []byte, env *envelope, src source, at time.Time) b
 		s.addAmbient(*f)
 		s.addAmbient(sent)
 	}
+	s.traffic.note(Message{Kind: SentAnswer, Method: env.Method})
 	s.sendAnswer(frame)
 	return true
 }

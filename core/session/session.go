@@ -102,6 +102,8 @@ type Session struct {
 	inputs     InputHandler
 
 	feeds feeds // captures and the server requests answered (feeds.go)
+
+	traffic ledger // what the client wrote (traffic.go)
 }
 
 // newSession makes a Session over t (which may be filled in later, before
@@ -139,6 +141,7 @@ type clientWriter struct{ s *Session }
 func (w clientWriter) Write(p []byte) (int, error) {
 	// Recorded before sending: the answer may arrive before send returns.
 	id := w.s.expectClientAnswer(p)
+	w.s.noteClientFrame(p)
 	if err := w.s.t.Send(w.s.ctx, p, nil); err != nil {
 		w.s.clientAnswered(id)
 		if w.s.proc == nil {

@@ -9,7 +9,8 @@ import (
 
 // A whole command line wins over a program, a program keeps its
 // arguments, an unmatched command is left alone, and a server converted
-// without --share-servers restarts per test.
+// without --share-servers restarts after a write (per test with
+// --strict-isolation).
 func TestCommandMapRewritesServers(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "a.yaml", "name: a\nserver: {command: go, args: [run, example.com/srv@v1]}\nassert: {tool: t, expect: {not_error: true}}\n")
@@ -28,9 +29,15 @@ func TestCommandMapRewritesServers(t *testing.T) {
 		s := res.Suite.Servers[tc.Server]
 		got = append(got, strings.Join(s.Command, " ")+"|"+s.RestartPolicy)
 	}
-	want := "/bin/srv -v|per_test,/bin/srv --flag|per_test,other|per_test"
+	want := "/bin/srv -v|after_write,/bin/srv --flag|after_write,other|after_write"
 	if strings.Join(got, ",") != want {
 		t.Errorf("commands %q, want %q", strings.Join(got, ","), want)
+	}
+	res, _ = Convert([]string{dir}, Options{Out: filepath.Join(dir, "out.yml"), StrictIsolation: true})
+	for name, s := range res.Suite.Servers {
+		if s.RestartPolicy != "per_test" {
+			t.Errorf("--strict-isolation: server %s has restart_policy %q, want per_test", name, s.RestartPolicy)
+		}
 	}
 	res, _ = Convert([]string{dir}, Options{Out: filepath.Join(dir, "out.yml"), ShareServers: true})
 	for _, s := range res.Suite.Servers {

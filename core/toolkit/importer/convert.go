@@ -29,11 +29,34 @@ type Options struct {
 	// rewrite.
 	Commands CommandMap
 	// ShareServers keeps one process per deduplicated command server for
-	// the whole run. By default each test gets its own process
-	// (restart_policy: per_test), as mcp-assert starts one per file: a
-	// test that crashes its server, or changes its state, then cannot
-	// change another test's verdict.
+	// the whole run (restart_policy per_run), except for servers with a
+	// fixture, which keep the default. By default (restart_policy
+	// after_write) a test gets a fresh process whenever the test before
+	// it could have changed the server's state (a write, a tool the
+	// server does not annotate read-only, a failure, a crash): the
+	// isolation mcp-assert gives by starting a server per file, as far as
+	// the server's own annotations tell, without its cost.
 	ShareServers bool
+	// StrictIsolation gives every test a process of its own
+	// (restart_policy per_test), exactly as mcp-assert does, even after
+	// tests that only read.
+	StrictIsolation bool
+}
+
+// The restart policies the importer writes.
+const (
+	policyPerTest    = "per_test"
+	policyAfterWrite = "after_write"
+)
+
+// isolation is the restart_policy of a command server that must not
+// share state between tests: per_test with StrictIsolation, else
+// after_write.
+func (o Options) isolation() string {
+	if o.StrictIsolation {
+		return policyPerTest
+	}
+	return policyAfterWrite
 }
 
 // Issue is one construct that was not converted (or converted with a
@@ -280,7 +303,7 @@ func (c *converter) server(path string, doc *yaml.Node, a *assertFile) (string, 
 		}
 		srv.Command = cmd
 		if !c.opt.ShareServers {
-			srv.RestartPolicy = "per_test"
+			srv.RestartPolicy = c.opt.isolation()
 		}
 	default:
 		c.issue(path, lineOf(doc, "server"), false, "server has neither command nor url")
@@ -302,7 +325,7 @@ func (c *converter) server(path string, doc *yaml.Node, a *assertFile) (string, 
 			return "", false
 		}
 		srv.Fixture = c.rel(dir)
-		srv.RestartPolicy = "per_test"
+		srv.RestartPolicy = c.opt.isolation()
 		fixtureAbs, _ = filepath.Abs(dir)
 	}
 	if cc := b.ClientCapabilities; cc != nil {
