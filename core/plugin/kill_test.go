@@ -62,6 +62,10 @@ func installTextPlugin(t *testing.T) *Found {
 // returns: no process and no zombie is left, without any wait or poll.
 func TestCloseKillsAndReapsPluginProcesses(t *testing.T) {
 	f := installTextPlugin(t)
+	// go-plugin's socket goes in TMPDIR: a killed plugin cannot remove it,
+	// so the host must (it used to be left behind on every run).
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	var logged syncBuffer
 	logger := hclog.New(&hclog.LoggerOptions{Output: &logged, Level: hclog.Info})
 	h := NewHost(&ExecLauncher{Logger: logger, digests: newDigestCache("")}, HostOptions{})
@@ -80,6 +84,12 @@ func TestCloseKillsAndReapsPluginProcesses(t *testing.T) {
 	}
 	if !inst.Exited() {
 		t.Error("the instance does not say the plugin exited")
+	}
+	if inst.socket == "" || !strings.HasPrefix(inst.socket, tmp) {
+		t.Errorf("the plugin's socket %q is not under TMPDIR %s", inst.socket, tmp)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in TMPDIR after Close: %v", left)
 	}
 	// The death the host caused is no error worth showing the user.
 	if out := logged.String(); strings.Contains(out, "[ERROR]") || strings.Contains(out, "[WARN]") {

@@ -193,7 +193,8 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		client.Kill()
 		return nil, newPluginError(f, fmt.Errorf("%w: dispense info: %v", ErrPluginStart, err), ring.Tail(10))
 	}
-	return &execInstance{client: client, rpc: rpc, ring: ring, done: info.Done(), proc: cmd.Process, killed: killed}, nil
+	return &execInstance{client: client, rpc: rpc, ring: ring, done: info.Done(), proc: cmd.Process, killed: killed,
+		socket: unixSocket(client)}, nil
 }
 
 func (l *ExecLauncher) classifyStartError(f *Found, exe string, err error) error {
@@ -216,6 +217,10 @@ type execInstance struct {
 	// killed is set once the host kills the plugin, so go-plugin's
 	// complaints about the death it caused are not shown (quietKill).
 	killed *atomic.Bool
+	// socket is the path of the Unix socket the plugin listened on; a
+	// plugin that exits on its own removes it, one that is killed cannot,
+	// so Kill does.
+	socket string
 }
 
 func (e *execInstance) Dispense(kind string) (any, error) { return e.rpc.Dispense(kind) }
@@ -234,7 +239,31 @@ func (e *execInstance) Kill() {
 		_ = e.proc.Kill()
 	}
 	e.client.Kill()
+	removeSocket(e.socket)
 }
+
+// unixSocket is the path of the Unix socket client's plugin serves on, or
+// "" when it serves elsewhere (TCP on systems without Unix sockets).
+func unixSocket(client *goplugin.Client) string {
+	rc := client.ReattachConfig()
+	if rc == nil || rc.Addr == nil || rc.Addr.Network() != "unix" {
+		return ""
+	}
+	return rc.Addr.String()
+}
+
+// removeSocket deletes the socket file a killed plugin left, and nothing
+// else: a path that is no longer a socket (reused for something else) is
+// left alone.
+func removeSocket(path string) {
+	if path == "" {
+		return
+	}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSocket != 0 {
+		_ = os.Remove(path)
+	}
+}
+
 func (e *execInstance) Exited() bool            { return e.client.Exited() }
 func (e *execInstance) StderrTail(n int) string { return e.ring.Tail(n) }
 func (e *execInstance) Done() <-chan struct{}   { return e.done }
