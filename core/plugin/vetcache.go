@@ -262,11 +262,23 @@ func (c *vetCache) save() {
 		for k := range entries {
 			keys = append(keys, k)
 		}
-		// Newest first; ties in key order, so the result is the same
-		// whatever the map's order.
+		// Newest first; on the same day what this process learnt or
+		// used first (a day holds many verdicts: were ties settled by key
+		// alone, a full cache would keep the smallest keys of the day and
+		// drop every new verdict at once, so its suites would be vetted
+		// by starting the plugins on every run); then key order, so the
+		// result is the same whatever the map's order.
 		slices.SortFunc(keys, func(a, b string) int {
 			if da, db := entries[a].Day, entries[b].Day; da != db {
 				return int(db - da)
+			}
+			_, na := added[a]
+			_, nb := added[b]
+			if na != nb {
+				if na {
+					return -1
+				}
+				return 1
 			}
 			if a < b {
 				return -1

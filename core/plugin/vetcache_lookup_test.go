@@ -94,3 +94,29 @@ func TestVetCacheLookupFindsWhatTheFileHolds(t *testing.T) {
 		t.Error("an over-long message was taken as a verdict")
 	}
 }
+
+// A verdict learnt on a day when the cache is already full of verdicts
+// of that day is kept (an older one of the day goes), even when its key
+// sorts after all of theirs: settling ties by key alone dropped it at
+// once, and the suite's plugins were started for vetting on every run.
+func TestVetCacheFullOfTodayKeepsNewVerdicts(t *testing.T) {
+	path, keys := writeFullVetFile(t)
+	maxKey := ""
+	for _, k := range keys {
+		maxKey = max(maxKey, k)
+	}
+	fresh := ""
+	for i := 0; fresh <= maxKey; i++ {
+		fresh = vetKey("new", "matcher", "exact", fmt.Appendf(nil, "%d", i))
+	}
+	c := newVetCache(path)
+	c.record(fresh, nil)
+	c.save()
+	got := readVetFile(path)
+	if _, kept := got[fresh]; !kept || len(got) != maxVetEntries {
+		t.Fatalf("%d entries, new verdict kept: %v; want %d with it", len(got), kept, maxVetEntries)
+	}
+	if err, ok := newVetCache(path).lookup(fresh); !ok || err != nil {
+		t.Errorf("next run's lookup of the new verdict: %v, %v", err, ok)
+	}
+}
