@@ -133,6 +133,9 @@ const (
 	// depend on the key and the argument alone, so the host may remember
 	// them across runs.
 	CapabilityVetPure = contract.CapabilityVetPure
+	// CapabilityNoHost declares that the plugin never calls its Host, so
+	// the host need not serve one to it.
+	CapabilityNoHost = contract.CapabilityNoHost
 )
 
 // The component kinds.

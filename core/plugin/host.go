@@ -275,7 +275,7 @@ func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 			ErrDescribeMismatch, diff, f.ManifestPath))
 	}
 	inc.desc = desc
-	if err := inc.info.Configure(cctx, h.opts.Services, h.opts.RunJSON); err != nil {
+	if err := inc.info.Configure(cctx, h.servicesFor(desc), h.opts.RunJSON); err != nil {
 		return fail(fmt.Errorf("%w: configure: %w", ErrPluginStart, err))
 	}
 	for _, c := range desc.Components {

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -59,9 +60,13 @@ type vetVerdict struct {
 type vetCache struct {
 	path string // "" disables the cache
 
-	once    sync.Once
+	once sync.Once
+	// raw is the file as read, searched one key at a time: a run looks up
+	// a handful of its up to maxVetEntries verdicts, and decoding them all
+	// cost each run a millisecond or more.
+	raw     []byte
 	mu      sync.Mutex
-	entries map[string]vetVerdict
+	entries map[string]vetVerdict // verdicts looked up or learnt by this process
 	// added holds the verdicts this process learnt or used on a new day;
 	// they are merged into the file on save.
 	added map[string]vetVerdict
@@ -106,7 +111,47 @@ func today() int64 { return time.Now().Unix() / 86400 }
 
 // load reads the cache file once.
 func (c *vetCache) load() {
-	c.entries = readVetFile(c.path)
+	c.raw = readVetRaw(c.path)
+	c.entries = map[string]vetVerdict{}
+}
+
+// readVetRaw returns the bytes of the cache file at path, or nil for an
+// unreadable or foreign file or one that is not a whole JSON object (a
+// file cut short is not searched).
+func readVetRaw(path string) []byte {
+	raw := readPrivateCache(path, maxVetCacheSize)
+	t := bytes.TrimSpace(raw)
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
+		return nil
+	}
+	return raw
+}
+
+// findVerdict returns the verdict of key (lower-case hex, as vetKey
+// makes) in raw, a cache file as save writes it, without decoding the
+// rest. The key's quoted spelling followed by a colon cannot occur inside
+// a message, where a quote is escaped, so the first match is the entry.
+func findVerdict(raw []byte, key string) (vetVerdict, bool) {
+	if len(raw) == 0 {
+		return vetVerdict{}, false
+	}
+	var pat [2*sha256.Size + 3]byte
+	if len(key) != 2*sha256.Size {
+		return vetVerdict{}, false
+	}
+	pat[0] = '"'
+	copy(pat[1:], key)
+	pat[len(pat)-2], pat[len(pat)-1] = '"', ':'
+	i := bytes.Index(raw, pat[:])
+	if i < 0 {
+		return vetVerdict{}, false
+	}
+	var v vetVerdict
+	dec := json.NewDecoder(bytes.NewReader(raw[i+len(pat):]))
+	if dec.Decode(&v) != nil || len(v.Err) > maxVetMessage {
+		return vetVerdict{}, false
+	}
+	return v, true
 }
 
 // readVetFile returns the verdicts of the file at path; an unreadable,
@@ -149,7 +194,10 @@ func (c *vetCache) lookup(key string) (error, bool) {
 	defer c.mu.Unlock()
 	v, ok := c.entries[key]
 	if !ok {
-		return nil, false
+		if v, ok = findVerdict(c.raw, key); !ok {
+			return nil, false
+		}
+		c.entries[key] = v
 	}
 	if d := today(); v.Day < d {
 		// Used again on a new day: the file learns it on save, so a
@@ -214,11 +262,23 @@ func (c *vetCache) save() {
 		for k := range entries {
 			keys = append(keys, k)
 		}
-		// Newest first; ties in key order, so the result is the same
-		// whatever the map's order.
+		// Newest first; on the same day what this process learnt or
+		// used first (a day holds many verdicts: were ties settled by key
+		// alone, a full cache would keep the smallest keys of the day and
+		// drop every new verdict at once, so its suites would be vetted
+		// by starting the plugins on every run); then key order, so the
+		// result is the same whatever the map's order.
 		slices.SortFunc(keys, func(a, b string) int {
 			if da, db := entries[a].Day, entries[b].Day; da != db {
 				return int(db - da)
+			}
+			_, na := added[a]
+			_, nb := added[b]
+			if na != nb {
+				if na {
+					return -1
+				}
+				return 1
 			}
 			if a < b {
 				return -1

@@ -15,6 +15,15 @@ type Host interface {
 	Embed(ctx context.Context, provider string, req EmbedRequest) (EmbedResponse, error)
 }
 
+// CapabilityNoHost declares that the plugin never calls its Host. The
+// host then does not serve the Host to it: no broker connection is
+// offered at start, which spares every start of the plugin a listener, a
+// gRPC server and a round trip on each side. Should the plugin call its
+// Host all the same, the call returns ErrNoHost. Plugins that declare
+// nothing are offered the Host as before; reporters and providers, which
+// are never handed one, need not declare it.
+const CapabilityNoHost = "no-host"
+
 // ErrNoHost is returned by Host methods when the host offers no Host service.
 var ErrNoHost = errors.New("mcptest host offers no model calls to this plugin")
 

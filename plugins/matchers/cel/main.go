@@ -71,6 +71,6 @@ func pluginWith(budget time.Duration) *sdk.Plugin {
 		Matchers: map[string]sdk.Matcher{matcherKey: m},
 
 		// Vetting only parses the argument: verdicts may be remembered.
-		Capabilities: []string{sdk.CapabilityVetPure},
+		Capabilities: []string{sdk.CapabilityVetPure, sdk.CapabilityNoHost},
 	}
 }

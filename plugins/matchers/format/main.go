@@ -54,6 +54,6 @@ func newPlugin() *sdk.Plugin {
 		Matchers: ms,
 
 		// Vetting only parses the argument: verdicts may be remembered.
-		Capabilities: []string{sdk.CapabilityVetPure},
+		Capabilities: []string{sdk.CapabilityVetPure, sdk.CapabilityNoHost},
 	}
 }

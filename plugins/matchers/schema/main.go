@@ -64,6 +64,6 @@ func pluginWith(l limits) *sdk.Plugin {
 		Matchers: map[string]sdk.Matcher{matcherKey: newMatcher(l)},
 
 		// Vetting only parses the argument: verdicts may be remembered.
-		Capabilities: []string{sdk.CapabilityVetPure},
+		Capabilities: []string{sdk.CapabilityVetPure, sdk.CapabilityNoHost},
 	}
 }

@@ -46,6 +46,6 @@ func newPlugin() *sdk.Plugin {
 		Matchers: map[string]sdk.Matcher{matcherKey: newMatcher()},
 
 		// Vetting only parses the argument: verdicts may be remembered.
-		Capabilities: []string{sdk.CapabilityVetPure},
+		Capabilities: []string{sdk.CapabilityVetPure, sdk.CapabilityNoHost},
 	}
 }

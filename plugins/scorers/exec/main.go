@@ -35,5 +35,7 @@ func newPlugin() *sdk.Plugin {
 		Name:    pluginName,
 		Version: pluginVersion,
 		Scorers: map[string]sdk.Scorer{"exec": &execScorer{}},
+		// The command scores; the plugin never asks for model calls.
+		Capabilities: []string{sdk.CapabilityNoHost},
 	}
 }

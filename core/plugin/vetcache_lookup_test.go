@@ -1,0 +1,122 @@
+package plugin
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFullVetFile writes a cache of maxVetEntries verdicts, as save
+// would, and returns its path and the keys it holds: the first entry is a
+// rejection, the others acceptances.
+func writeFullVetFile(t *testing.T) (string, []string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "plugin-vetting.json")
+	full := map[string]vetVerdict{}
+	keys := make([]string, 0, maxVetEntries)
+	for i := range maxVetEntries {
+		k := vetKey("id", "matcher", "exact", fmt.Appendf(nil, "%d", i))
+		v := vetVerdict{Day: today()}
+		if i == 0 {
+			// A message quoting another key cannot be mistaken for it.
+			v.Err = fmt.Sprintf(`bad {"%s": 1}`, vetKey("id", "matcher", "exact", []byte(`"quoted"`)))
+		}
+		full[k] = v
+		keys = append(keys, k)
+	}
+	raw, err := json.Marshal(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, keys
+}
+
+// A lookup reads the verdict of its key from the file without decoding
+// every entry: with the cache full, a few lookups stay a few allocations
+// (decoding the whole file took tens of thousands).
+func TestVetCacheLookupDoesNotDecodeTheWholeFile(t *testing.T) {
+	path, keys := writeFullVetFile(t)
+	allocs := testing.AllocsPerRun(5, func() {
+		c := newVetCache(path)
+		for _, k := range keys[len(keys)-3:] {
+			if err, ok := c.lookup(k); !ok || err != nil {
+				t.Fatalf("lookup of a remembered acceptance: %v, %v", err, ok)
+			}
+		}
+	})
+	// The file's bytes, the map of looked-up verdicts, a decoder per hit.
+	if allocs > 100 {
+		t.Errorf("three lookups in a full cache: %.0f allocations, want at most 100", allocs)
+	}
+}
+
+// The search finds exactly what decoding the file would: acceptances,
+// rejections with their message, no entry for an unknown key or for a key
+// quoted inside a message, and nothing from a file cut short.
+func TestVetCacheLookupFindsWhatTheFileHolds(t *testing.T) {
+	path, keys := writeFullVetFile(t)
+	c := newVetCache(path)
+	if err, ok := c.lookup(keys[0]); !ok || err == nil || !strings.HasPrefix(err.Error(), "bad {") {
+		t.Errorf("remembered rejection: %v, %v", err, ok)
+	}
+	if err, ok := c.lookup(keys[100]); !ok || err != nil {
+		t.Errorf("remembered acceptance: %v, %v", err, ok)
+	}
+	for name, k := range map[string]string{
+		"unknown": vetKey("id", "matcher", "exact", []byte(`"never"`)),
+		"quoted":  vetKey("id", "matcher", "exact", []byte(`"quoted"`)),
+	} {
+		if err, ok := c.lookup(k); ok {
+			t.Errorf("%s key found: %v", name, err)
+		}
+	}
+
+	raw, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, raw[:len(raw)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := newVetCache(path).lookup(keys[0]); ok {
+		t.Error("a verdict was read from a file cut short")
+	}
+
+	long := vetKey("id", "matcher", "exact", []byte(`"long"`))
+	raw = fmt.Appendf(nil, `{%q:{"e":%q,"d":1}}`, long, strings.Repeat("x", maxVetMessage+1))
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := newVetCache(path).lookup(long); ok {
+		t.Error("an over-long message was taken as a verdict")
+	}
+}
+
+// A verdict learnt on a day when the cache is already full of verdicts
+// of that day is kept (an older one of the day goes), even when its key
+// sorts after all of theirs: settling ties by key alone dropped it at
+// once, and the suite's plugins were started for vetting on every run.
+func TestVetCacheFullOfTodayKeepsNewVerdicts(t *testing.T) {
+	path, keys := writeFullVetFile(t)
+	maxKey := ""
+	for _, k := range keys {
+		maxKey = max(maxKey, k)
+	}
+	fresh := ""
+	for i := 0; fresh <= maxKey; i++ {
+		fresh = vetKey("new", "matcher", "exact", fmt.Appendf(nil, "%d", i))
+	}
+	c := newVetCache(path)
+	c.record(fresh, nil)
+	c.save()
+	got := readVetFile(path)
+	if _, kept := got[fresh]; !kept || len(got) != maxVetEntries {
+		t.Fatalf("%d entries, new verdict kept: %v; want %d with it", len(got), kept, maxVetEntries)
+	}
+	if err, ok := newVetCache(path).lookup(fresh); !ok || err != nil {
+		t.Errorf("next run's lookup of the new verdict: %v, %v", err, ok)
+	}
+}
