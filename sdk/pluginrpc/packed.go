@@ -118,6 +118,22 @@ type packedBuffers struct {
 
 var packedPool = sync.Pool{New: func() any { return &packedBuffers{w: packedWriter{strs: map[string]uint64{}}} }}
 
+// packedKept keeps the buffers of the batches in flight (the host sends up
+// to GOMAXPROCS calls per plugin at once) across collections; packedPool
+// takes the rest.
+var packedKept = NewKeepList[*packedBuffers](4)
+
+// packedKeptMax is the largest buffer packedKept holds for good.
+const packedKeptMax = 1 << 20
+
+// getPackedBuffers returns buffers for one batch.
+func getPackedBuffers() *packedBuffers {
+	if p, ok := packedKept.Get(); ok {
+		return p
+	}
+	return packedPool.Get().(*packedBuffers)
+}
+
 // packedKeepMax is the largest buffer kept for reuse; a bigger one goes to
 // the collector rather than stay alive in the pool.
 const packedKeepMax = 8 << 20
@@ -130,6 +146,9 @@ func (p *packedBuffers) release() {
 	clear(p.w.strs)
 	p.w.table, p.w.n = p.w.table[:0], 0
 	p.body, p.out = p.body[:0], p.out[:0]
+	if cap(p.out) <= packedKeptMax && cap(p.body) <= packedKeptMax && cap(p.w.table) <= packedKeptMax && packedKept.Put(p) {
+		return
+	}
 	packedPool.Put(p)
 }
 
@@ -143,7 +162,7 @@ func encodePackedItems(items []MatchItem) []byte {
 // buffers. The bytes stay valid until release is called, which the caller
 // does once the call has returned (gRPC has encoded the request by then).
 func EncodePackedItems(items []MatchItem) (packed []byte, release func()) {
-	bufs := packedPool.Get().(*packedBuffers)
+	bufs := getPackedBuffers()
 	return encodePackedItemsInto(bufs, items), bufs.release
 }
 
