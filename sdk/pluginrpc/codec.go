@@ -78,6 +78,9 @@ func (poolCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	if m == nil {
 		return fmt.Errorf("proto: cannot unmarshal into %T, want a proto.Message", v)
 	}
+	if unmarshalPacked(data, m) {
+		return nil
+	}
 	buf := data.MaterializeToBuffer(msgPool)
 	defer buf.Free()
 	return proto.Unmarshal(buf.ReadOnlyData(), m)
