@@ -17,9 +17,21 @@ type chunkBuf struct {
 
 var chunkBufPool = sync.Pool{New: func() any { return new(chunkBuf) }}
 
+// chunkBufKept keeps the buffers of the calls in flight across
+// collections, which the host runs often while a large plan is live and
+// which empty chunkBufPool; the pool takes what does not fit.
+var chunkBufKept = pluginrpc.NewKeepList[*chunkBuf](8)
+
+// chunkBufKeptMax is the most items of a buffer chunkBufKept holds for
+// good (the host's default batch).
+const chunkBufKeptMax = 1000
+
 // getChunkBuf returns a buffer whose slices have n elements.
 func getChunkBuf(n int) *chunkBuf {
-	b := chunkBufPool.Get().(*chunkBuf)
+	b, ok := chunkBufKept.Get()
+	if !ok {
+		b = chunkBufPool.Get().(*chunkBuf)
+	}
 	if cap(b.items) < n {
 		b.items = make([]pluginrpc.MatchItem, n)
 		b.results = make([]pluginrpc.MatchItemResult, n)
@@ -33,5 +45,8 @@ func getChunkBuf(n int) *chunkBuf {
 func (b *chunkBuf) release() {
 	clear(b.items)
 	clear(b.results)
+	if cap(b.items) <= chunkBufKeptMax && chunkBufKept.Put(b) {
+		return
+	}
 	chunkBufPool.Put(b)
 }

@@ -78,6 +78,9 @@ func (poolCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	if m == nil {
 		return fmt.Errorf("proto: cannot unmarshal into %T, want a proto.Message", v)
 	}
+	if unmarshalPacked(data, m) {
+		return nil
+	}
 	buf := data.MaterializeToBuffer(msgPool)
 	defer buf.Free()
 	return proto.Unmarshal(buf.ReadOnlyData(), m)
@@ -115,14 +118,34 @@ const (
 	poolMaxShift = 24
 )
 
+// keptMaxShift is the largest tier whose buffers are also kept across
+// garbage collections, keptPerTier how many of each: a batch's messages
+// fall in these tiers, and a few of each cover the calls in flight. What
+// stays alive for good is under 8 MiB.
+const (
+	keptMaxShift = 20
+	keptPerTier  = 4
+)
+
 // bufferPool is a gRPC buffer pool in power-of-two tiers that hands out
 // buffers without zeroing them (see the codec's comment for why that is
-// safe for its users). Only the codec uses it.
+// safe for its users). Only the codec uses it. Each tier up to
+// keptMaxShift keeps a few buffers in a KeepList, which collections do not
+// empty, before its sync.Pool.
 type bufferPool struct {
+	kept  [keptMaxShift - poolMinShift + 1]*KeepList[*[]byte]
 	tiers [poolMaxShift - poolMinShift + 1]sync.Pool
 }
 
-var msgPool = &bufferPool{}
+var msgPool = newBufferPool()
+
+func newBufferPool() *bufferPool {
+	p := &bufferPool{}
+	for i := range p.kept {
+		p.kept[i] = NewKeepList[*[]byte](keptPerTier)
+	}
+	return p
+}
 
 var _ mem.BufferPool = (*bufferPool)(nil)
 
@@ -147,6 +170,12 @@ func (p *bufferPool) Get(size int) *[]byte {
 		b := make([]byte, size)
 		return &b
 	}
+	if shift <= keptMaxShift {
+		if v, ok := p.kept[shift-poolMinShift].Get(); ok {
+			*v = (*v)[:size]
+			return v
+		}
+	}
 	if v, ok := p.tiers[shift-poolMinShift].Get().(*[]byte); ok {
 		*v = (*v)[:size]
 		return v
@@ -163,5 +192,9 @@ func (p *bufferPool) Put(b *[]byte) {
 		return
 	}
 	*b = (*b)[:0]
-	p.tiers[bits.Len(uint(c))-1-poolMinShift].Put(b)
+	shift := bits.Len(uint(c)) - 1
+	if shift <= keptMaxShift && p.kept[shift-poolMinShift].Put(b) {
+		return
+	}
+	p.tiers[shift-poolMinShift].Put(b)
 }

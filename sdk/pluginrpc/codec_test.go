@@ -52,7 +52,7 @@ func TestPoolCodecWritesProtobuf(t *testing.T) {
 // TestBufferPoolTiers: Get returns the length asked for, in a buffer of a
 // pool size; Put keeps only the pool's own sizes.
 func TestBufferPoolTiers(t *testing.T) {
-	p := &bufferPool{}
+	p := newBufferPool()
 	for _, size := range []int{0, 1, 1 << poolMinShift, 1<<poolMinShift + 1, 300_000, 1 << poolMaxShift} {
 		b := p.Get(size)
 		if len(*b) != size {

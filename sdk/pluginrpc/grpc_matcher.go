@@ -84,7 +84,10 @@ func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (
 
 // matchPacked serves a batch in the packed encoding (packed.go).
 func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, packed []byte) (*pluginv1.MatchResponse, error) {
-	scratch := packedScratchPool.Get().(*packedScratch)
+	scratch, ok := packedScratchKept.Get()
+	if !ok {
+		scratch = packedScratchPool.Get().(*packedScratch)
+	}
 	// Deferred, so it runs once the results are encoded.
 	defer scratch.release()
 	items, contexts, err := decodePackedItemsInto(packed, scratch.items)
@@ -127,6 +130,11 @@ type packedScratch struct {
 
 var packedScratchPool = sync.Pool{New: func() any { return new(packedScratch) }}
 
+// packedScratchKept keeps the arrays of the batches in flight across
+// collections (the plugin collects every few batches, which would empty
+// packedScratchPool); the pool takes what does not fit.
+var packedScratchKept = NewKeepList[*packedScratch](4)
+
 // packedScratchMax is the most items whose arrays are kept for reuse.
 const packedScratchMax = 4096
 
@@ -139,6 +147,9 @@ func (sc *packedScratch) release() {
 	clear(sc.items[:cap(sc.items)])
 	clear(sc.results[:cap(sc.results)])
 	sc.items, sc.results = sc.items[:0], sc.results[:0]
+	if packedScratchKept.Put(sc) {
+		return
+	}
 	packedScratchPool.Put(sc)
 }
 

@@ -118,6 +118,22 @@ type packedBuffers struct {
 
 var packedPool = sync.Pool{New: func() any { return &packedBuffers{w: packedWriter{strs: map[string]uint64{}}} }}
 
+// packedKept keeps the buffers of the batches in flight (the host sends up
+// to GOMAXPROCS calls per plugin at once) across collections; packedPool
+// takes the rest.
+var packedKept = NewKeepList[*packedBuffers](4)
+
+// packedKeptMax is the largest buffer packedKept holds for good.
+const packedKeptMax = 1 << 20
+
+// getPackedBuffers returns buffers for one batch.
+func getPackedBuffers() *packedBuffers {
+	if p, ok := packedKept.Get(); ok {
+		return p
+	}
+	return packedPool.Get().(*packedBuffers)
+}
+
 // packedKeepMax is the largest buffer kept for reuse; a bigger one goes to
 // the collector rather than stay alive in the pool.
 const packedKeepMax = 8 << 20
@@ -130,6 +146,9 @@ func (p *packedBuffers) release() {
 	clear(p.w.strs)
 	p.w.table, p.w.n = p.w.table[:0], 0
 	p.body, p.out = p.body[:0], p.out[:0]
+	if cap(p.out) <= packedKeptMax && cap(p.body) <= packedKeptMax && cap(p.w.table) <= packedKeptMax && packedKept.Put(p) {
+		return
+	}
 	packedPool.Put(p)
 }
 
@@ -143,7 +162,7 @@ func encodePackedItems(items []MatchItem) []byte {
 // buffers. The bytes stay valid until release is called, which the caller
 // does once the call has returned (gRPC has encoded the request by then).
 func EncodePackedItems(items []MatchItem) (packed []byte, release func()) {
-	bufs := packedPool.Get().(*packedBuffers)
+	bufs := getPackedBuffers()
 	return encodePackedItemsInto(bufs, items), bufs.release
 }
 
@@ -322,6 +341,10 @@ func decodePackedItemsInto(b []byte, buf []packedItem) ([]packedItem, []packedCo
 	ctxs := make([]packedContext, r.count("context count", 5))
 	for i := range ctxs {
 		c := &ctxs[i]
+		if rest, ok := fastContext(r.b, table, c); ok && packedFast && r.err == nil {
+			r.b = rest
+			continue
+		}
 		c.testID, c.testName = r.str(table, "test id"), r.str(table, "test name")
 		c.suiteFile, c.suiteDir = r.str(table, "suite file"), r.str(table, "suite dir")
 		c.update = r.byte("update flag") == 1
@@ -332,6 +355,10 @@ func decodePackedItemsInto(b []byte, buf []packedItem) ([]packedItem, []packedCo
 	items := slices.Grow(buf[:0], n)[:n]
 	for i := range items {
 		it := &items[i]
+		if rest, ok := fastItem(r.b, table, len(ctxs), it); ok && packedFast && r.err == nil {
+			r.b = rest
+			continue
+		}
 		it.key, it.target, it.message = r.str(table, "key"), r.str(table, "target"), r.str(table, "message")
 		it.context = r.uvarint("context")
 		if r.err == nil && it.context > uint64(len(ctxs)) {
@@ -346,6 +373,75 @@ func decodePackedItemsInto(b []byte, buf []packedItem) ([]packedItem, []packedCo
 		return nil, nil, r.err
 	}
 	return items, ctxs, nil
+}
+
+// The fast readers below decode a context or an item whose integers all
+// fit in one or two bytes (table indexes under 16,384, values under that
+// length: nearly every batch) with one call and no error bookkeeping. They
+// accept exactly what the general reader accepts; on anything else they
+// report false and the general reader, which names the fault, reads it.
+
+// packedFast turns the fast readers on; tests turn them off to compare.
+var packedFast = true
+
+// uv12 reads a varint of one or two bytes; n is 0 if it is longer or b
+// ends first.
+func uv12(b []byte) (v uint64, n int) {
+	if len(b) > 0 && b[0] < 0x80 {
+		return uint64(b[0]), 1
+	}
+	if len(b) > 1 && b[1] < 0x80 {
+		return uint64(b[0]&0x7f) | uint64(b[1])<<7, 2
+	}
+	return 0, 0
+}
+
+// fastContext reads one test context into c and returns the rest of b.
+func fastContext(b []byte, table []string, c *packedContext) ([]byte, bool) {
+	var idx [4]uint64
+	for k := range idx {
+		v, n := uv12(b)
+		if n == 0 || v >= uint64(len(table)) {
+			return nil, false
+		}
+		idx[k], b = v, b[n:]
+	}
+	if len(b) == 0 {
+		return nil, false
+	}
+	c.testID, c.testName, c.suiteFile, c.suiteDir = table[idx[0]], table[idx[1]], table[idx[2]], table[idx[3]]
+	c.update = b[0] == 1
+	return b[1:], true
+}
+
+// fastItem reads one item into it and returns the rest of b.
+func fastItem(b []byte, table []string, nctx int, it *packedItem) ([]byte, bool) {
+	var idx [3]uint64
+	for k := range idx {
+		v, n := uv12(b)
+		if n == 0 || v >= uint64(len(table)) {
+			return nil, false
+		}
+		idx[k], b = v, b[n:]
+	}
+	ctx, n := uv12(b)
+	if n == 0 || ctx > uint64(nctx) {
+		return nil, false
+	}
+	b = b[n:]
+	var vals [3][]byte
+	for k := range vals {
+		l, n := uv12(b)
+		if n == 0 || l > uint64(len(b)-n) {
+			return nil, false
+		}
+		end := n + int(l)
+		vals[k], b = b[n:end:end], b[end:]
+	}
+	it.key, it.target, it.message = table[idx[0]], table[idx[1]], table[idx[2]]
+	it.context = ctx
+	it.actual, it.argument, it.options = vals[0], vals[1], vals[2]
+	return b, true
 }
 
 // encodePackedResults encodes one result per item, in item order.

@@ -1,0 +1,26 @@
+package plugin
+
+import (
+	"runtime"
+	"testing"
+)
+
+// TestChunkBufKeptAcrossCollections: the items and results of a batch call
+// are reused after the collections a large run makes between batches (a
+// sync.Pool alone dropped them), and they come back cleared.
+func TestChunkBufKeptAcrossCollections(t *testing.T) {
+	b := getChunkBuf(500)
+	b.items[0].Key = "exact"
+	b.release()
+	for range 3 {
+		runtime.GC()
+	}
+	again := getChunkBuf(500)
+	defer again.release()
+	if again != b {
+		t.Fatal("the batch buffer was not kept across collections")
+	}
+	if again.items[0].Key != "" {
+		t.Fatal("a reused batch buffer still holds the last batch's items")
+	}
+}

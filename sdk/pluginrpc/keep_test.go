@@ -1,0 +1,84 @@
+package pluginrpc
+
+import (
+	"runtime"
+	"testing"
+)
+
+// collect runs enough collections to empty any sync.Pool.
+func collect() {
+	for range 3 {
+		runtime.GC()
+	}
+}
+
+// TestKeepListSurvivesCollections: what a KeepList holds is still there
+// after collections (a sync.Pool would have dropped it), up to its
+// capacity, most recent first; a nil list keeps nothing.
+func TestKeepListSurvivesCollections(t *testing.T) {
+	k := NewKeepList[*int](2)
+	a, b, c := new(int), new(int), new(int)
+	if !k.Put(a) || !k.Put(b) {
+		t.Fatal("a list with room refused a value")
+	}
+	if k.Put(c) {
+		t.Fatal("a full list kept a third value")
+	}
+	collect()
+	if v, ok := k.Get(); !ok || v != b {
+		t.Fatalf("first Get = %p, %v; want the last value put (%p)", v, ok, b)
+	}
+	if v, ok := k.Get(); !ok || v != a {
+		t.Fatalf("second Get = %p, %v; want %p", v, ok, a)
+	}
+	if _, ok := k.Get(); ok {
+		t.Fatal("an empty list returned a value")
+	}
+	var none *KeepList[*int]
+	if none.Put(a) {
+		t.Fatal("a nil list kept a value")
+	}
+	if _, ok := none.Get(); ok {
+		t.Fatal("a nil list returned a value")
+	}
+}
+
+// TestBufferPoolKeepsBatchBuffersAcrossCollections: a message buffer of a
+// batch's size is reused after collections, instead of allocated, zeroed
+// and faulted in again; one beyond the kept tiers is not held for good.
+func TestBufferPoolKeepsBatchBuffersAcrossCollections(t *testing.T) {
+	p := newBufferPool()
+	b := p.Get(300_000)
+	p.Put(b)
+	collect()
+	if again := p.Get(300_000); again != b {
+		t.Fatal("a batch-sized buffer was not kept across collections")
+	}
+	big := p.Get(1<<keptMaxShift + 1)
+	p.Put(big)
+	for i := range p.kept {
+		if n := len(p.kept[i].free); n != 0 {
+			t.Fatalf("tier %d holds %d buffers for good after a buffer beyond the kept tiers was put", i+poolMinShift, n)
+		}
+	}
+}
+
+// TestPackedBuffersKeptAcrossCollections: the host's encoding buffers of a
+// batch survive collections.
+func TestPackedBuffersKeptAcrossCollections(t *testing.T) {
+	items := []MatchItem{{Key: "exact", Actual: []byte(`"a"`), Argument: []byte(`"a"`)}}
+	// Start from an empty list, whatever other tests left in it.
+	for {
+		if _, ok := packedKept.Get(); !ok {
+			break
+		}
+	}
+	_, release := EncodePackedItems(items)
+	release()
+	collect()
+	p := getPackedBuffers()
+	if cap(p.out) == 0 {
+		t.Fatal("the packed buffers of the last batch were not kept across collections")
+	}
+	p.release()
+}
