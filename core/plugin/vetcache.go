@@ -32,6 +32,12 @@ const (
 	// distinct arguments than the cache can hold starts its plugins for
 	// vetting anyway, and hashing its every argument would only add work.
 	maxVetLookups = maxVetEntries
+	// vetScans is how many keys a host looks up by searching the file's
+	// bytes; past it the file is decoded once and the rest are map
+	// lookups. A search costs a pass over the file, so a plan with
+	// hundreds of distinct arguments (a generated suite) would otherwise
+	// pay hundreds of passes.
+	vetScans = 16
 )
 
 // vetCacheFormat names the layout of a key; a change of what goes into
@@ -64,7 +70,12 @@ type vetCache struct {
 	// raw is the file as read, searched one key at a time: a run looks up
 	// a handful of its up to maxVetEntries verdicts, and decoding them all
 	// cost each run a millisecond or more.
-	raw     []byte
+	raw []byte
+	// scans counts the searches of raw; decoded says raw has been decoded
+	// into entries whole (and dropped), so a key not in entries is not in
+	// the file.
+	scans   int
+	decoded bool
 	mu      sync.Mutex
 	entries map[string]vetVerdict // verdicts looked up or learnt by this process
 	// added holds the verdicts this process learnt or used on a new day;
@@ -157,8 +168,13 @@ func findVerdict(raw []byte, key string) (vetVerdict, bool) {
 // readVetFile returns the verdicts of the file at path; an unreadable,
 // foreign or damaged file gives none, and malformed entries are dropped.
 func readVetFile(path string) map[string]vetVerdict {
+	return decodeVetEntries(readPrivateCache(path, maxVetCacheSize))
+}
+
+// decodeVetEntries returns the verdicts of raw, a cache file's bytes; a
+// damaged file gives none, and malformed entries are dropped.
+func decodeVetEntries(raw []byte) map[string]vetVerdict {
 	out := map[string]vetVerdict{}
-	raw := readPrivateCache(path, maxVetCacheSize)
 	if raw == nil {
 		return out
 	}
@@ -193,7 +209,22 @@ func (c *vetCache) lookup(key string) (error, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v, ok := c.entries[key]
+	if !ok && !c.decoded && c.scans >= vetScans {
+		// Many lookups: one decoding of the whole file is cheaper than a
+		// search each. Verdicts this process already holds stay.
+		for k, fv := range decodeVetEntries(c.raw) {
+			if _, have := c.entries[k]; !have {
+				c.entries[k] = fv
+			}
+		}
+		c.raw, c.decoded = nil, true
+		v, ok = c.entries[key]
+	}
 	if !ok {
+		if c.decoded {
+			return nil, false
+		}
+		c.scans++
 		if v, ok = findVerdict(c.raw, key); !ok {
 			return nil, false
 		}
