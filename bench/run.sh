@@ -181,10 +181,11 @@ awk -v p="$k100_pipeline" -v d="$k100_direct" -v o="$k100_over" -v v="$(verdict 
 # (budget: at least 15x faster); a server not installed is skipped. The
 # import's default (after_write) and --share-servers are judged; the
 # --strict-isolation line (a process per test, like mcp-assert) is shown
-# for information. On the demo server the budget is min(15, ceiling):
+# for information. On the demo server the budget is min(15, ceiling/1.1):
 # the ceiling, mcp-assert's time over the floor of one server start and
 # the 12 calls measured in the same run, is the best any tool that starts
-# the server even once can reach (docs/performance.md).
+# the server even once can reach, and issue #19 asks a run of this shape
+# to be within 1.1x of that floor (docs/performance.md).
 echo "12 checks in mcp-assert's format: mcp-assert run vs mcptest run of the imported suite (budget >= 15x)"
 for srv in demo-350ms everything-stdio; do
 	name="BenchmarkVsMcpAssert/$srv"
@@ -202,7 +203,7 @@ for srv in demo-350ms everything-stdio; do
 	ceiling=$(metric "$name" x-ceiling)
 	budget=15
 	if [ "$srv" = demo-350ms ]; then
-		budget=$(awk -v c="$ceiling" 'BEGIN { print (c < 15) ? c : 15 }')
+		budget=$(awk -v c="$ceiling" 'BEGIN { c /= 1.1; print (c < 15) ? c : 15 }')
 	fi
 	atleast() { awk -v x="$1" -v b="$2" 'BEGIN { print (x >= b) ? "PASS" : "OVER" }'; }
 	awk -v srv="$srv" -v o="$ours" -v st="$strict" -v sh="$shared" -v t="$theirs" -v f="$floor" \
