@@ -26,9 +26,14 @@ func readPrivateCache(path string, limit int64) []byte {
 	if !ownedPrivately(info) || info.Size() > limit {
 		return nil
 	}
-	raw, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil || int64(len(raw)) > limit {
+	// One buffer of the size the file has (and a byte more, to see it
+	// grow): io.ReadAll would double its way up from 512 bytes, a few
+	// hundred kilobytes copied and zeroed again for a full vetting cache.
+	raw := make([]byte, info.Size()+1)
+	n, err := io.ReadFull(f, raw)
+	if err != io.ErrUnexpectedEOF && err != io.EOF {
+		// Filled up: the file grew after the stat (or failed to read).
 		return nil
 	}
-	return raw
+	return raw[:n]
 }

@@ -149,3 +149,48 @@ func TestVetCacheManyLookupsDecodeTheFileOnce(t *testing.T) {
 		t.Errorf("a verdict recorded after the decoding: %v, %v", err, ok)
 	}
 }
+
+// The scanner of entries reads what encoding/json reads, or leaves the
+// entry to encoding/json: every verdict save can write, and a damaged or
+// hand-edited entry, give the same result either way.
+func TestScanVerdictAgreesWithEncodingJSON(t *testing.T) {
+	var entries []string
+	for _, msg := range []string{"", "bad", `has "quotes"`, "a <tag> & more", "tab\there", "é ü 日本", "back\\slash", "\u2028"} {
+		for _, day := range []int64{0, 1, 20786, -3, 1 << 40} {
+			b, err := json.Marshal(vetVerdict{Err: msg, Day: day})
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries = append(entries, string(b))
+		}
+	}
+	entries = append(entries, `{"d":007}`, `{"d":}`, `{"d":1`, `{"e":"x"}`, `{"e":"x","d":1,"z":2}`, `{"d":1.5}`,
+		`{"e":"raw`+"\x01"+`","d":1}`, "{\"e\":\"\xff\",\"d\":1}", `{"d":123456789012345678901}`, `{ "d":1}`, `{"d":1}xyz`, ``)
+	for _, e := range entries {
+		checkScanVerdict(t, []byte(e))
+	}
+}
+
+func FuzzScanVerdict(f *testing.F) {
+	for _, s := range []string{`{"d":1}`, `{"e":"no","d":20786}`, `{"e":"a\"b","d":2}`, `{"d":01}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkScanVerdict(t, b) })
+}
+
+// checkScanVerdict fails t when scanVerdict accepts b but reads it
+// otherwise than encoding/json's decoder of the first value would.
+func checkScanVerdict(t *testing.T, b []byte) {
+	t.Helper()
+	got, ok := scanVerdict(b)
+	if !ok {
+		return
+	}
+	var want vetVerdict
+	if err := json.NewDecoder(strings.NewReader(string(b))).Decode(&want); err != nil {
+		t.Fatalf("scanVerdict read %q as %+v, encoding/json refuses it: %v", b, got, err)
+	}
+	if got != want {
+		t.Fatalf("scanVerdict read %q as %+v, encoding/json as %+v", b, got, want)
+	}
+}
