@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -22,8 +23,13 @@ import (
 type manifestCache struct {
 	path string // "" disables the cache
 
-	once    sync.Once
-	mu      sync.Mutex
+	once sync.Once
+	mu   sync.Mutex
+	// raw is the file as read, searched one manifest at a time until it
+	// must be decoded whole (decoded): an entry in another layout than
+	// save writes.
+	raw     []byte
+	decoded bool
 	entries map[string]json.RawMessage
 	// used holds the entries looked up or added by this process; dirty
 	// says whether one was added.
@@ -67,15 +73,9 @@ func (c *manifestCache) parse(raw []byte) (*Manifest, error) {
 	}
 	c.once.Do(c.load)
 	key := manifestKey(raw)
-	c.mu.Lock()
-	enc, ok := c.entries[key]
-	c.mu.Unlock()
-	if ok {
-		var m Manifest
-		if json.Unmarshal(enc, &m) == nil {
-			c.note(key, enc, false)
-			return &m, nil
-		}
+	if m, enc, ok := c.lookup(key); ok {
+		c.note(key, enc, false)
+		return m, nil
 	}
 	m, err := ParseManifest(raw)
 	if err != nil {
@@ -101,14 +101,84 @@ func (c *manifestCache) note(key string, enc json.RawMessage, added bool) {
 	}
 }
 
+// lookup returns the manifest remembered under key and its encoding: read
+// by a scan of its entry in the file when save wrote it, else decoded by
+// encoding/json.
+func (c *manifestCache) lookup(key string) (*Manifest, json.RawMessage, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[key]; !ok && !c.decoded {
+		if i := findKey(c.raw, key); i >= 0 {
+			if m, n, ok := scanManifest(c.raw[i:]); ok {
+				enc := json.RawMessage(bytes.Clone(c.raw[i : i+n]))
+				c.entries[key] = enc
+				return m, enc, true
+			}
+		}
+		// Not there, or not in save's layout: the file is decoded once.
+		c.decodeLocked()
+	}
+	enc, ok := c.entries[key]
+	if !ok {
+		return nil, nil, false
+	}
+	if m, n, ok := scanManifest(enc); ok && n == len(enc) {
+		return m, enc, true
+	}
+	var m Manifest
+	if json.Unmarshal(enc, &m) != nil {
+		return nil, nil, false
+	}
+	return &m, enc, true
+}
+
+// findKey returns where the value of key (lower-case hex) starts in raw,
+// a JSON object as json.Marshal writes one, or -1. A key starts the object
+// or follows a comma, and a quote inside a string is escaped, so a match
+// there is the key itself.
+func findKey(raw []byte, key string) int {
+	pat := make([]byte, 0, len(key)+3)
+	pat = append(append(append(pat, '"'), key...), '"', ':')
+	for from := 0; ; {
+		i := bytes.Index(raw[from:], pat)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if i > 0 && (raw[i-1] == '{' || raw[i-1] == ',') {
+			return i + len(pat)
+		}
+		from = i + 1
+	}
+}
+
 // load reads the cache file once; a file that is not this user's alone
-// is ignored (whoever could write it could vouch for any manifest).
+// is ignored (whoever could write it could vouch for any manifest), and
+// so is one that is not a whole JSON object.
 func (c *manifestCache) load() {
 	c.entries = map[string]json.RawMessage{}
-	if raw := readPrivateCache(c.path, maxManifestCacheSize); raw != nil {
-		if json.Unmarshal(raw, &c.entries) != nil {
-			// Half-decoded entries of a damaged file are not kept.
-			c.entries = map[string]json.RawMessage{}
+	raw := readPrivateCache(c.path, maxManifestCacheSize)
+	if t := bytes.TrimSpace(raw); len(t) >= 2 && t[0] == '{' && t[len(t)-1] == '}' {
+		c.raw = raw
+	}
+}
+
+// decodeLocked decodes the whole file into entries, once; c.mu is held.
+func (c *manifestCache) decodeLocked() {
+	if c.decoded {
+		return
+	}
+	c.decoded = true
+	raw := c.raw
+	c.raw = nil
+	var all map[string]json.RawMessage
+	if raw == nil || json.Unmarshal(raw, &all) != nil {
+		// Half-decoded entries of a damaged file are not kept.
+		return
+	}
+	for k, v := range all {
+		if _, have := c.entries[k]; !have {
+			c.entries[k] = v
 		}
 	}
 }
