@@ -15,8 +15,8 @@ func scanManifestCases() []Manifest {
 	return []Manifest{
 		{},
 		{ManifestVersion: 1, Name: "text", Version: "0.1.0", ProtocolVersions: []int{1}, Executable: "mcptest-plugin-text",
-			SHA256: "e648abb35ed5e20e571a16df7ec08c8aafdab187b03373b1886e75ae2a5aacf7",
-			Components: []sdk.Component{{Kind: "matcher", Keys: []string{"exact", "contains", "regex"}}, {Kind: "scorer", Keys: []string{}}},
+			SHA256:       "e648abb35ed5e20e571a16df7ec08c8aafdab187b03373b1886e75ae2a5aacf7",
+			Components:   []sdk.Component{{Kind: "matcher", Keys: []string{"exact", "contains", "regex"}}, {Kind: "scorer", Keys: []string{}}},
 			Capabilities: []string{"no-host", "vet-pure"}},
 		{ManifestVersion: 1, Name: "anthropic", Version: "1.2.3-rc.1+b5", ProtocolVersions: []int{1, 2, -7}, Executable: "p",
 			Components: []sdk.Component{{Kind: "provider", Keys: nil}}, Env: []string{"ANTHROPIC_API_KEY"},
