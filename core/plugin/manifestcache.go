@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/mcptest/mcptest/internal/safefile"
@@ -30,6 +32,9 @@ type manifestCache struct {
 	// save writes.
 	raw     []byte
 	decoded bool
+	// index maps the keys of raw to where their manifests start, built
+	// in one pass on the first lookup.
+	index   map[string]int
 	entries map[string]json.RawMessage
 	// used holds the entries looked up or added by this process; dirty
 	// says whether one was added.
@@ -108,14 +113,22 @@ func (c *manifestCache) lookup(key string) (*Manifest, json.RawMessage, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.entries[key]; !ok && !c.decoded {
-		if i := findKey(c.raw, key); i >= 0 {
+		if c.index == nil {
+			c.index = indexManifests(c.raw)
+		}
+		i, found := c.index[key]
+		if found {
 			if m, n, ok := scanManifest(c.raw[i:]); ok {
 				enc := json.RawMessage(bytes.Clone(c.raw[i : i+n]))
 				c.entries[key] = enc
 				return m, enc, true
 			}
 		}
-		// Not there, or not in save's layout: the file is decoded once.
+		if !found && (len(c.index) > 0 || len(bytes.TrimSpace(c.raw)) <= 2) {
+			// A file in save's layout that does not hold the key.
+			return nil, nil, false
+		}
+		// Not in save's layout: the file is decoded once.
 		c.decodeLocked()
 	}
 	enc, ok := c.entries[key]
@@ -132,23 +145,38 @@ func (c *manifestCache) lookup(key string) (*Manifest, json.RawMessage, bool) {
 	return &m, enc, true
 }
 
-// findKey returns where the value of key (lower-case hex) starts in raw,
-// a JSON object as json.Marshal writes one, or -1. A key starts the object
-// or follows a comma, and a quote inside a string is escaped, so a match
-// there is the key itself.
-func findKey(raw []byte, key string) int {
-	pat := make([]byte, 0, len(key)+3)
-	pat = append(append(append(pat, '"'), key...), '"', ':')
+// manifestStart is how json.Marshal begins a cached manifest; with the
+// key before it, it marks an entry of the file.
+const manifestStart = `":{"manifest_version":`
+
+// indexManifests maps each key of raw, a cache file as save writes it, to
+// where its manifest starts, in one pass: a run looks up every installed
+// plugin's manifest, and a search of the file per plugin would read it
+// that many times. An entry is a quoted key of 64 lower-case hex digits,
+// after the object's brace or a comma, followed by manifestStart; a quote
+// inside a string is escaped, so nothing inside a value looks like one.
+// A file in another layout gives an empty index.
+func indexManifests(raw []byte) map[string]int {
+	idx := map[string]int{}
+	const keyLen = 2 * sha256.Size
 	for from := 0; ; {
-		i := bytes.Index(raw[from:], pat)
+		i := bytes.Index(raw[from:], []byte(manifestStart))
 		if i < 0 {
-			return -1
+			return idx
 		}
 		i += from
-		if i > 0 && (raw[i-1] == '{' || raw[i-1] == ',') {
-			return i + len(pat)
+		from = i + len(manifestStart)
+		start := i - keyLen - 1
+		if start < 1 || raw[start] != '"' || (raw[start-1] != '{' && raw[start-1] != ',') {
+			continue
 		}
-		from = i + 1
+		key := raw[start+1 : i]
+		if !isLowerHex(string(key)) {
+			continue
+		}
+		if _, dup := idx[string(key)]; !dup {
+			idx[string(key)] = i + 2
+		}
 	}
 }
 
@@ -187,9 +215,18 @@ func (c *manifestCache) decodeLocked() {
 // installed plugin, a few hundred bytes each.
 const maxManifestCacheSize = 4 << 20
 
-// save writes the entries this process used, when it added one: the file
-// stays as small as the set of plugins in use. Failing to save is not an
-// error.
+// maxManifestEntries bounds the manifests the cache file keeps: a few
+// hundred bytes each, so the file stays small enough to index at every
+// run's start.
+const maxManifestEntries = 256
+
+// save merges the entries this process used into the file as it is now,
+// when it added one. Entries other runs keep there stay: writing only
+// this run's would make two sets of plugins in use on one machine (two
+// projects, two builds) evict each other at every run, and each would
+// parse and validate every manifest again. Past maxManifestEntries, the
+// entries this process did not use go first, in key order. Failing to
+// save is not an error.
 func (c *manifestCache) save() {
 	if c.path == "" {
 		return
@@ -199,9 +236,30 @@ func (c *manifestCache) save() {
 		c.mu.Unlock()
 		return
 	}
-	b, err := json.Marshal(c.used)
+	used := maps.Clone(c.used)
 	c.dirty = false
 	c.mu.Unlock()
+	all := map[string]json.RawMessage{}
+	if raw := readPrivateCache(c.path, maxManifestCacheSize); raw != nil {
+		if json.Unmarshal(raw, &all) != nil {
+			all = map[string]json.RawMessage{}
+		}
+	}
+	var others []string
+	for k := range all {
+		if _, ok := used[k]; !ok {
+			others = append(others, k)
+		}
+	}
+	slices.Sort(others)
+	if keep := max(0, maxManifestEntries-len(used)); len(others) > keep {
+		others = others[:keep]
+	}
+	out := used
+	for _, k := range others {
+		out[k] = all[k]
+	}
+	b, err := json.Marshal(out)
 	if err != nil {
 		return
 	}

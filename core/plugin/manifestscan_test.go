@@ -1,9 +1,15 @@
 package plugin
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/mcptest/mcptest/sdk"
@@ -101,4 +107,98 @@ func TestManifestCacheLookupLayouts(t *testing.T) {
 			t.Errorf("%s: a key not in the file was found", name)
 		}
 	}
+}
+
+// Two sets of plugins in use on one machine (two projects, two builds)
+// share the cache file: each run's save keeps the other's entries, so
+// neither parses its manifests again at every run. Past the bound, the
+// entries the saving run did not use go first.
+func TestManifestCacheSaveKeepsOtherRunsEntries(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file ownership checks are unix-only")
+	}
+	path := filepath.Join(t.TempDir(), "plugin-manifests.json")
+	manifestFor := func(name string) []byte {
+		return []byte(strings.Replace(cacheTestManifest, "name: shout", "name: "+name, 1))
+	}
+	a, b := newManifestCache(path), newManifestCache(path)
+	if _, err := a.parse(manifestFor("alpha")); err != nil {
+		t.Fatal(err)
+	}
+	a.save()
+	if _, err := b.parse(manifestFor("beta")); err != nil {
+		t.Fatal(err)
+	}
+	b.save()
+	c := newManifestCache(path)
+	for _, name := range []string{"alpha", "beta"} {
+		c.once.Do(c.load)
+		if _, _, ok := c.lookup(manifestKey(manifestFor(name))); !ok {
+			t.Errorf("the manifest of %s left the cache when another run saved", name)
+		}
+	}
+
+	// A full file: the saving run's entries stay, the file stays bounded.
+	full := map[string]json.RawMessage{}
+	enc, _ := json.Marshal(scanManifestCases()[1])
+	for i := range maxManifestEntries + 10 {
+		full[manifestKey(fmt.Appendf(nil, "m%d", i))] = enc
+	}
+	raw, _ := json.Marshal(full)
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := newManifestCache(path)
+	if _, err := d.parse(manifestFor("gamma")); err != nil {
+		t.Fatal(err)
+	}
+	d.save()
+	var after map[string]json.RawMessage
+	got, _ := os.ReadFile(path)
+	if err := json.Unmarshal(got, &after); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := after[manifestKey(manifestFor("gamma"))]; !ok || len(after) != maxManifestEntries {
+		t.Errorf("after a save into a full file: %d entries, gamma kept %v; want %d and true", len(after), ok, maxManifestEntries)
+	}
+}
+
+// Every entry the index finds is a key of the file, pointing at the start
+// of that key's value; a file save wrote is indexed whole.
+func TestIndexManifestsAgreesWithEncodingJSON(t *testing.T) {
+	file := map[string]json.RawMessage{}
+	for i, m := range scanManifestCases() {
+		enc, _ := json.Marshal(m)
+		file[manifestKey(fmt.Appendf(nil, "m%d", i))] = enc
+	}
+	raw, _ := json.Marshal(file)
+	idx := checkIndexManifests(t, raw)
+	if len(idx) != len(file) {
+		t.Errorf("indexed %d of the %d entries save wrote", len(idx), len(file))
+	}
+}
+
+func FuzzIndexManifests(f *testing.F) {
+	enc, _ := json.Marshal(scanManifestCases()[1])
+	raw, _ := json.Marshal(map[string]json.RawMessage{manifestKey([]byte("a")): enc})
+	f.Add(raw)
+	f.Fuzz(func(t *testing.T, raw []byte) { checkIndexManifests(t, raw) })
+}
+
+// checkIndexManifests fails t when an entry of the index of raw (a file
+// that decodes) is not a key of the file at the start of its value.
+func checkIndexManifests(t *testing.T, raw []byte) map[string]int {
+	t.Helper()
+	idx := indexManifests(raw)
+	var all map[string]json.RawMessage
+	if json.Unmarshal(raw, &all) != nil {
+		return idx
+	}
+	for k, i := range idx {
+		v, ok := all[k]
+		if !ok || !bytes.HasPrefix(raw[i:], v) {
+			t.Fatalf("index of %s: %s at %d, which is not its value", raw, k, i)
+		}
+	}
+	return idx
 }
