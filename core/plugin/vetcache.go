@@ -68,13 +68,11 @@ type vetCache struct {
 	path string // "" disables the cache
 
 	once sync.Once
-	// raw is the file as read, searched one key at a time: a run looks up
-	// a handful of its up to maxVetEntries verdicts, and decoding them all
-	// cost each run a millisecond or more.
-	raw []byte
-	// scans counts the searches of raw; decoded says raw has been decoded
-	// into entries whole (and dropped), so a key not in entries is not in
-	// the file.
+	// The file is searched one key at a time (findVerdictIn): a run looks
+	// up a handful of its up to maxVetEntries verdicts, and decoding them
+	// all cost each run a millisecond or more. scans counts the searches;
+	// decoded says the file has been decoded into entries whole, so a key
+	// not in entries is not in the file.
 	scans   int
 	decoded bool
 	mu      sync.Mutex
@@ -121,9 +119,9 @@ func vetKey(identity, kind, key string, arg []byte) string {
 // today is the current day number of verdicts.
 func today() int64 { return time.Now().Unix() / 86400 }
 
-// load reads the cache file once.
+// load prepares the cache; the file itself is read a few pages at a time
+// by each search (findVerdictIn), or whole once many keys are looked up.
 func (c *vetCache) load() {
-	c.raw = readVetRaw(c.path)
 	c.entries = map[string]vetVerdict{}
 }
 
@@ -139,23 +137,51 @@ func readVetRaw(path string) []byte {
 	return raw
 }
 
-// findVerdict returns the verdict of key (lower-case hex, as vetKey
-// makes) in raw, a cache file as save writes it, without decoding the
-// rest. json.Marshal writes the keys of a map in sorted order, so the
-// entry is found by a binary search (a full file is 300 KB, and a search
-// of all of it took a fifth of a millisecond of every run's gate); a file
-// in any other order only misses, and the plugin is asked.
-func findVerdict(raw []byte, key string) (vetVerdict, bool) {
-	if len(raw) == 0 || len(key) != 2*sha256.Size {
+// findVerdictIn returns the verdict of key in the cache file at path,
+// reading only the pages the search visits: a full file is 300 KB, and
+// reading it whole cost every run's gate a few hundred microseconds of
+// copying and page faults for the dozen entries a search looks at. The
+// file is refused as readPrivateCache refuses it, and so is one that is
+// not a whole JSON object.
+func findVerdictIn(path, key string) (vetVerdict, bool) {
+	f, size := openPrivateCache(path, maxVetCacheSize)
+	if f == nil {
 		return vetVerdict{}, false
 	}
-	i := searchVetKey(raw, key)
+	defer f.Close()
+	return findVerdictAt(newPager(f, int64(size)), key)
+}
+
+// findVerdict is findVerdictIn on a file's bytes.
+func findVerdict(raw []byte, key string) (vetVerdict, bool) {
+	return findVerdictAt(newPager(bytes.NewReader(raw), int64(len(raw))), key)
+}
+
+// findVerdictAt returns the verdict of key (lower-case hex, as vetKey
+// makes) in the cache file p reads, as save writes it, without decoding
+// the rest. json.Marshal writes the keys of a map in sorted order, so the
+// entry is found by a binary search; a file in any other order only
+// misses, and the plugin is asked.
+func findVerdictAt(p *pager, key string) (vetVerdict, bool) {
+	if p.size < 2 || len(key) != 2*sha256.Size {
+		return vetVerdict{}, false
+	}
+	head := bytes.TrimLeft(p.slice(0, min(p.size, 64)), " \t\r\n")
+	tail := bytes.TrimRight(p.slice(max(0, p.size-64), p.size), " \t\r\n")
+	if len(head) == 0 || head[0] != '{' || len(tail) == 0 || tail[len(tail)-1] != '}' {
+		// Cut short, or not the object save writes.
+		return vetVerdict{}, false
+	}
+	i := searchVetKey(p, key)
 	if i < 0 {
 		return vetVerdict{}, false
 	}
-	rest := raw[i:]
+	// An acceptance is a dozen bytes; a rejection's message, escaped,
+	// up to six times maxVetMessage.
+	rest := p.slice(i, i+256)
 	v, ok := scanVerdict(rest)
 	if !ok {
+		rest = p.slice(i, i+maxVetMessage*6+64)
 		// Not the layout save writes (a message with escapes, a file
 		// edited by hand): encoding/json reads the entry.
 		dec := json.NewDecoder(bytes.NewReader(rest))
@@ -163,7 +189,7 @@ func findVerdict(raw []byte, key string) (vetVerdict, bool) {
 			return vetVerdict{}, false
 		}
 	}
-	if len(v.Err) > maxVetMessage {
+	if len(v.Err) > maxVetMessage || p.failed {
 		return vetVerdict{}, false
 	}
 	return v, true
@@ -209,22 +235,22 @@ func scanVerdict(b []byte) (vetVerdict, bool) {
 // vetEntryLen is the length of an entry's quoted key and colon.
 const vetEntryLen = 2*sha256.Size + 3
 
-// searchVetKey returns where the value of key starts in raw, a JSON
-// object whose keys are in sorted order, or -1.
-func searchVetKey(raw []byte, key string) int {
-	lo, hi := 0, len(raw)
-	for lo < hi {
+// searchVetKey returns where the value of key starts in the file p
+// reads, a JSON object whose keys are in sorted order, or -1.
+func searchVetKey(p *pager, key string) int {
+	lo, hi := 0, p.size
+	for lo < hi && !p.failed {
 		mid := lo + (hi-lo)/2
-		at, k := nextVetEntry(raw, mid, hi)
+		at, k := nextVetEntry(p, mid, hi)
 		if at < 0 {
 			// No entry starts in [mid, hi): the key's, if any, is before.
 			hi = mid
 			continue
 		}
 		switch {
-		case k == key:
+		case string(k) == key:
 			return at + vetEntryLen
-		case k < key:
+		case string(k) < key:
 			lo = at + 1
 		default:
 			// Entries from mid on start at or after at, past the key's.
@@ -234,27 +260,47 @@ func searchVetKey(raw []byte, key string) int {
 	return -1
 }
 
-// nextVetEntry returns the position of the first entry of raw that starts
-// in [from, to), and its key; -1 when none does. An entry is a quoted key
-// of 64 lower-case hex digits and a colon, after the object's brace or a
-// comma: a quote inside a message is escaped, so nothing in a value looks
-// like one.
-func nextVetEntry(raw []byte, from, to int) (int, string) {
-	for i := from; i < to; i++ {
-		j := bytes.IndexByte(raw[i:to], '"')
-		if j < 0 {
-			return -1, ""
-		}
-		i += j
-		if i == 0 || (raw[i-1] != '{' && raw[i-1] != ',') || i+vetEntryLen > len(raw) {
-			continue
-		}
-		k := raw[i+1 : i+vetEntryLen-2]
-		if raw[i+vetEntryLen-2] == '"' && raw[i+vetEntryLen-1] == ':' && isLowerHex(string(k)) {
-			return i, string(k)
+// vetWindow is how much of the file nextVetEntry reads at a time: a few
+// entries.
+const vetWindow = 512
+
+// nextVetEntry returns the position of the first entry of the file p reads
+// that starts in [from, to), and its key; -1 when none does. An entry is a
+// quoted key of 64 lower-case hex digits and a colon, after the object's
+// brace or a comma: a quote inside a message is escaped, so nothing in a
+// value looks like one.
+func nextVetEntry(p *pager, from, to int) (int, []byte) {
+	for base := from; base < to && !p.failed; base += vetWindow {
+		end := min(to, base+vetWindow)
+		// The window, with the byte before it and room for a whole key.
+		start := max(0, base-1)
+		w := p.slice(start, min(p.size, end+vetEntryLen))
+		for i := base; i < end; i++ {
+			j := bytes.IndexByte(w[i-start:end-start], '"')
+			if j < 0 {
+				break
+			}
+			i += j
+			o := i - start
+			if i == 0 || (w[o-1] != '{' && w[o-1] != ',') || o+vetEntryLen > len(w) {
+				continue
+			}
+			k := w[o+1 : o+vetEntryLen-2]
+			if w[o+vetEntryLen-2] == '"' && w[o+vetEntryLen-1] == ':' && isLowerHexBytes(k) {
+				return i, k
+			}
 		}
 	}
-	return -1, ""
+	return -1, nil
+}
+
+func isLowerHexBytes(b []byte) bool {
+	for _, c := range b {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // readVetFile returns the verdicts of the file at path; an unreadable,
@@ -304,12 +350,12 @@ func (c *vetCache) lookup(key string) (error, bool) {
 	if !ok && !c.decoded && c.scans >= vetScans {
 		// Many lookups: one decoding of the whole file is cheaper than a
 		// search each. Verdicts this process already holds stay.
-		for k, fv := range decodeVetEntries(c.raw) {
+		for k, fv := range decodeVetEntries(readVetRaw(c.path)) {
 			if _, have := c.entries[k]; !have {
 				c.entries[k] = fv
 			}
 		}
-		c.raw, c.decoded = nil, true
+		c.decoded = true
 		v, ok = c.entries[key]
 	}
 	if !ok {
@@ -317,7 +363,7 @@ func (c *vetCache) lookup(key string) (error, bool) {
 			return nil, false
 		}
 		c.scans++
-		if v, ok = findVerdict(c.raw, key); !ok {
+		if v, ok = findVerdictIn(c.path, key); !ok {
 			return nil, false
 		}
 		c.entries[key] = v
