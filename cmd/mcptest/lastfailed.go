@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,6 +36,9 @@ const lastFailedLimit = 16 << 20
 type lastFailed struct {
 	Version int                         `json:"version"`
 	Suites  map[string]*lastFailedSuite `json:"suites"`
+	// read is the file as it was read, nil when there was none: a record
+	// that would be written back unchanged is not written at all.
+	read []byte
 }
 
 // lastFailedSuite is the record of one suite file.
@@ -55,6 +59,7 @@ func readLastFailed(path string) (*lastFailed, error) {
 	if err := json.Unmarshal(raw, lf); err != nil {
 		return nil, fmt.Errorf("%s: %w (delete the file to start a new record)", path, err)
 	}
+	lf.read = raw
 	if lf.Suites == nil {
 		lf.Suites = map[string]*lastFailedSuite{}
 	}
@@ -101,13 +106,24 @@ func (lf *lastFailed) record(run *rpt.Run) {
 }
 
 // write replaces the cache file whole (a temporary file renamed over it),
-// so an interrupted write never leaves half a record.
+// so an interrupted write never leaves half a record. It writes nothing
+// when the file would not change, nor when there is no file and nothing
+// to record: most runs pass, and a passing run in a folder without a
+// record must not create .mcptest there, nor pay a file replacement at
+// its end.
 func (lf *lastFailed) write(path string) error {
+	if lf.read == nil && len(lf.Suites) == 0 {
+		return nil
+	}
 	raw, err := json.MarshalIndent(lf, "", "  ")
 	if err != nil {
 		return err
 	}
-	return safefile.WriteAtomic(path, append(raw, '\n'), 0o755)
+	raw = append(raw, '\n')
+	if bytes.Equal(raw, lf.read) {
+		return nil
+	}
+	return safefile.WriteAtomic(path, raw, 0o755)
 }
 
 // recordLastFailed updates the cache after a run; a cache that cannot be

@@ -52,3 +52,41 @@ func TestLastFailedRecord(t *testing.T) {
 		t.Errorf("a deleted suite is still recorded: %+v", back.Suites)
 	}
 }
+
+// A run that has nothing to record writes nothing: no .mcptest folder
+// appears in a project without a record, and a record that would not
+// change is left as it is (same file, not replaced).
+func TestLastFailedWritesOnlyChanges(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("s.yml", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	passed := &rpt.Run{Tests: []rpt.Test{{ID: "s.yml::tools::a", File: "s.yml", Status: rpt.StatusPassed}}}
+	failed := &rpt.Run{Tests: []rpt.Test{{ID: "s.yml::tools::a", File: "s.yml", Status: rpt.StatusFailed}}}
+	recordLastFailed(passed, t.Output())
+	if _, err := os.Stat(".mcptest"); !os.IsNotExist(err) {
+		t.Fatalf("a passing run created .mcptest (stat: %v)", err)
+	}
+	recordLastFailed(failed, t.Output())
+	before, err := os.Stat(lastFailedFile)
+	if err != nil {
+		t.Fatalf("a failing run recorded nothing: %v", err)
+	}
+	recordLastFailed(failed, t.Output())
+	after, err := os.Stat(lastFailedFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Error("an unchanged record was replaced")
+	}
+	// A pass empties the record: that is a change, written.
+	recordLastFailed(passed, t.Output())
+	lf, err := readLastFailed(lastFailedFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lf.Suites) != 0 {
+		t.Errorf("record after the test passed = %+v, want empty", lf.Suites)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcptest/mcptest/core/probe"
 )
@@ -110,8 +111,25 @@ func asNotApplicable(err error) (string, bool) {
 	return "", false
 }
 
-// registry holds every check, in report order.
+// registry holds every check, in report order, once loadRegistry has run.
 var registry []*Check
+
+// loadRegistry fills the registry on first use rather than in package
+// initialisation: every mcptest process links this package, and most
+// (a run, `mcptest version`) never look at a compliance check, so
+// building some sixty checks before main was start-up time for nothing.
+var loadRegistry = sync.OnceFunc(func() {
+	registerCapabilities()
+	registerHTTP()
+	registerJSONRPC()
+	registerLifecycle()
+	registerPrompts()
+	registerResources()
+	registerSSE()
+	registerStateless()
+	registerTools()
+	registerUtilities()
+})
 
 // register adds checks; each check group's file calls it from init.
 func register(cs ...*Check) {
@@ -156,10 +174,14 @@ func indexOf(id string) int {
 }
 
 // All returns every check, in report order.
-func All() []*Check { return slices.Clone(registry) }
+func All() []*Check {
+	loadRegistry()
+	return slices.Clone(registry)
+}
 
 // Lookup returns the check with id.
 func Lookup(id string) (*Check, bool) {
+	loadRegistry()
 	for _, c := range registry {
 		if c.ID == id {
 			return c, true

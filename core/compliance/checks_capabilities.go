@@ -7,7 +7,8 @@ import (
 	"github.com/mcptest/mcptest/core/probe"
 )
 
-func init() {
+// registerCapabilities adds the checks of this file to the registry (loadRegistry).
+func registerCapabilities() {
 	register(
 		&Check{ID: "C01", Title: "Declared capabilities are served; undeclared ones are refused with -32601", Severity: Must,
 			Section: "basic/lifecycle.mdx#capability-negotiation", run: checkC01},

@@ -11,7 +11,8 @@ import (
 	"github.com/mcptest/mcptest/core/probe"
 )
 
-func init() {
+// registerHTTP adds the checks of this file to the registry (loadRegistry).
+func registerHTTP() {
 	register(
 		&Check{ID: "H01", Title: "A POSTed request is answered as application/json or text/event-stream", Severity: Must,
 			Section: "basic/transports.mdx#sending-messages-to-the-server", Transports: []Transport{HTTP}, run: checkH01},

@@ -13,7 +13,8 @@ import (
 // quietWindow is how long a check watches for messages that must not come.
 const quietWindow = 300 * time.Millisecond
 
-func init() {
+// registerJSONRPC adds the checks of this file to the registry (loadRegistry).
+func registerJSONRPC() {
 	register(
 		&Check{ID: "J01", Title: "Responses echo the request id, for integer and string ids", Severity: Must,
 			Section: "basic/index.mdx#responses", run: checkJ01},

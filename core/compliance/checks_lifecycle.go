@@ -15,7 +15,8 @@ import (
 // l04Window is how long L04 holds back notifications/initialized.
 const l04Window = time.Second
 
-func init() {
+// registerLifecycle adds the checks of this file to the registry (loadRegistry).
+func registerLifecycle() {
 	register(
 		&Check{ID: "L01", Title: "The initialize result has protocolVersion, capabilities and serverInfo{name, version}", Severity: Must,
 			Section: "basic/lifecycle.mdx#initialization", Eras: []Era{Legacy}, run: checkL01},

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 )
 
-func init() {
+// registerPrompts adds the checks of this file to the registry (loadRegistry).
+func registerPrompts() {
 	register(
 		&Check{ID: "P01", Title: "prompts/get with an unknown name or without a required argument gets -32602", Severity: Should,
 			Section: "server/prompts.mdx#error-handling", Needs: []Capability{CapPrompts}, run: checkP01},

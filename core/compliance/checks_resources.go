@@ -12,7 +12,8 @@ import (
 // maxResourceReads bounds the resources R02 reads.
 const maxResourceReads = 20
 
-func init() {
+// registerResources adds the checks of this file to the registry (loadRegistry).
+func registerResources() {
 	register(
 		&Check{ID: "R01", Title: "Reading an unknown resource is an error: -32002 (legacy) or -32602 (modern)", Severity: Should,
 			Section: "server/resources.mdx#error-handling", Needs: []Capability{CapResources}, run: checkR01},

@@ -15,7 +15,8 @@ import (
 // stream's answer) can only be seen by reading on after what should.
 const resumeWindow = time.Second
 
-func init() {
+// registerSSE adds the checks of this file to the registry (loadRegistry).
+func registerSSE() {
 	register(
 		&Check{ID: "H07", Title: "An SSE answer to a POST starts with a priming event (an event id, empty data) and sets retry", Severity: Should,
 			Section: "basic/transports.mdx#sending-messages-to-the-server", Since: probe.Rev20251125, Transports: []Transport{HTTP}, Eras: []Era{Legacy}, run: checkH07},

@@ -10,7 +10,8 @@ import (
 	"github.com/mcptest/mcptest/core/probe"
 )
 
-func init() {
+// registerStateless adds the checks of this file to the registry (loadRegistry).
+func registerStateless() {
 	modern := []Era{Modern}
 	register(
 		&Check{ID: "S01", Title: "server/discover answers with supportedVersions, capabilities and valid caching hints", Severity: Must,

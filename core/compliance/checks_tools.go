@@ -13,7 +13,8 @@ import (
 	"github.com/mcptest/mcptest/core/probe"
 )
 
-func init() {
+// registerTools adds the checks of this file to the registry (loadRegistry).
+func registerTools() {
 	register(
 		&Check{ID: "T01", Title: "Each tool has a name and an object inputSchema that compiles (2020-12 unless $schema says otherwise)", Severity: Must,
 			Section: "server/tools.mdx#tool", Needs: []Capability{CapTools}, run: checkT01},

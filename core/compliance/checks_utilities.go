@@ -13,7 +13,8 @@ import (
 // maxCompletionValues is the most values a completion may return.
 const maxCompletionValues = 100
 
-func init() {
+// registerUtilities adds the checks of this file to the registry (loadRegistry).
+func registerUtilities() {
 	register(
 		&Check{ID: "U01", Title: "completion/complete returns at most 100 string values", Severity: Must,
 			Section: "server/utilities/completion.mdx", Needs: []Capability{CapCompletions}, run: checkU01},

@@ -229,8 +229,8 @@ func TestSchemaKeysMatchLoader(t *testing.T) {
 				specRequired = append(specRequired, k.Name)
 			}
 		}
-		if !sameSet(schemaKeys, o.spec.Names) {
-			t.Errorf("%s: schema properties %v, loader reads %v", o.ptr, sorted(schemaKeys), sorted(o.spec.Names))
+		if !sameSet(schemaKeys, o.spec.Names()) {
+			t.Errorf("%s: schema properties %v, loader reads %v", o.ptr, sorted(schemaKeys), sorted(o.spec.Names()))
 		}
 		if hasAloneKey(o.spec) {
 			// The other shape (an assert-set) makes requiredness a oneOf.

@@ -99,6 +99,9 @@ func TestDigestCacheDropsVanishedFiles(t *testing.T) {
 	c.remember(p, sum, st)
 	c2 := newDigestCache(cachePath)
 	c2.once.Do(c2.load)
+	c2.mu.Lock()
+	c2.decodeLocked()
+	c2.mu.Unlock()
 	if _, ok := c2.entries[filepath.Join(dir, "a")]; ok || len(c2.entries) != 2 {
 		t.Fatalf("entries after a file vanished: %v", c2.entries)
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcptest/mcptest/internal/safefile"
 	"github.com/mcptest/mcptest/sdk"
@@ -67,13 +68,11 @@ type vetCache struct {
 	path string // "" disables the cache
 
 	once sync.Once
-	// raw is the file as read, searched one key at a time: a run looks up
-	// a handful of its up to maxVetEntries verdicts, and decoding them all
-	// cost each run a millisecond or more.
-	raw []byte
-	// scans counts the searches of raw; decoded says raw has been decoded
-	// into entries whole (and dropped), so a key not in entries is not in
-	// the file.
+	// The file is searched one key at a time (findVerdictIn): a run looks
+	// up a handful of its up to maxVetEntries verdicts, and decoding them
+	// all cost each run a millisecond or more. scans counts the searches;
+	// decoded says the file has been decoded into entries whole, so a key
+	// not in entries is not in the file.
 	scans   int
 	decoded bool
 	mu      sync.Mutex
@@ -120,9 +119,9 @@ func vetKey(identity, kind, key string, arg []byte) string {
 // today is the current day number of verdicts.
 func today() int64 { return time.Now().Unix() / 86400 }
 
-// load reads the cache file once.
+// load prepares the cache; the file itself is read a few pages at a time
+// by each search (findVerdictIn), or whole once many keys are looked up.
 func (c *vetCache) load() {
-	c.raw = readVetRaw(c.path)
 	c.entries = map[string]vetVerdict{}
 }
 
@@ -138,31 +137,170 @@ func readVetRaw(path string) []byte {
 	return raw
 }
 
-// findVerdict returns the verdict of key (lower-case hex, as vetKey
-// makes) in raw, a cache file as save writes it, without decoding the
-// rest. The key's quoted spelling followed by a colon cannot occur inside
-// a message, where a quote is escaped, so the first match is the entry.
+// findVerdictIn returns the verdict of key in the cache file at path,
+// reading only the pages the search visits: a full file is 300 KB, and
+// reading it whole cost every run's gate a few hundred microseconds of
+// copying and page faults for the dozen entries a search looks at. The
+// file is refused as readPrivateCache refuses it, and so is one that is
+// not a whole JSON object.
+func findVerdictIn(path, key string) (vetVerdict, bool) {
+	f, size := openPrivateCache(path, maxVetCacheSize)
+	if f == nil {
+		return vetVerdict{}, false
+	}
+	defer f.Close()
+	return findVerdictAt(newPager(f, int64(size)), key)
+}
+
+// findVerdict is findVerdictIn on a file's bytes.
 func findVerdict(raw []byte, key string) (vetVerdict, bool) {
-	if len(raw) == 0 {
+	return findVerdictAt(newPager(bytes.NewReader(raw), int64(len(raw))), key)
+}
+
+// findVerdictAt returns the verdict of key (lower-case hex, as vetKey
+// makes) in the cache file p reads, as save writes it, without decoding
+// the rest. json.Marshal writes the keys of a map in sorted order, so the
+// entry is found by a binary search; a file in any other order only
+// misses, and the plugin is asked.
+func findVerdictAt(p *pager, key string) (vetVerdict, bool) {
+	if p.size < 2 || len(key) != 2*sha256.Size {
 		return vetVerdict{}, false
 	}
-	var pat [2*sha256.Size + 3]byte
-	if len(key) != 2*sha256.Size {
+	head := bytes.TrimLeft(p.slice(0, min(p.size, 64)), " \t\r\n")
+	tail := bytes.TrimRight(p.slice(max(0, p.size-64), p.size), " \t\r\n")
+	if len(head) == 0 || head[0] != '{' || len(tail) == 0 || tail[len(tail)-1] != '}' {
+		// Cut short, or not the object save writes.
 		return vetVerdict{}, false
 	}
-	pat[0] = '"'
-	copy(pat[1:], key)
-	pat[len(pat)-2], pat[len(pat)-1] = '"', ':'
-	i := bytes.Index(raw, pat[:])
+	i := searchVetKey(p, key)
 	if i < 0 {
 		return vetVerdict{}, false
 	}
-	var v vetVerdict
-	dec := json.NewDecoder(bytes.NewReader(raw[i+len(pat):]))
-	if dec.Decode(&v) != nil || len(v.Err) > maxVetMessage {
+	// An acceptance is a dozen bytes; a rejection's message, escaped,
+	// up to six times maxVetMessage.
+	rest := p.slice(i, i+256)
+	v, ok := scanVerdict(rest)
+	if !ok {
+		rest = p.slice(i, i+maxVetMessage*6+64)
+		// Not the layout save writes (a message with escapes, a file
+		// edited by hand): encoding/json reads the entry.
+		dec := json.NewDecoder(bytes.NewReader(rest))
+		if dec.Decode(&v) != nil {
+			return vetVerdict{}, false
+		}
+	}
+	if len(v.Err) > maxVetMessage || p.failed {
 		return vetVerdict{}, false
 	}
 	return v, true
+}
+
+// scanVerdict reads a verdict written as json.Marshal writes one,
+// {"d":DAY} or {"e":"MESSAGE","d":DAY} with no escape in the message,
+// from the start of b. It reports false for anything else, which the
+// caller hands to encoding/json: the first use of encoding/json on a type
+// costs each run a few hundred microseconds of reflection before the
+// servers start, and nearly every entry is an acceptance.
+func scanVerdict(b []byte) (vetVerdict, bool) {
+	var v vetVerdict
+	rest, ok := bytes.CutPrefix(b, []byte(`{"e":"`))
+	if ok {
+		end := bytes.IndexByte(rest, '"')
+		if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 || !utf8.Valid(rest[:end]) {
+			return vetVerdict{}, false
+		}
+		for _, c := range rest[:end] {
+			if c < 0x20 {
+				return vetVerdict{}, false
+			}
+		}
+		v.Err = string(rest[:end])
+		if rest, ok = bytes.CutPrefix(rest[end+1:], []byte(`,"d":`)); !ok {
+			return vetVerdict{}, false
+		}
+	} else if rest, ok = bytes.CutPrefix(b, []byte(`{"d":`)); !ok {
+		return vetVerdict{}, false
+	}
+	n := 0
+	for n < len(rest) && n < 18 && rest[n] >= '0' && rest[n] <= '9' {
+		v.Day = v.Day*10 + int64(rest[n]-'0')
+		n++
+	}
+	if n == 0 || n == 18 || (n > 1 && rest[0] == '0') || n >= len(rest) || rest[n] != '}' {
+		return vetVerdict{}, false
+	}
+	return v, true
+}
+
+// vetEntryLen is the length of an entry's quoted key and colon.
+const vetEntryLen = 2*sha256.Size + 3
+
+// searchVetKey returns where the value of key starts in the file p
+// reads, a JSON object whose keys are in sorted order, or -1.
+func searchVetKey(p *pager, key string) int {
+	lo, hi := 0, p.size
+	for lo < hi && !p.failed {
+		mid := lo + (hi-lo)/2
+		at, k := nextVetEntry(p, mid, hi)
+		if at < 0 {
+			// No entry starts in [mid, hi): the key's, if any, is before.
+			hi = mid
+			continue
+		}
+		switch {
+		case string(k) == key:
+			return at + vetEntryLen
+		case string(k) < key:
+			lo = at + 1
+		default:
+			// Entries from mid on start at or after at, past the key's.
+			hi = mid
+		}
+	}
+	return -1
+}
+
+// vetWindow is how much of the file nextVetEntry reads at a time: a few
+// entries.
+const vetWindow = 512
+
+// nextVetEntry returns the position of the first entry of the file p reads
+// that starts in [from, to), and its key; -1 when none does. An entry is a
+// quoted key of 64 lower-case hex digits and a colon, after the object's
+// brace or a comma: a quote inside a message is escaped, so nothing in a
+// value looks like one.
+func nextVetEntry(p *pager, from, to int) (int, []byte) {
+	for base := from; base < to && !p.failed; base += vetWindow {
+		end := min(to, base+vetWindow)
+		// The window, with the byte before it and room for a whole key.
+		start := max(0, base-1)
+		w := p.slice(start, min(p.size, end+vetEntryLen))
+		for i := base; i < end; i++ {
+			j := bytes.IndexByte(w[i-start:end-start], '"')
+			if j < 0 {
+				break
+			}
+			i += j
+			o := i - start
+			if i == 0 || (w[o-1] != '{' && w[o-1] != ',') || o+vetEntryLen > len(w) {
+				continue
+			}
+			k := w[o+1 : o+vetEntryLen-2]
+			if w[o+vetEntryLen-2] == '"' && w[o+vetEntryLen-1] == ':' && isLowerHexBytes(k) {
+				return i, k
+			}
+		}
+	}
+	return -1, nil
+}
+
+func isLowerHexBytes(b []byte) bool {
+	for _, c := range b {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // readVetFile returns the verdicts of the file at path; an unreadable,
@@ -212,12 +350,12 @@ func (c *vetCache) lookup(key string) (error, bool) {
 	if !ok && !c.decoded && c.scans >= vetScans {
 		// Many lookups: one decoding of the whole file is cheaper than a
 		// search each. Verdicts this process already holds stay.
-		for k, fv := range decodeVetEntries(c.raw) {
+		for k, fv := range decodeVetEntries(readVetRaw(c.path)) {
 			if _, have := c.entries[k]; !have {
 				c.entries[k] = fv
 			}
 		}
-		c.raw, c.decoded = nil, true
+		c.decoded = true
 		v, ok = c.entries[key]
 	}
 	if !ok {
@@ -225,7 +363,7 @@ func (c *vetCache) lookup(key string) (error, bool) {
 			return nil, false
 		}
 		c.scans++
-		if v, ok = findVerdict(c.raw, key); !ok {
+		if v, ok = findVerdictIn(c.path, key); !ok {
 			return nil, false
 		}
 		c.entries[key] = v

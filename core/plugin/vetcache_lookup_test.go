@@ -149,3 +149,115 @@ func TestVetCacheManyLookupsDecodeTheFileOnce(t *testing.T) {
 		t.Errorf("a verdict recorded after the decoding: %v, %v", err, ok)
 	}
 }
+
+// The scanner of entries reads what encoding/json reads, or leaves the
+// entry to encoding/json: every verdict save can write, and a damaged or
+// hand-edited entry, give the same result either way.
+func TestScanVerdictAgreesWithEncodingJSON(t *testing.T) {
+	var entries []string
+	for _, msg := range []string{"", "bad", `has "quotes"`, "a <tag> & more", "tab\there", "é ü 日本", "back\\slash", "\u2028"} {
+		for _, day := range []int64{0, 1, 20786, -3, 1 << 40} {
+			b, err := json.Marshal(vetVerdict{Err: msg, Day: day})
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries = append(entries, string(b))
+		}
+	}
+	entries = append(entries, `{"d":007}`, `{"d":}`, `{"d":1`, `{"e":"x"}`, `{"e":"x","d":1,"z":2}`, `{"d":1.5}`,
+		`{"e":"raw`+"\x01"+`","d":1}`, "{\"e\":\"\xff\",\"d\":1}", `{"d":123456789012345678901}`, `{ "d":1}`, `{"d":1}xyz`, ``)
+	for _, e := range entries {
+		checkScanVerdict(t, []byte(e))
+	}
+}
+
+func FuzzScanVerdict(f *testing.F) {
+	for _, s := range []string{`{"d":1}`, `{"e":"no","d":20786}`, `{"e":"a\"b","d":2}`, `{"d":01}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkScanVerdict(t, b) })
+}
+
+// checkScanVerdict fails t when scanVerdict accepts b but reads it
+// otherwise than encoding/json's decoder of the first value would.
+func checkScanVerdict(t *testing.T, b []byte) {
+	t.Helper()
+	got, ok := scanVerdict(b)
+	if !ok {
+		return
+	}
+	var want vetVerdict
+	if err := json.NewDecoder(strings.NewReader(string(b))).Decode(&want); err != nil {
+		t.Fatalf("scanVerdict read %q as %+v, encoding/json refuses it: %v", b, got, err)
+	}
+	if got != want {
+		t.Fatalf("scanVerdict read %q as %+v, encoding/json as %+v", b, got, want)
+	}
+}
+
+// The binary search finds every verdict of a file save wrote (keys in
+// sorted order), with messages holding quotes, commas and keys, and no
+// key the file does not hold; in a file of any other order it may miss,
+// but whatever it finds is what decoding the file says.
+func TestFindVerdictSearchesSortedFiles(t *testing.T) {
+	entries := map[string]vetVerdict{}
+	for i := range 500 {
+		v := vetVerdict{Day: int64(i)}
+		switch i % 7 {
+		case 1:
+			v.Err = fmt.Sprintf(`bad ,"%s": {"d":1}`, vetKey("id", "matcher", "x", fmt.Appendf(nil, "%d", i+1)))
+		case 2:
+			v.Err = strings.Repeat("long, \"quoted\" ", 100)
+		}
+		entries[vetKey("id", "matcher", "exact", fmt.Appendf(nil, "%d", i))] = v
+	}
+	raw, err := json.Marshal(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range entries {
+		if got, ok := findVerdict(raw, k); !ok || got != want {
+			t.Fatalf("findVerdict(%s) = %+v, %v; want %+v", k, got, ok, want)
+		}
+	}
+	for i := range 200 {
+		k := vetKey("other", "matcher", "exact", fmt.Appendf(nil, "%d", i))
+		if _, ok := findVerdict(raw, k); ok {
+			t.Fatalf("findVerdict found %s, which the file does not hold", k)
+		}
+	}
+}
+
+func FuzzFindVerdict(f *testing.F) {
+	k1, k2 := vetKey("a", "m", "k", []byte("1")), vetKey("a", "m", "k", []byte("2"))
+	f.Add([]byte(fmt.Sprintf(`{"%s":{"d":1},"%s":{"e":"x","d":2}}`, min(k1, k2), max(k1, k2))), k1)
+	f.Add([]byte(fmt.Sprintf(`{"%s":{"d":1},"%s":{"e":"x","d":2}}`, max(k1, k2), min(k1, k2))), k2)
+	f.Fuzz(func(t *testing.T, raw []byte, key string) {
+		got, ok := findVerdict(raw, key)
+		if !ok {
+			return
+		}
+		var all map[string]vetVerdict
+		if json.Unmarshal(raw, &all) != nil {
+			return // a damaged file is refused before any search (readVetRaw)
+		}
+		if want, in := all[key]; !in || want != got {
+			t.Fatalf("findVerdict(%q) in %s = %+v; decoding says %+v, %v", key, raw, got, want, in)
+		}
+	})
+}
+
+// BenchmarkFindVerdictFull looks up a key in a full cache file.
+func BenchmarkFindVerdictFull(b *testing.B) {
+	entries := map[string]vetVerdict{}
+	var keys []string
+	for i := range maxVetEntries {
+		k := vetKey("id", "matcher", "exact", fmt.Appendf(nil, "%d", i))
+		entries[k] = vetVerdict{Day: 20786}
+		keys = append(keys, k)
+	}
+	raw, _ := json.Marshal(entries)
+	for i := 0; b.Loop(); i++ {
+		findVerdict(raw, keys[i%len(keys)])
+	}
+}

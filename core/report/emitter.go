@@ -49,7 +49,11 @@ type Emitter struct {
 	// a plugin.
 	mu      sync.Mutex
 	streams []*stream
-	errs    []rpt.RunError
+	// owned holds the events given to EmitOwned while no reporter had yet
+	// said whether it reads live events: they are encoded once one says it
+	// does, and dropped unencoded if none does (encoding.go).
+	owned []rpt.Event
+	errs  []rpt.RunError
 	// startErrs are the errors of reporters that never started (also in
 	// errs).
 	startErrs []rpt.RunError
@@ -83,6 +87,7 @@ func Open(ctx context.Context, host *plugin.Host, outputs []Output, term Termina
 	for _, s := range e.streams {
 		go e.serve(ctx, s)
 	}
+	warmEncoder()
 	return e, nil
 }
 
@@ -120,6 +125,7 @@ func (e *Emitter) serve(ctx context.Context, s *stream) {
 	defer stop()
 	if err := e.startRender(ctx, wait, s); err != nil {
 		s.markFailed()
+		e.settleOwned()
 		s.dest.discard()
 		e.recordStart(s, fmt.Errorf("reporter %q did not start: %w", s.out.Format, err))
 		close(s.done)
@@ -139,6 +145,10 @@ func (e *Emitter) startRender(ctx, wait context.Context, s *stream) error {
 	if err == nil {
 		s.setFinalOnly(desc.FinalOnly(o.Format))
 	}
+	// The stream now takes live events or not: the owned events held
+	// for it are encoded (off the emitting goroutines) or dropped.
+	s.setKnown()
+	e.settleOwned()
 	opts := o.Options
 	if len(opts) == 0 {
 		opts = json.RawMessage(`{}`)
@@ -179,34 +189,35 @@ func (e *Emitter) write(s *stream, sink pluginrpc.Sink, data []byte) {
 // go on.
 func (e *Emitter) Emit(ctx context.Context, ev rpt.Event) {
 	final := ev.Type == rpt.EventRunFinished
-	if !final && !e.wantsLive() {
-		// Every reporter reads only the final report: encoding each test's
-		// events for nobody would be most of the emitting cost of a run.
+	e.mu.Lock()
+	if e.liveLocked() == liveNone {
+		e.owned = nil
+		if !final {
+			// Every reporter reads only the final report: encoding each
+			// test's events for nobody would be most of the emitting
+			// cost of a run.
+			e.mu.Unlock()
+			return
+		}
+	}
+	if len(e.owned) > 0 {
+		// Owned events come first; encoded here, under the lock, so that
+		// nothing overtakes them (rare: a reporter still starting).
+		defer e.mu.Unlock()
+		e.flushOwnedLocked()
+		e.pushLocked(ev)
 		return
 	}
-	b, err := json.Marshal(ev)
-	if err != nil {
-		e.record(nil, fmt.Errorf("encode %s event: %w", ev.Type, err))
+	e.mu.Unlock()
+	b, ok := e.encode(ev)
+	if !ok {
 		return
 	}
-	b = e.redact.Bytes(b)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, s := range e.streams {
 		s.push(b, final)
 	}
-}
-
-// wantsLive reports whether a live reporter is still streaming.
-func (e *Emitter) wantsLive() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, s := range e.streams {
-		if s.live() {
-			return true
-		}
-	}
-	return false
 }
 
 // Close ends every stream, waits for the reporters to finish (each within
@@ -216,6 +227,12 @@ func (e *Emitter) wantsLive() bool {
 func (e *Emitter) Close(ctx context.Context) []rpt.RunError {
 	e.mu.Lock()
 	streams := e.streams
+	// Owned events still held (a run closed without its final report
+	// while a reporter was starting) go out before the end.
+	if e.liveLocked() != liveNone {
+		e.flushOwnedLocked()
+	}
+	e.owned = nil
 	e.mu.Unlock()
 	for _, s := range streams {
 		s.end()

@@ -27,10 +27,13 @@ type stream struct {
 	// so), so the live events are not sent to it. Until the plugin has
 	// described itself, events are queued as if it read them all.
 	finalOnly bool
-	queue     []queued
-	ending    bool
-	failed    bool
-	done      chan struct{}
+	// known: the plugin has described itself (or could not), so finalOnly
+	// is what it will stay.
+	known  bool
+	queue  []queued
+	ending bool
+	failed bool
+	done   chan struct{}
 }
 
 // queued is one encoded event waiting for the reporter.
@@ -80,6 +83,28 @@ func (s *stream) end() {
 	defer s.mu.Unlock()
 	s.ending = true
 	s.wake.Signal()
+}
+
+// setKnown records that finalOnly is settled.
+func (s *stream) setKnown() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.known = true
+}
+
+// liveness says whether the stream takes live events: liveNone (failed,
+// or final-only), liveYes, or liveUnknown while its plugin has not yet
+// described itself.
+func (s *stream) liveness() liveness {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.failed || s.finalOnly:
+		return liveNone
+	case s.known:
+		return liveYes
+	}
+	return liveUnknown
 }
 
 // live reports whether the stream still takes live events.

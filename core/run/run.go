@@ -176,7 +176,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	}
 	header := *run
 	header.Tests = nil
-	r.emit(ctx, rpt.Event{Type: rpt.EventRunStarted, Total: len(p.Tests), Run: &header})
+	r.emitOwned(ctx, rpt.Event{Type: rpt.EventRunStarted, Total: len(p.Tests), Run: &header})
 
 	// Tests run in batches (batches.go): the whole plan at once, or, when
 	// suites declare hooks, each suite's tests between its beforeAll and
@@ -239,7 +239,7 @@ func (r *runner) runBatch(ctx context.Context, b *batch, run *rpt.Run) {
 					continue
 				}
 				start := testHeader(t)
-				r.emit(ctx, rpt.Event{Type: rpt.EventTestStarted, Test: &start})
+				r.emitOwned(ctx, rpt.Event{Type: rpt.EventTestStarted, Test: &start})
 				res := r.eachTest(ctx, b, t)
 				if ctx.Err() != nil {
 					res = cutShort(res)
@@ -271,6 +271,26 @@ func (r *runner) emit(ctx context.Context, ev rpt.Event) {
 	}
 	ev.Time = time.Now().UTC()
 	r.opts.Events.Emit(ctx, ev)
+}
+
+// OwnedSink is an EventSink that may keep an event unencoded for a while
+// (core/report.Emitter.EmitOwned): the caller promises that nothing
+// changes the event, nor what it points to, after the call.
+type OwnedSink interface {
+	EmitOwned(ctx context.Context, ev rpt.Event)
+}
+
+// emitOwned emits an event built for the call alone (the run_started
+// header, a test_started header), which nothing changes afterwards: a sink
+// may then put its encoding off the way to the servers' start.
+func (r *runner) emitOwned(ctx context.Context, ev rpt.Event) {
+	o, ok := r.opts.Events.(OwnedSink)
+	if !ok {
+		r.emit(ctx, ev)
+		return
+	}
+	ev.Time = time.Now().UTC()
+	o.EmitOwned(ctx, ev)
 }
 
 // notePluginError remembers a plugin failure once, for the run's errors.

@@ -84,3 +84,61 @@ func TestKilledClientLeavesNoOrphans(t *testing.T) {
 		}
 	}
 }
+
+// The watchdog starts beside the handshake, but a session is handed out
+// only once its watchdog runs in the server's process group; closing the
+// session leaves nothing of that group, the watchdog included.
+func TestSessionIsGuardedWhenStarted(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc to read process groups from")
+	}
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh for the watchdog")
+	}
+	for range 5 {
+		s := startDemo(t)
+		pgid := s.PID()
+		if got := groupCommands(t, pgid); !strings.Contains(got, "(sh)") {
+			t.Fatalf("process group %d right after the start: %s; want the watchdog (sh) in it", pgid, got)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		// Killed by Close, reaped just after: give the reaping a moment.
+		for deadline := time.Now().Add(5 * time.Second); proc.GroupAlive(pgid); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("process group %d still alive after Close: %s", pgid, groupCommands(t, pgid))
+			}
+		}
+	}
+}
+
+// groupCommands lists "pid (comm)" of the live processes in group pgid.
+func groupCommands(t *testing.T, pgid int) string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		raw, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces.
+		s := string(raw)
+		end := strings.LastIndexByte(s, ')')
+		if end < 0 {
+			continue
+		}
+		f := strings.Fields(s[end+1:])
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+			out = append(out, s[:end+1])
+		}
+	}
+	return strings.Join(out, ", ")
+}

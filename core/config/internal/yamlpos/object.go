@@ -37,8 +37,10 @@ type ObjectSpec struct {
 	// and building every index at start-up cost each mcptest process.
 	byNameOnce sync.Once
 	byName     map[string]KeySpec
-	// Names are the names of Keys, for did-you-mean and hints.
-	Names []string
+	// names are the names of Keys, for did-you-mean and hints; made on
+	// first use, like byName (Names).
+	namesOnce sync.Once
+	names     []string
 	// misplaced maps keys that belong elsewhere to a hint saying where.
 	misplaced map[string]string
 }
@@ -46,11 +48,18 @@ type ObjectSpec struct {
 // NewObjectSpec returns the table of keys of one kind of object; what
 // names the object in messages ("a server").
 func NewObjectSpec(what string, keys ...KeySpec) *ObjectSpec {
-	s := &ObjectSpec{what: what, Keys: keys, Names: make([]string, len(keys))}
-	for i, k := range keys {
-		s.Names[i] = k.Name
-	}
-	return s
+	return &ObjectSpec{what: what, Keys: keys}
+}
+
+// Names returns the names of the object's keys, in the format's order.
+func (s *ObjectSpec) Names() []string {
+	s.namesOnce.Do(func() {
+		s.names = make([]string, len(s.Keys))
+		for i, k := range s.Keys {
+			s.names[i] = k.Name
+		}
+	})
+	return s.names
 }
 
 // key returns the spec of the key called name, if the object has one.
@@ -167,10 +176,10 @@ func (l *Reader) Object(n *yaml.Node, ptr string, spec *ObjectSpec) (f *Fields, 
 func (l *Reader) unknownKey(e Entry, ptr string, spec *ObjectSpec) {
 	hint := spec.misplaced[e.Key]
 	if hint == "" {
-		if s := suggest.Closest(e.Key, spec.Names); s != "" {
+		if s := suggest.Closest(e.Key, spec.Names()); s != "" {
 			hint = fmt.Sprintf("did you mean %q?", s)
 		} else {
-			hint = "valid keys here: " + strings.Join(spec.Names, ", ")
+			hint = "valid keys here: " + strings.Join(spec.Names(), ", ")
 		}
 	}
 	l.C.Add(e.KeyNode, Child(ptr, e.Key), fmt.Sprintf("unknown key %q in %s", e.Key, spec.what), hint)
