@@ -218,6 +218,20 @@ func TestPluginExitMidRun(t *testing.T) {
 	assertNoOrphans(t)
 }
 
+// What plugin code prints to stdout reaches the crash report, even when
+// the plugin dies right after printing: it is written to the stderr
+// mcptest reads, not forwarded over a gRPC stream that a dying process
+// never flushes.
+func TestPluginStdoutBeforeExitReachesTheReport(t *testing.T) {
+	dir := install(t, "chaos")
+	r := mcptest(t, "run", "--plugin-dir", dir, writeSuite(t, chaosSuite("print-exit")))
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	mustContain(t, "output", r.stdout, "chaos@0.0.1", "plugin crashed", "chaos: printed just before exiting")
+	assertNoOrphans(t)
+}
+
 func TestPluginHangHitsTheDeadline(t *testing.T) {
 	dir := install(t, "chaos")
 	start := time.Now()
