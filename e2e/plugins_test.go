@@ -167,6 +167,41 @@ tools:
 	assertNoOrphans(t)
 }
 
+// A plugin served through go-plugin's own Serve, as every plugin built
+// with an SDK before pluginrpc served go-plugin's protocol itself, still
+// runs under this mcptest: its verdicts arrive (one message per item, its
+// older protocol minor), what it prints is forwarded by go-plugin, and it
+// is stopped with the run.
+func TestGoPluginServedPluginStillRuns(t *testing.T) {
+	dir := install(t, "legacyserve")
+	suite := writeSuite(t, `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: same bytes
+    server: demo
+    tool: echo
+    args: {message: "a"}
+    expect:
+      - target: result.content[0].text
+        matcher: {legacy-eq: "a"}
+  - name: other bytes
+    server: demo
+    tool: echo
+    args: {message: "b"}
+    expect:
+      - target: result.content[0].text
+        matcher: {legacy-eq: "c"}
+`)
+	r := mcptest(t, "run", "--plugin-dir", dir, suite)
+	if r.code != 1 {
+		t.Fatalf("want exit 1 (one test fails):\n%s", r)
+	}
+	mustContain(t, "output", r.stdout, "same bytes", "other bytes", "legacy-eq: not the same bytes", "1 passed, 1 failed")
+	assertNoOrphans(t)
+}
+
 func chaosSuite(mode string) string {
 	return `
 servers:
