@@ -23,7 +23,9 @@ import (
 
 const description = `{"name":"legacyserve","version":"0.9.0","protocol_versions":[1],"components":[{"kind":"matcher","keys":["legacy-eq"]}]}`
 
-type info struct{ pluginv1.UnimplementedInfoServer }
+type info struct {
+	pluginv1.UnimplementedInfoServer
+}
 
 func (info) Describe(context.Context, *pluginv1.DescribeRequest) (*pluginv1.DescribeResponse, error) {
 	return &pluginv1.DescribeResponse{Name: "legacyserve", Version: "0.9.0", ProtocolVersion: 1,
@@ -34,7 +36,9 @@ func (info) Configure(context.Context, *pluginv1.ConfigureRequest) (*pluginv1.Co
 	return &pluginv1.ConfigureResponse{}, nil
 }
 
-type matcher struct{ pluginv1.UnimplementedMatcherServer }
+type matcher struct {
+	pluginv1.UnimplementedMatcherServer
+}
 
 func (matcher) Check(_ context.Context, req *pluginv1.CheckRequest) (*pluginv1.CheckResponse, error) {
 	resp := &pluginv1.CheckResponse{}
