@@ -2,6 +2,7 @@ package pluginrpc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -17,7 +18,10 @@ import (
 // protocol (gpserver.go) without linking go-plugin.
 func Serve(p *contract.Plugin, logger hclog.Logger) {
 	if err := serveProcess(p, logger); err != nil {
-		logger.Error("plugin init error", "error", err)
+		if !errors.Is(err, errNotFromHost) {
+			// Started by a host: its log reads the structured line.
+			logger.Error("plugin init error", "error", err)
+		}
 		fmt.Fprintf(os.Stderr, "mcptest plugin: %v\n", err)
 		os.Exit(1)
 	}
