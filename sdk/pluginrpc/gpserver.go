@@ -38,6 +38,11 @@ import (
 //   - interrupts ignored, so Ctrl-C reaches the host, which decides when
 //     a plugin stops (an interrupted run still writes its reports).
 //
+// Left out, because mcptest's host does not ask for them: TLS (a host
+// that sets PLUGIN_CLIENT_CERT for go-plugin's AutoMTLS fails at connect)
+// and the multiplexed broker (a host that sets PLUGIN_MULTIPLEX_GRPC is
+// told, by the absent seventh handshake field, that it is not supported).
+//
 // After the handshake, os.Stdout is pointed at stderr: the host reads the
 // plugin's stderr itself (its log, a crash trace, the tail shown when the
 // plugin fails), so what plugin code prints reaches it there, in order and
