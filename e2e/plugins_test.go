@@ -167,6 +167,41 @@ tools:
 	assertNoOrphans(t)
 }
 
+// A plugin served through go-plugin's own Serve, as every plugin built
+// with an SDK before pluginrpc served go-plugin's protocol itself, still
+// runs under this mcptest: its verdicts arrive (one message per item, its
+// older protocol minor), what it prints is forwarded by go-plugin, and it
+// is stopped with the run.
+func TestGoPluginServedPluginStillRuns(t *testing.T) {
+	dir := install(t, "legacyserve")
+	suite := writeSuite(t, `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: same bytes
+    server: demo
+    tool: echo
+    args: {message: "a"}
+    expect:
+      - target: result.content[0].text
+        matcher: {legacy-eq: "a"}
+  - name: other bytes
+    server: demo
+    tool: echo
+    args: {message: "b"}
+    expect:
+      - target: result.content[0].text
+        matcher: {legacy-eq: "c"}
+`)
+	r := mcptest(t, "run", "--plugin-dir", dir, suite)
+	if r.code != 1 {
+		t.Fatalf("want exit 1 (one test fails):\n%s", r)
+	}
+	mustContain(t, "output", r.stdout, "same bytes", "other bytes", "legacy-eq: not the same bytes", "1 passed, 1 failed")
+	assertNoOrphans(t)
+}
+
 func chaosSuite(mode string) string {
 	return `
 servers:
@@ -215,6 +250,20 @@ func TestPluginExitMidRun(t *testing.T) {
 		t.Fatalf("want exit 2:\n%s", r)
 	}
 	mustContain(t, "output", r.stdout, "chaos@0.0.1", "plugin crashed", "chaos: exiting on purpose", "calm before")
+	assertNoOrphans(t)
+}
+
+// What plugin code prints to stdout reaches the crash report, even when
+// the plugin dies right after printing: it is written to the stderr
+// mcptest reads, not forwarded over a gRPC stream that a dying process
+// never flushes.
+func TestPluginStdoutBeforeExitReachesTheReport(t *testing.T) {
+	dir := install(t, "chaos")
+	r := mcptest(t, "run", "--plugin-dir", dir, writeSuite(t, chaosSuite("print-exit")))
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	mustContain(t, "output", r.stdout, "chaos@0.0.1", "plugin crashed", "chaos: printed just before exiting")
 	assertNoOrphans(t)
 }
 

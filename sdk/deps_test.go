@@ -73,6 +73,21 @@ func TestAuthorPackageNeedsOnlyWhatServeNeeds(t *testing.T) {
 	}
 }
 
+// TestPluginBinariesDoNotLinkGoPlugin: a plugin serves go-plugin's
+// protocol through pluginrpc's own server, because linking go-plugin costs
+// every plugin start the initialisation of net/rpc, encoding/gob,
+// html/template, yamux and the protobuf descriptor set-up of gRPC
+// reflection. Only the host's side (hostrpc) and the test helpers use it.
+func TestPluginBinariesDoNotLinkGoPlugin(t *testing.T) {
+	for _, dep := range deps(t, ".") {
+		for _, f := range []string{"github.com/hashicorp/go-plugin", "net/rpc", "encoding/gob", "google.golang.org/grpc/reflection"} {
+			if under(dep, f) {
+				t.Errorf("package sdk, which every plugin binary links, depends on %s", dep)
+			}
+		}
+	}
+}
+
 // TestImportsPointOneWay: contract carries no transport, and pluginrpc,
 // which serves the contract, never reaches back to the author package, the
 // test helpers or the host's side. A cycle between them could not build,

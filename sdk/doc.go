@@ -15,7 +15,7 @@
 //	}
 //
 // Authors see Go types only; the gRPC protocol (package mcptest.plugin.v1)
-// and hashicorp/go-plugin stay behind Serve. Tests serve a plugin in-process
+// and hashicorp/go-plugin's protocol stay behind Serve. Tests serve a plugin in-process
 // with sdk/plugintest; reporters read the run through sdk/report. Those
 // three packages are the whole author API. The package imports nothing
 // from mcptest's core and none of its heavy dependencies, and the SDK is a
@@ -28,7 +28,7 @@
 //     Reporter, RenderSession, Provider, ChatRequest, Scorer, Host, ...)
 //     and the protocol constants. It has no transport and imports only
 //     the standard library and sdk/report.
-//   - sdk/pluginrpc is the transport: the go-plugin handshake, the gRPC
+//   - sdk/pluginrpc is the transport: the go-plugin protocol, the gRPC
 //     services that run a plugin's components (the adapters), the wire
 //     items and the codecs between them and protobuf (including the
 //     packed Match encoding). mcptest's host and this package share it.

@@ -74,15 +74,16 @@ func tuneGC() {
 // servedLogger is the logger of the plugin being served.
 var servedLogger = hclog.NewNullLogger()
 
-// Logger returns the served plugin's logger. Use it rather than printing to
-// os.Stderr: go-plugin forwards printed output asynchronously, so a line
-// printed just before the process dies is lost, while the logger writes to
-// the real stderr that mcptest keeps for crash reports.
+// Logger returns the served plugin's logger. Use it rather than printing:
+// its lines are structured, and mcptest re-levels them under the plugin's
+// name. (What a plugin prints, to stdout or stderr, still reaches the
+// stderr mcptest keeps for crash reports; stdout is pointed there once
+// the handshake line is written.)
 func Logger() hclog.Logger { return servedLogger }
 
 // NewLogger returns the logger a plugin should use: hclog JSON on stderr,
-// which the host parses and re-levels under the plugin's name. Stdout is
-// reserved for the go-plugin handshake.
+// which the host parses and re-levels under the plugin's name. Stdout
+// carries the go-plugin handshake line.
 func NewLogger(name string) hclog.Logger {
 	level := hclog.LevelFromString(os.Getenv(LogLevelEnv))
 	if level == hclog.NoLevel {

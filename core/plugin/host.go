@@ -263,7 +263,15 @@ func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 	inc.info = raw.(*hostrpc.InfoClient)
 	cctx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
 	defer cancel()
+	// Describe and Configure go out together, so a start waits for one
+	// round trip to the plugin instead of two: what Configure offers is
+	// chosen from the manifest, which describes the same binary (its
+	// sha256 was checked) and which Describe's answer is compared with.
+	services := h.servicesFor(f.Manifest.Capabilities, f.Manifest.Components)
+	configured := make(chan error, 1)
+	go func() { configured <- inc.info.Configure(cctx, services, h.opts.RunJSON) }()
 	desc, err := inc.info.Describe(cctx)
+	cerr := <-configured
 	if err != nil {
 		if errors.Is(cctx.Err(), context.DeadlineExceeded) {
 			return fail(fmt.Errorf("%w: no answer to describe within %s (%s): %w", ErrPluginStart, h.opts.CallTimeout, TimeoutFlag, err))
@@ -275,8 +283,14 @@ func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 			ErrDescribeMismatch, diff, f.ManifestPath))
 	}
 	inc.desc = desc
-	if err := inc.info.Configure(cctx, h.servicesFor(desc), h.opts.RunJSON); err != nil {
-		return fail(fmt.Errorf("%w: configure: %w", ErrPluginStart, err))
+	if want := h.servicesFor(desc.Capabilities, desc.Components); cerr == nil && (want == nil) != (services == nil) {
+		// The manifest lags behind its binary on capabilities (one
+		// written by hand): the binary's own word decides, at the cost
+		// of a second round trip.
+		cerr = inc.info.Configure(cctx, want, h.opts.RunJSON)
+	}
+	if cerr != nil {
+		return fail(fmt.Errorf("%w: configure: %w", ErrPluginStart, cerr))
 	}
 	for _, c := range desc.Components {
 		raw, err := inst.Dispense(c.Kind)

@@ -163,7 +163,7 @@ func (l *ExecLauncher) Launch(ctx context.Context, f *Found) (Instance, error) {
 		start = 10 * time.Second
 	}
 	client := goplugin.NewClient(&goplugin.ClientConfig{
-		HandshakeConfig:  pluginrpc.Handshake,
+		HandshakeConfig:  hostrpc.Handshake(),
 		VersionedPlugins: map[int]goplugin.PluginSet{sdk.ProtocolVersion: hostrpc.ClientPluginSet()},
 		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},

@@ -7,7 +7,6 @@ import (
 	"io"
 	"iter"
 	"slices"
-	"sync"
 
 	"github.com/mcptest/mcptest/sdk/report"
 )
@@ -39,7 +38,6 @@ type finalReporter func(ctx context.Context, s *RenderSession, run *report.Run) 
 
 // Render implements Reporter.
 func (fn finalReporter) Render(ctx context.Context, s *RenderSession) error {
-	warmReportTypes()
 	for ev := range s.Events() {
 		if ev.Type == report.EventRunFinished && ev.Run != nil {
 			return fn(ctx, s, ev.Run)
@@ -47,15 +45,6 @@ func (fn finalReporter) Render(ctx context.Context, s *RenderSession) error {
 	}
 	return ErrNoRunFinished
 }
-
-// warmReportTypes has encoding/json work out the report's types (their
-// fields, shared by its decoder and encoder) on a goroutine of its own,
-// once per process. A final-only reporter waits, idle, for the whole run;
-// done then, that reflection (about a millisecond) is no longer paid
-// between the run's end and its report, while the user waits.
-var warmReportTypes = sync.OnceFunc(func() {
-	go func() { _, _ = json.Marshal(report.Event{Run: &report.Run{}, Test: &report.Test{}}) }()
-})
 
 // CapabilityFinalOnly, followed by a report format, is the capability of a
 // plugin whose reporter for that format reads only the run_finished event:

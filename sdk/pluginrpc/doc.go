@@ -1,7 +1,12 @@
 // Package pluginrpc carries the plugin contract (sdk/contract) over
-// hashicorp/go-plugin gRPC. It is shared by mcptest's host and by the SDK:
+// hashicorp/go-plugin's gRPC protocol. It is shared by mcptest's host and
+// by the SDK:
 //
-//   - handshake.go: the go-plugin handshake and the info plugin-set name;
+//   - handshake.go: the handshake and the info plugin-set name;
+//   - serve.go, gpserver.go, gpservices.go: the plugin's process side of
+//     go-plugin's protocol (listener, handshake line, the health,
+//     controller, stdio and broker services), served without linking
+//     go-plugin, which only the host's side (hostrpc) uses;
 //   - items.go: the wire items the host sends and receives (MatchItem,
 //     MatchItemResult, CheckItem, ScoreItem, RenderStart, Sink, ErrorKind);
 //   - toproto.go, fromproto.go: every conversion between Go types and
@@ -9,7 +14,7 @@
 //     are the host's directions);
 //   - packed.go: the packed Match encoding, both directions;
 //   - failure_*.go: how a plugin bounds and encodes a failure;
-//   - serve.go, gplugin.go, server_state.go, grpc_*.go, recover.go,
+//   - register.go, server_state.go, grpc_*.go, recover.go,
 //     parallel.go: the plugin side, the gRPC services that run a plugin's
 //     components, started by sdk.Serve.
 //

@@ -38,6 +38,7 @@ func (s *reporterServer) Render(stream pluginv1.Reporter_RenderServer) (err erro
 	if !ok {
 		return status.Errorf(codes.NotFound, "plugin %q has no reporter %q", s.srv.plugin.Name, start.GetKey())
 	}
+	go warmReportTypes()
 	out := &streamOutput{stream: stream}
 	var decodeErr error
 	next := func() (report.Event, bool) {

@@ -2,43 +2,65 @@ package pluginrpc
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
 	"github.com/mcptest/mcptest/sdk/contract"
 )
 
-// Serve serves p over go-plugin until the host disconnects; sdk.Serve
-// calls it after validating p and preparing the runtime.
+// Serve serves p until the host stops it; sdk.Serve calls it after
+// validating p and preparing the runtime. It speaks go-plugin's gRPC
+// protocol (gpserver.go) without linking go-plugin.
 func Serve(p *contract.Plugin, logger hclog.Logger) {
-	plugin.Serve(serveConfig(p, logger))
+	if err := serveProcess(p, logger); err != nil {
+		if !errors.Is(err, errNotFromHost) {
+			// Started by a host: its log reads the structured line.
+			logger.Error("plugin init error", "error", err)
+		}
+		fmt.Fprintf(os.Stderr, "mcptest plugin: %v\n", err)
+		os.Exit(1)
+	}
 }
 
 // ServeInProcess serves p inside the calling process the way Serve does in
 // a plugin binary (same gRPC options, same services), for tests. The
-// reattach configuration arrives on reattach once the server listens;
-// closed is closed when the server stops after ctx ends. sdk/plugintest
-// wraps it.
-func ServeInProcess(ctx context.Context, p *contract.Plugin, reattach chan<- *plugin.ReattachConfig, closed chan<- struct{}) {
-	cfg := serveConfig(p, hclog.NewNullLogger())
-	cfg.Test = &plugin.ServeTestConfig{Context: ctx, ReattachConfigCh: reattach, CloseCh: closed}
-	plugin.Serve(cfg)
+// address the server listens on arrives on addr once it listens; closed is
+// closed when the server has stopped after ctx ends. sdk/plugintest wraps
+// it.
+func ServeInProcess(ctx context.Context, p *contract.Plugin, addr chan<- net.Addr, closed chan<- struct{}) {
+	defer close(closed)
+	lis, err := listen()
+	if err != nil {
+		hclog.Default().Error("plugin init error", "error", err)
+		return
+	}
+	s := newServer(p, hclog.NewNullLogger())
+	addr <- lis.Addr()
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = s.Serve(lis)
+	}()
+	select {
+	case <-ctx.Done():
+		s.Stop()
+	case <-served:
+	}
+	<-served
 }
 
-// serveConfig is the go-plugin configuration of a plugin: the handshake,
-// the info service and one service per kind p serves, and the SDK's gRPC
-// server options.
-func serveConfig(p *contract.Plugin, logger hclog.Logger) *plugin.ServeConfig {
-	return &plugin.ServeConfig{
-		HandshakeConfig: Handshake,
-		VersionedPlugins: map[int]plugin.PluginSet{
-			contract.ProtocolVersion: serverPluginSet(newPluginServer(p, logger)),
-		},
-		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, ServerOptions()...)...)
-		},
-		Logger: logger,
-	}
+// newServer is the gRPC server of a plugin: the SDK's server options, the
+// services go-plugin's client expects of any plugin (gpservices.go), the
+// info service and one service per kind p serves.
+func newServer(p *contract.Plugin, logger hclog.Logger) *grpc.Server {
+	s := grpc.NewServer(ServerOptions()...)
+	srv := newPluginServer(p, logger)
+	registerGoPluginServices(s, srv)
+	registerKinds(s, srv)
+	return s
 }

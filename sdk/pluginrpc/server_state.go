@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 
 	"github.com/mcptest/mcptest/sdk/contract"
 	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
@@ -16,7 +16,7 @@ type pluginServer struct {
 	logger hclog.Logger
 
 	mu       sync.Mutex
-	broker   *plugin.GRPCBroker
+	broker   dialer
 	hostID   uint32
 	host     contract.Host
 	hostErr  error
@@ -31,7 +31,13 @@ func newPluginServer(p *contract.Plugin, logger hclog.Logger) *pluginServer {
 	return &pluginServer{plugin: p, logger: logger}
 }
 
-func (s *pluginServer) setBroker(b *plugin.GRPCBroker) {
+// dialer connects to a service the host offers the plugin under an id
+// (brokerConns).
+type dialer interface {
+	Dial(id uint32) (*grpc.ClientConn, error)
+}
+
+func (s *pluginServer) setBroker(b dialer) {
 	if s == nil {
 		return
 	}

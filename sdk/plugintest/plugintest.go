@@ -5,6 +5,9 @@ package plugintest
 
 import (
 	"context"
+	"errors"
+	"net"
+	"os"
 	"testing"
 	"time"
 
@@ -50,18 +53,22 @@ func New(t testing.TB, p *sdk.Plugin, host sdk.Host) *Conn {
 // caller must Close the connection.
 func Dial(p *sdk.Plugin) (*Conn, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	reattach := make(chan *plugin.ReattachConfig, 1)
+	addr := make(chan net.Addr, 1)
 	closed := make(chan struct{})
-	go pluginrpc.ServeInProcess(ctx, p, reattach, closed)
+	go pluginrpc.ServeInProcess(ctx, p, addr, closed)
 	var rc *plugin.ReattachConfig
 	select {
-	case rc = <-reattach:
+	case a := <-addr:
+		rc = &plugin.ReattachConfig{Protocol: plugin.ProtocolGRPC, ProtocolVersion: sdk.ProtocolVersion, Addr: a, Pid: os.Getpid(), Test: true}
+	case <-closed:
+		cancel()
+		return nil, errors.New("plugintest: the plugin could not listen")
 	case <-time.After(10 * time.Second):
 		cancel()
 		return nil, context.DeadlineExceeded
 	}
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig: pluginrpc.Handshake,
+		HandshakeConfig: hostrpc.Handshake(),
 		// A reattached client dispenses from Plugins, not VersionedPlugins.
 		Plugins:          hostrpc.ClientPluginSet(),
 		Reattach:         rc,

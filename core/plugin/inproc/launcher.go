@@ -74,6 +74,7 @@ func Found(p *sdk.Plugin) *plugin.Found {
 		Manifest: &plugin.Manifest{
 			ManifestVersion: 1, Name: d.Name, Version: d.Version, ProtocolVersions: d.ProtocolVersions,
 			Executable: plugin.ExecutablePrefix + d.Name, Components: d.Components,
+			Capabilities: d.Capabilities,
 		},
 		Dir:          "/in-process/" + d.Name,
 		ManifestPath: "/in-process/" + d.Name + "/" + plugin.ManifestFile,

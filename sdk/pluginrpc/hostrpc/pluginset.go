@@ -65,3 +65,9 @@ func GRPCDialOptions() []grpc.DialOption {
 		pluginrpc.ClientCodec(),
 	))
 }
+
+// Handshake is pluginrpc.Handshake as go-plugin's client takes it.
+func Handshake() plugin.HandshakeConfig {
+	h := pluginrpc.Handshake
+	return plugin.HandshakeConfig{ProtocolVersion: h.ProtocolVersion, MagicCookieKey: h.MagicCookieKey, MagicCookieValue: h.MagicCookieValue}
+}

@@ -3,6 +3,9 @@
 //
 //	"panic"  panics on this item
 //	"exit"   writes to stderr and exits the process
+//	"print-exit"
+//	         prints a line to stdout (as plugin code that does not use
+//	         sdk.Logger might) and exits the process
 //	"hang"   never answers
 //	"hang-first:PATH"
 //	         never answers if the file PATH does not exist yet, creating
@@ -12,6 +15,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 
@@ -33,6 +37,9 @@ func chaos(ctx context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
 		panic("chaos: panic on purpose")
 	case `"exit"`:
 		sdk.Logger().Error("chaos: exiting on purpose")
+		os.Exit(7)
+	case `"print-exit"`:
+		fmt.Println("chaos: printed just before exiting")
 		os.Exit(7)
 	case `"hang"`:
 		sdk.Logger().Error("chaos: hanging on purpose")

@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 
-	"github.com/mcptest/mcptest/sdk/pluginrpc"
+	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
 )
 
 func main() {
@@ -15,7 +15,7 @@ func main() {
 		os.Stdout.WriteString(`{"name":"wrongproto","version":"2.0.0","protocol_versions":[2],"components":[{"kind":"matcher","keys":["future"]}]}` + "\n")
 		return
 	}
-	hs := pluginrpc.Handshake
+	hs := hostrpc.Handshake()
 	hs.ProtocolVersion = 2
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: hs,

@@ -39,7 +39,8 @@ type InfoClient interface {
 	// Describe returns the plugin's self-description; the host compares it with
 	// the manifest it resolved keys from.
 	Describe(ctx context.Context, in *DescribeRequest, opts ...grpc.CallOption) (*DescribeResponse, error)
-	// Configure is called once after launch, before any other call.
+	// Configure is called once after launch, before any call other than
+	// Describe (the host may send the two at the same time).
 	Configure(ctx context.Context, in *ConfigureRequest, opts ...grpc.CallOption) (*ConfigureResponse, error)
 }
 
@@ -80,7 +81,8 @@ type InfoServer interface {
 	// Describe returns the plugin's self-description; the host compares it with
 	// the manifest it resolved keys from.
 	Describe(context.Context, *DescribeRequest) (*DescribeResponse, error)
-	// Configure is called once after launch, before any other call.
+	// Configure is called once after launch, before any call other than
+	// Describe (the host may send the two at the same time).
 	Configure(context.Context, *ConfigureRequest) (*ConfigureResponse, error)
 	mustEmbedUnimplementedInfoServer()
 }
