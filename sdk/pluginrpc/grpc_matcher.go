@@ -90,15 +90,17 @@ func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, pac
 	}
 	// Deferred, so it runs once the results are encoded.
 	defer scratch.release()
-	items, contexts, err := decodePackedItemsInto(packed, scratch.items)
-	scratch.items = items
+	items, contexts, err := decodePackedItemsInto(packed, scratch)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
 	results := slices.Grow(scratch.results[:0], len(items))[:len(items)]
 	scratch.results = results
-	parallelRanges(len(items), func(lo, hi int) {
-		var sc evalScratch
+	parallelRanges(len(items), func(w, lo, hi int) {
+		sc := evalScratch{failures: scratch.failureBuf(w)}
+		// The range's failures stay in the buffer until the results
+		// are encoded; the grown buffer serves the next batch.
+		defer func() { scratch.failures[w] = sc.failures[:0] }()
 		for i := lo; i < hi; i++ {
 			it := &items[i]
 			in := contract.MatchInput{
@@ -116,7 +118,7 @@ func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, pac
 			results[i] = s.evaluateWith(ctx, in, &sc)
 		}
 	})
-	return &pluginv1.MatchResponse{PackedResults: encodePackedResults(results)}, nil
+	return &pluginv1.MatchResponse{PackedResults: encodePackedResultsPooled(results)}, nil
 }
 
 // packedScratch holds the item and result arrays of a packed batch for
@@ -126,6 +128,24 @@ func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, pac
 type packedScratch struct {
 	items   []packedItem
 	results []MatchItemResult
+	// The decoder's arrays: the string table and each string's span in
+	// the batch, and the test contexts.
+	table []string
+	spans [][2]int
+	ctxs  []packedContext
+	// failures holds, per goroutine of parallelRanges, the buffer its
+	// items' failure JSON was appended to: once the results are encoded
+	// nothing refers to it, so the next batch appends to it again
+	// instead of growing a new one from failureScratchSize.
+	failures [][]byte
+}
+
+// failureBuf returns goroutine w's failure buffer, empty.
+func (sc *packedScratch) failureBuf(w int) []byte {
+	for len(sc.failures) <= w {
+		sc.failures = append(sc.failures, nil)
+	}
+	return sc.failures[w][:0]
 }
 
 var packedScratchPool = sync.Pool{New: func() any { return new(packedScratch) }}
@@ -141,12 +161,20 @@ const packedScratchMax = 4096
 // release clears the arrays (they refer to the request and the failure
 // buffers) and pools them, unless they grew past packedScratchMax.
 func (sc *packedScratch) release() {
-	if cap(sc.items) > packedScratchMax || cap(sc.results) > packedScratchMax {
+	if cap(sc.items) > packedScratchMax || cap(sc.results) > packedScratchMax ||
+		cap(sc.table) > 4*packedScratchMax || cap(sc.ctxs) > packedScratchMax {
 		return
+	}
+	for w, f := range sc.failures {
+		if cap(f) > failureScratchMax {
+			sc.failures[w] = nil
+		}
 	}
 	clear(sc.items[:cap(sc.items)])
 	clear(sc.results[:cap(sc.results)])
-	sc.items, sc.results = sc.items[:0], sc.results[:0]
+	clear(sc.table[:cap(sc.table)])
+	clear(sc.ctxs[:cap(sc.ctxs)])
+	sc.items, sc.results, sc.table, sc.spans, sc.ctxs = sc.items[:0], sc.results[:0], sc.table[:0], sc.spans[:0], sc.ctxs[:0]
 	if packedScratchKept.Put(sc) {
 		return
 	}
@@ -168,6 +196,10 @@ type evalScratch struct {
 
 // failureScratchSize is the first size of evalScratch.failures.
 const failureScratchSize = 8 << 10
+
+// failureScratchMax is the largest failure buffer kept for the next batch;
+// a batch of huge failures leaves its buffer to the collector.
+const failureScratchMax = 1 << 20
 
 // evaluate judges one assertion; a panic or error errors this item only.
 func (s *matcherServer) evaluate(ctx context.Context, in contract.MatchInput) MatchItemResult {

@@ -311,22 +311,27 @@ func (r *packedReader) str(table []string, what string) string {
 // decodePackedItems reads a batch. The items' JSON values are slices of b,
 // which the caller must not change while they are in use.
 func decodePackedItems(b []byte) ([]packedItem, []packedContext, error) {
-	return decodePackedItemsInto(b, nil)
+	return decodePackedItemsInto(b, new(packedScratch))
 }
 
-// decodePackedItemsInto is decodePackedItems reusing buf's array for the
-// items when it is large enough.
-func decodePackedItemsInto(b []byte, buf []packedItem) ([]packedItem, []packedContext, error) {
+// decodePackedItemsInto is decodePackedItems reusing sc's arrays (items,
+// contexts, the string table and its spans) when they are large enough,
+// and leaving the grown ones in sc for the next batch. Only the strings'
+// bytes are new memory: matchers may keep a string past the call.
+func decodePackedItemsInto(b []byte, sc *packedScratch) ([]packedItem, []packedContext, error) {
 	r := &packedReader{b: b}
 	if r.byte("version") != packedVersion && r.err == nil {
 		return nil, nil, fmt.Errorf("%w: unknown version %d", errBadPacked, b[0])
 	}
-	table := make([]string, r.count("string count", 1))
+	nstr := r.count("string count", 1)
+	table := slices.Grow(sc.table[:0], nstr)[:nstr]
+	sc.table = table
 	// The strings are copied out of b in one allocation (matchers may
 	// keep them past the call, and b goes back to a pool), then sliced:
 	// first each entry's end and length within the table, then the copy.
 	start := r.b
-	spans := make([][2]int, len(table))
+	spans := slices.Grow(sc.spans[:0], nstr)[:nstr]
+	sc.spans = spans
 	for i := range table {
 		n := len(r.bytes("string"))
 		end := len(start) - len(r.b)
@@ -338,7 +343,11 @@ func decodePackedItemsInto(b []byte, buf []packedItem) ([]packedItem, []packedCo
 			table[i] = all[sp[0]:sp[1]]
 		}
 	}
-	ctxs := make([]packedContext, r.count("context count", 5))
+	nctx := r.count("context count", 5)
+	// Every field of every context and item is set below, so reused
+	// arrays need no clearing first.
+	ctxs := slices.Grow(sc.ctxs[:0], nctx)[:nctx]
+	sc.ctxs = ctxs
 	for i := range ctxs {
 		c := &ctxs[i]
 		if rest, ok := fastContext(r.b, table, c); ok && packedFast && r.err == nil {
@@ -350,9 +359,8 @@ func decodePackedItemsInto(b []byte, buf []packedItem) ([]packedItem, []packedCo
 		c.update = r.byte("update flag") == 1
 	}
 	n := r.count("item count", 7)
-	// Every field of every item is set below, so a reused array needs no
-	// clearing first.
-	items := slices.Grow(buf[:0], n)[:n]
+	items := slices.Grow(sc.items[:0], n)[:n]
+	sc.items = items
 	for i := range items {
 		it := &items[i]
 		if rest, ok := fastItem(r.b, table, len(ctxs), it); ok && packedFast && r.err == nil {
@@ -446,11 +454,35 @@ func fastItem(b []byte, table []string, nctx int, it *packedItem) ([]byte, bool)
 
 // encodePackedResults encodes one result per item, in item order.
 func encodePackedResults(results []MatchItemResult) []byte {
+	return appendPackedResults(make([]byte, 0, packedResultsSize(results)), results)
+}
+
+// encodePackedResultsPooled is encodePackedResults in a buffer of msgPool,
+// handed over to the codec (codec_handoff.go): a server's response is
+// sent from it without another copy, and the buffer goes back to msgPool
+// once gRPC has written it.
+func encodePackedResultsPooled(results []MatchItemResult) []byte {
+	size := packedResultsSize(results)
+	if size < pooledMin {
+		return encodePackedResults(results)
+	}
+	buf := msgPool.Get(size)
+	out := appendPackedResults((*buf)[:0], results)
+	handOff(out, buf)
+	return out
+}
+
+// packedResultsSize is at least the size of the encoding of results.
+func packedResultsSize(results []MatchItemResult) int {
 	size := 1 + binary.MaxVarintLen64
 	for i := range results {
 		size += 1 + 8 + 2 + len(results[i].Failure) + len(results[i].Error) + len(results[i].Deferred) + len(results[i].Eval) + 4*binary.MaxVarintLen64
 	}
-	out := make([]byte, 0, size)
+	return size
+}
+
+// appendPackedResults appends the encoding of results to out.
+func appendPackedResults(out []byte, results []MatchItemResult) []byte {
 	out = append(out, packedVersion)
 	out = binary.AppendUvarint(out, uint64(len(results)))
 	for i := range results {

@@ -1,0 +1,99 @@
+package pluginrpc
+
+import (
+	"bytes"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	pluginv1 "github.com/mcptest/mcptest/sdk/proto/mcptest/plugin/v1"
+)
+
+// TestHandedOffResultsMarshalAsProtobuf: a response whose packed results
+// were handed over is sent from their own buffer, and the bytes are still
+// protobuf's; the buffer is taken once (a second marshal copies), and a
+// response with anything else in it is marshalled the ordinary way.
+func TestHandedOffResultsMarshalAsProtobuf(t *testing.T) {
+	var c poolCodec
+	results := make([]MatchItemResult, 2000)
+	for i := range results {
+		results[i] = MatchItemResult{Pass: i%4 != 3}
+		if i%4 == 3 {
+			results[i].Failure = []byte(`{"expected":"a","actual":"b","diff":"-a\n+b"}`)
+		}
+	}
+	packed := encodePackedResultsPooled(results)
+	if !bytes.Equal(packed, encodePackedResults(results)) {
+		t.Fatal("the pooled encoding differs from the plain one")
+	}
+	msg := &pluginv1.MatchResponse{PackedResults: packed}
+	want, err := proto.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) != 2 || &data[1].ReadOnlyData()[0] != &packed[0] {
+		t.Fatalf("the handed-over results were copied (%d buffers)", len(data))
+	}
+	if got := data.Materialize(); !bytes.Equal(got, want) {
+		t.Fatalf("the codec wrote %d bytes that differ from protobuf's %d", len(got), len(want))
+	}
+	if _, ok := takeHandoff(packed); ok {
+		t.Fatal("the buffer is still handed over after the codec took it")
+	}
+	data.Free()
+
+	// Not handed over: copied, the same bytes.
+	own := bytes.Clone(packed)
+	for _, m := range []*pluginv1.MatchResponse{
+		{PackedResults: own},
+		{PackedResults: packed2(t), Results: []*pluginv1.MatchResult{{Id: 7, Pass: true}}},
+	} {
+		want, err := proto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := c.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := data.Materialize(); !bytes.Equal(got, want) {
+			t.Fatalf("the codec wrote %d bytes that differ from protobuf's %d", len(got), len(want))
+		}
+		if len(data) == 2 {
+			t.Fatal("a buffer that was not handed over (or a message with more in it) was sent in place")
+		}
+		data.Free()
+	}
+}
+
+// packed2 hands over a fresh results buffer and returns it.
+func packed2(t *testing.T) []byte {
+	t.Helper()
+	results := make([]MatchItemResult, 500)
+	return encodePackedResultsPooled(results)
+}
+
+// TestHandoffSlotsAreBounded: buffers handed over and never marshalled
+// (their call failed) do not pile up: the oldest is forgotten.
+func TestHandoffSlotsAreBounded(t *testing.T) {
+	var first []byte
+	for i := range 3 * handoffSlots {
+		b := encodePackedResultsPooled(make([]MatchItemResult, 1000))
+		if i == 0 {
+			first = b
+		}
+	}
+	handoffs.mu.Lock()
+	n := len(handoffs.slots)
+	handoffs.mu.Unlock()
+	if n > handoffSlots {
+		t.Fatalf("%d buffers wait for the codec, more than %d", n, handoffSlots)
+	}
+	if _, ok := takeHandoff(first); ok {
+		t.Fatal("the oldest buffer was not forgotten")
+	}
+}
