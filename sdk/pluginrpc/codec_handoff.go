@@ -19,23 +19,64 @@ import (
 // written it. A buffer not handed over (any other message, a caller's own
 // bytes) is marshalled as before.
 
-// handoffSlots bounds the buffers waiting for the codec. A message that is
-// never marshalled (its call failed first) leaves its slot to be reused:
-// the oldest slot is forgotten when all are taken, and its buffer then
-// goes to the collector instead of back to the pool.
+// handoffSlots bounds the buffers waiting for the codec (or, received, for
+// the end of their call). A buffer whose message is never marshalled (its
+// call failed first) leaves its slot to be reused: the oldest slot is
+// forgotten when all are taken, and its buffer then goes to the collector
+// instead of back to the pool.
 const handoffSlots = 16
 
-// handoff is one buffer waiting for the codec.
-type handoff struct {
+// slot is one buffer waiting, known by the address of its first byte.
+type slot[T any] struct {
 	data *byte
-	buf  *[]byte
+	buf  T
+}
+
+// slotList is a small set of buffers waiting for their next owner.
+type slotList[T any] struct {
+	mu    sync.Mutex
+	slots []slot[T]
+}
+
+// put records buf under the first byte of b.
+func (l *slotList[T]) put(b []byte, buf T) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.slots) == handoffSlots {
+		copy(l.slots, l.slots[1:])
+		l.slots = l.slots[:handoffSlots-1]
+	}
+	l.slots = append(l.slots, slot[T]{data: unsafe.SliceData(b), buf: buf})
+}
+
+// take returns the buffer recorded under the first byte of b, if any, and
+// forgets it.
+func (l *slotList[T]) take(b []byte) (T, bool) {
+	var zero T
+	if len(b) == 0 {
+		return zero, false
+	}
+	p := unsafe.SliceData(b)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i, s := range l.slots {
+		if s.data == p {
+			l.slots = append(l.slots[:i], l.slots[i+1:]...)
+			return s.buf, true
+		}
+	}
+	return zero, false
+}
+
+// len is how many buffers wait.
+func (l *slotList[T]) len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.slots)
 }
 
 // handoffs are the buffers handed over and not yet marshalled.
-var handoffs struct {
-	mu    sync.Mutex
-	slots []handoff
-}
+var handoffs slotList[*[]byte]
 
 // handOff records that b, the written part of buf (a buffer from msgPool),
 // may be sent by the codec and then returned to msgPool.
@@ -43,32 +84,12 @@ func handOff(b []byte, buf *[]byte) {
 	if len(b) == 0 || cap(*buf) == 0 || unsafe.SliceData(b) != unsafe.SliceData(*buf) {
 		return
 	}
-	handoffs.mu.Lock()
-	defer handoffs.mu.Unlock()
-	if len(handoffs.slots) == handoffSlots {
-		copy(handoffs.slots, handoffs.slots[1:])
-		handoffs.slots = handoffs.slots[:handoffSlots-1]
-	}
-	handoffs.slots = append(handoffs.slots, handoff{data: unsafe.SliceData(b), buf: buf})
+	handoffs.put(b, buf)
 }
 
 // takeHandoff returns the buffer b was written in if it was handed over,
 // and forgets it: from here on the caller owns it.
-func takeHandoff(b []byte) (*[]byte, bool) {
-	if len(b) == 0 {
-		return nil, false
-	}
-	p := unsafe.SliceData(b)
-	handoffs.mu.Lock()
-	defer handoffs.mu.Unlock()
-	for i, h := range handoffs.slots {
-		if h.data == p {
-			handoffs.slots = append(handoffs.slots[:i], handoffs.slots[i+1:]...)
-			return h.buf, true
-		}
-	}
-	return nil, false
-}
+func takeHandoff(b []byte) (*[]byte, bool) { return handoffs.take(b) }
 
 // marshalHandedOff marshals a MatchResponse holding only packed results
 // that were handed over (or a MatchRequest holding only packed items),

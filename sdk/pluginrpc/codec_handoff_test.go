@@ -87,13 +87,48 @@ func TestHandoffSlotsAreBounded(t *testing.T) {
 			first = b
 		}
 	}
-	handoffs.mu.Lock()
-	n := len(handoffs.slots)
-	handoffs.mu.Unlock()
-	if n > handoffSlots {
-		t.Fatalf("%d buffers wait for the codec, more than %d", n, handoffSlots)
+	if n := handoffs.len(); n > handoffSlots {
+		t.Fatalf("%d buffers wait for the codec, more than %d", handoffs.len(), handoffSlots)
 	}
 	if _, ok := takeHandoff(first); ok {
 		t.Fatal("the oldest buffer was not forgotten")
+	}
+}
+
+// TestHandedOffItemsMarshalAsProtobuf: the host's packed request is sent
+// from the encoder's buffer with protobuf's bytes, and a request never
+// marshalled (its call failed first) gives its buffer back at release.
+func TestHandedOffItemsMarshalAsProtobuf(t *testing.T) {
+	var c poolCodec
+	items := make([]MatchItem, 1000)
+	for i := range items {
+		items[i] = MatchItem{Key: "exact", Actual: []byte(`"some tool text"`), Argument: []byte(`"some tool text"`)}
+	}
+	packed, release := EncodePackedItems(items)
+	if !bytes.Equal(packed, encodePackedItems(items)) {
+		t.Fatal("the pooled encoding differs from the plain one")
+	}
+	msg := &pluginv1.MatchRequest{PackedItems: packed}
+	want, err := proto.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) != 2 || &data[1].ReadOnlyData()[0] != &packed[0] {
+		t.Fatalf("the handed-over items were copied (%d buffers)", len(data))
+	}
+	if got := data.Materialize(); !bytes.Equal(got, want) {
+		t.Fatal("the codec's bytes differ from protobuf's")
+	}
+	release() // after the codec took the buffer: leaves it to gRPC
+	data.Free()
+
+	packed, release = EncodePackedItems(items)
+	release() // never marshalled: taken back
+	if _, ok := takeHandoff(packed); ok {
+		t.Fatal("release left the unsent buffer handed over")
 	}
 }

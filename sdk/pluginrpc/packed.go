@@ -1,6 +1,7 @@
 package pluginrpc
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -112,8 +113,13 @@ func (w *packedWriter) add(s string) uint64 {
 // packedBuffers are the buffers of one encoded batch, reused for the next
 // once the call has returned.
 type packedBuffers struct {
-	body, out []byte
-	w         packedWriter
+	body, ctxs []byte
+	w          packedWriter
+	// out is the encoded batch, in a buffer of msgPool handed over to the
+	// codec (codec_handoff.go), which sends it without copying it again;
+	// release takes it back if the codec never did.
+	out    []byte
+	outBuf *[]byte
 }
 
 var packedPool = sync.Pool{New: func() any { return &packedBuffers{w: packedWriter{strs: map[string]uint64{}}} }}
@@ -140,13 +146,19 @@ const packedKeepMax = 8 << 20
 
 // release returns the buffers to the pool.
 func (p *packedBuffers) release() {
-	if cap(p.out) > packedKeepMax || cap(p.body) > packedKeepMax {
+	if p.outBuf != nil {
+		if buf, ok := takeHandoff(p.out); ok {
+			msgPool.Put(buf)
+		}
+	}
+	p.out, p.outBuf = nil, nil
+	if cap(p.body) > packedKeepMax || cap(p.ctxs) > packedKeepMax || cap(p.w.table) > packedKeepMax {
 		return
 	}
 	clear(p.w.strs)
 	p.w.table, p.w.n = p.w.table[:0], 0
-	p.body, p.out = p.body[:0], p.out[:0]
-	if cap(p.out) <= packedKeptMax && cap(p.body) <= packedKeptMax && cap(p.w.table) <= packedKeptMax && packedKept.Put(p) {
+	p.body, p.ctxs = p.body[:0], p.ctxs[:0]
+	if cap(p.body) <= packedKeptMax && cap(p.ctxs) <= packedKeptMax && cap(p.w.table) <= packedKeptMax && packedKept.Put(p) {
 		return
 	}
 	packedPool.Put(p)
@@ -155,7 +167,10 @@ func (p *packedBuffers) release() {
 // encodePackedItems encodes items; their IDs are not sent (results come
 // back in item order).
 func encodePackedItems(items []MatchItem) []byte {
-	return encodePackedItemsInto(&packedBuffers{w: packedWriter{strs: map[string]uint64{}}}, items)
+	bufs := &packedBuffers{w: packedWriter{strs: map[string]uint64{}}}
+	out := bytes.Clone(encodePackedItemsInto(bufs, items))
+	bufs.release()
+	return out
 }
 
 // EncodePackedItems encodes items for a packed Match request in pooled
@@ -174,7 +189,8 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 		id, name, file, dir string
 		update              bool
 	}
-	var ctxs, body []byte
+	ctxs := bufs.ctxs[:0]
+	var body []byte
 	var nctx uint64
 	var last ctxKey
 	// Neighbouring items mostly repeat a key, target and message.
@@ -215,8 +231,15 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 		body = appendBytes(body, it.Argument)
 		body = appendBytes(body, o.Raw)
 	}
-	bufs.body = body
-	out := slices.Grow(bufs.out[:0], 3*binary.MaxVarintLen64+len(w.table)+len(ctxs)+len(body))
+	bufs.body, bufs.ctxs = body, ctxs
+	size = 1 + 3*binary.MaxVarintLen64 + len(w.table) + len(ctxs) + len(body)
+	var out []byte
+	if size >= pooledMin {
+		bufs.outBuf = msgPool.Get(size)
+		out = (*bufs.outBuf)[:0]
+	} else {
+		out = make([]byte, 0, size)
+	}
 	out = append(out, packedVersion)
 	out = binary.AppendUvarint(out, w.n)
 	out = append(out, w.table...)
@@ -225,6 +248,9 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 	out = binary.AppendUvarint(out, uint64(len(items)))
 	out = append(out, body...)
 	bufs.out = out
+	if bufs.outBuf != nil {
+		handOff(out, bufs.outBuf)
+	}
 	return out
 }
 
