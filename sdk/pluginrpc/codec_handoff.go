@@ -26,9 +26,11 @@ import (
 // instead of back to the pool.
 const handoffSlots = 16
 
-// slot is one buffer waiting, known by the address of its first byte.
+// slot is one buffer waiting, known by the address of its first byte and
+// the number put gave it.
 type slot[T any] struct {
 	data *byte
+	id   uint64
 	buf  T
 }
 
@@ -36,22 +38,27 @@ type slot[T any] struct {
 type slotList[T any] struct {
 	mu    sync.Mutex
 	slots []slot[T]
+	next  uint64
 }
 
-// put records buf under the first byte of b.
-func (l *slotList[T]) put(b []byte, buf T) {
+// put records buf under the first byte of b and returns the number that
+// tells this recording from a later one of the same memory.
+func (l *slotList[T]) put(b []byte, buf T) uint64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.slots) == handoffSlots {
 		copy(l.slots, l.slots[1:])
 		l.slots = l.slots[:handoffSlots-1]
 	}
-	l.slots = append(l.slots, slot[T]{data: unsafe.SliceData(b), buf: buf})
+	l.next++
+	l.slots = append(l.slots, slot[T]{data: unsafe.SliceData(b), id: l.next, buf: buf})
+	return l.next
 }
 
 // take returns the buffer recorded under the first byte of b, if any, and
-// forgets it.
-func (l *slotList[T]) take(b []byte) (T, bool) {
+// forgets it. id 0 takes whatever is recorded there; another id takes
+// only that recording.
+func (l *slotList[T]) take(b []byte, id uint64) (T, bool) {
 	var zero T
 	if len(b) == 0 {
 		return zero, false
@@ -60,7 +67,7 @@ func (l *slotList[T]) take(b []byte) (T, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for i, s := range l.slots {
-		if s.data == p {
+		if s.data == p && (id == 0 || s.id == id) {
 			l.slots = append(l.slots[:i], l.slots[i+1:]...)
 			return s.buf, true
 		}
@@ -79,17 +86,30 @@ func (l *slotList[T]) len() int {
 var handoffs slotList[*[]byte]
 
 // handOff records that b, the written part of buf (a buffer from msgPool),
-// may be sent by the codec and then returned to msgPool.
-func handOff(b []byte, buf *[]byte) {
+// may be sent by the codec and then returned to msgPool. The number it
+// returns (0 if b was not recorded) is what takeBack needs.
+func handOff(b []byte, buf *[]byte) uint64 {
 	if len(b) == 0 || cap(*buf) == 0 || unsafe.SliceData(b) != unsafe.SliceData(*buf) {
-		return
+		return 0
 	}
-	handoffs.put(b, buf)
+	return handoffs.put(b, buf)
 }
 
 // takeHandoff returns the buffer b was written in if it was handed over,
-// and forgets it: from here on the caller owns it.
-func takeHandoff(b []byte) (*[]byte, bool) { return handoffs.take(b) }
+// and forgets it: from here on the caller owns it. The codec calls it for
+// the message it is marshalling, which is the latest use of that memory.
+func takeHandoff(b []byte) (*[]byte, bool) { return handoffs.take(b, 0) }
+
+// takeBack is takeHandoff for the encoder, once its call is over: only
+// its own recording (id) is taken. Once the codec took the buffer, gRPC
+// may already have returned it to the pool and another batch handed the
+// same memory over again; that one is not this encoder's to take.
+func takeBack(b []byte, id uint64) (*[]byte, bool) {
+	if id == 0 {
+		return nil, false
+	}
+	return handoffs.take(b, id)
+}
 
 // marshalHandedOff marshals a MatchResponse holding only packed results
 // that were handed over (or a MatchRequest holding only packed items),

@@ -2,6 +2,9 @@ package pluginrpc
 
 import (
 	"bytes"
+	"fmt"
+	"runtime"
+	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -130,5 +133,61 @@ func TestHandedOffItemsMarshalAsProtobuf(t *testing.T) {
 	release() // never marshalled: taken back
 	if _, ok := takeHandoff(packed); ok {
 		t.Fatal("release left the unsent buffer handed over")
+	}
+}
+
+// TestHandoffReleaseTakesOnlyItsOwnBuffer: once gRPC has written a
+// request it returns the buffer to the pool, where the next batch may get
+// the same memory and hand it over again before the first call's release
+// runs. That release must leave the new batch's buffer alone, or the pool
+// gives it out twice and a request goes out with another one's bytes.
+func TestHandoffReleaseTakesOnlyItsOwnBuffer(t *testing.T) {
+	var c poolCodec
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			items := make([]MatchItem, 400)
+			for i := range items {
+				v := []byte(fmt.Sprintf(`"goroutine %d item %d"`, g, i))
+				items[i] = MatchItem{Key: "exact", Actual: v, Argument: v}
+			}
+			want, err := proto.Marshal(&pluginv1.MatchRequest{PackedItems: encodePackedItems(items)})
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			var prev func()
+			for range 300 {
+				packed, release := EncodePackedItems(items)
+				data, err := c.Marshal(&pluginv1.MatchRequest{PackedItems: packed})
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				// The previous call returns only now, while this one's
+				// buffer (maybe the same memory) is in flight.
+				if prev != nil {
+					prev()
+				}
+				runtime.Gosched()
+				if !bytes.Equal(data.Materialize(), want) {
+					errs <- fmt.Sprintf("goroutine %d sent another batch's bytes", g)
+					data.Free()
+					release()
+					return
+				}
+				data.Free() // gRPC has written it
+				prev = release
+			}
+			prev()
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
 	}
 }

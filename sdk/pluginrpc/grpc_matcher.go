@@ -84,6 +84,11 @@ func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (
 
 // matchPacked serves a batch in the packed encoding (packed.go).
 func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, packed []byte) (*pluginv1.MatchResponse, error) {
+	// The request's memory goes back to the codec's pool when the call is
+	// done: every result has been copied out of it by then (failures into
+	// the scratch buffers, then into the response), and matchers may not
+	// keep the input's bytes past Match (contract.MatchInput).
+	defer releaseReceived(packed)
 	scratch, ok := packedScratchKept.Get()
 	if !ok {
 		scratch = packedScratchPool.Get().(*packedScratch)

@@ -120,6 +120,7 @@ type packedBuffers struct {
 	// release takes it back if the codec never did.
 	out    []byte
 	outBuf *[]byte
+	outID  uint64
 }
 
 var packedPool = sync.Pool{New: func() any { return &packedBuffers{w: packedWriter{strs: map[string]uint64{}}} }}
@@ -146,12 +147,10 @@ const packedKeepMax = 8 << 20
 
 // release returns the buffers to the pool.
 func (p *packedBuffers) release() {
-	if p.outBuf != nil {
-		if buf, ok := takeHandoff(p.out); ok {
-			msgPool.Put(buf)
-		}
+	if buf, ok := takeBack(p.out, p.outID); ok {
+		msgPool.Put(buf)
 	}
-	p.out, p.outBuf = nil, nil
+	p.out, p.outBuf, p.outID = nil, nil, 0
 	if cap(p.body) > packedKeepMax || cap(p.ctxs) > packedKeepMax || cap(p.w.table) > packedKeepMax {
 		return
 	}
@@ -249,7 +248,7 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 	out = append(out, body...)
 	bufs.out = out
 	if bufs.outBuf != nil {
-		handOff(out, bufs.outBuf)
+		bufs.outID = handOff(out, bufs.outBuf)
 	}
 	return out
 }

@@ -335,3 +335,45 @@ func TestPackedAndClassicBatchesAgree(t *testing.T) {
 		t.Errorf("options did not arrive: %s", packed[20].Failure)
 	}
 }
+
+// TestPackedRequestMemoryIsReusedSafely: the plugin reads a packed batch
+// in the pooled buffer it arrived in and frees it when the call is done.
+// The results of a batch (failures quoting the item's actual value) must
+// not change when later batches reuse that memory, and no buffer may stay
+// held once a call returned.
+func TestPackedRequestMemoryIsReusedSafely(t *testing.T) {
+	m := sdk.MatcherFunc(func(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		return sdk.Fail(sdk.Failure{Actual: in.Actual, Expected: in.Argument}), nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, nil)
+	conn.Matcher.UsePacked(true)
+	batch := func(round int) []pluginrpc.MatchItem {
+		items := make([]pluginrpc.MatchItem, 500)
+		for i := range items {
+			items[i] = pluginrpc.MatchItem{ID: uint64(i), Key: "k",
+				Actual:   json.RawMessage(fmt.Sprintf(`"round %d item %d %s"`, round, i, strings.Repeat("x", 40))),
+				Argument: json.RawMessage(fmt.Sprintf(`%d`, round*1000+i))}
+		}
+		return items
+	}
+	pluginrpc.ForgetReceived()
+	var kept [][]pluginrpc.MatchItemResult
+	for round := range 6 {
+		res, err := conn.Matcher.Match(context.Background(), batch(round))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := pluginrpc.ReceivedWaiting(); n != 0 {
+			t.Fatalf("round %d: %d received batches still hold their buffers", round, n)
+		}
+		kept = append(kept, res)
+	}
+	for round, res := range kept {
+		for i, r := range res {
+			want := fmt.Sprintf(`{"expected":%d,"actual":"round %d item %d %s"}`, round*1000+i, round, i, strings.Repeat("x", 40))
+			if string(r.Failure) != want {
+				t.Fatalf("round %d item %d: failure %s, want %s", round, i, r.Failure, want)
+			}
+		}
+	}
+}
