@@ -15,10 +15,47 @@ func parallel(n int, fn func(i int)) {
 	})
 }
 
+// rangeTask is one range of a parallelRanges call for a worker.
+type rangeTask struct {
+	fn        func(w, lo, hi int)
+	w, lo, hi int
+	wg        *sync.WaitGroup
+}
+
+// rangeWorkers are goroutines that live as long as the plugin and run
+// the ranges parallelRanges hands out beyond the caller's own. A fresh
+// goroutine per range started on a small stack and grew it again on
+// every batch (a matcher building a diff goes deep): runtime.morestack
+// and copystack were a few percent of the plugin's time per item.
+var rangeWorkers struct {
+	once  sync.Once
+	tasks chan rangeTask
+}
+
+// startRangeWorkers starts GOMAXPROCS-1 workers, the first time.
+func startRangeWorkers() chan rangeTask {
+	rangeWorkers.once.Do(func() {
+		n := max(runtime.GOMAXPROCS(0)-1, 1)
+		rangeWorkers.tasks = make(chan rangeTask)
+		for range n {
+			go func() {
+				for t := range rangeWorkers.tasks {
+					t.fn(t.w, t.lo, t.hi)
+					t.wg.Done()
+				}
+			}()
+		}
+	})
+	return rangeWorkers.tasks
+}
+
 // parallelRanges is parallel handing each goroutine its whole range, so it
 // can keep state (scratch buffers, the last matcher looked up) from one
-// item to the next. w numbers the goroutines from 0, so a caller can keep
-// per-goroutine state across calls.
+// item to the next. w numbers the ranges from 0, so a caller can keep
+// per-range state across calls. The caller runs the first range itself;
+// the others go to a long-lived worker that is idle, or run on a goroutine
+// of their own when none is (another batch is being judged): a range never
+// waits in a queue while a processor is free.
 func parallelRanges(n int, fn func(w, lo, hi int)) {
 	workers := runtime.GOMAXPROCS(0)
 	if n < 64 || workers < 2 {
@@ -28,15 +65,21 @@ func parallelRanges(n int, fn func(w, lo, hi int)) {
 	if workers > n {
 		workers = n
 	}
+	tasks := startRangeWorkers()
 	var wg sync.WaitGroup
 	chunk := (n + workers - 1) / workers
-	for w, start := 0, 0; start < n; w, start = w+1, start+chunk {
-		end := min(start+chunk, n)
+	for w, start := 1, chunk; start < n; w, start = w+1, start+chunk {
+		t := rangeTask{fn: fn, w: w, lo: start, hi: min(start+chunk, n), wg: &wg}
 		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(w, start, end)
-		}()
+		select {
+		case tasks <- t:
+		default:
+			go func() {
+				defer wg.Done()
+				t.fn(t.w, t.lo, t.hi)
+			}()
+		}
 	}
+	fn(0, 0, min(chunk, n))
 	wg.Wait()
 }
