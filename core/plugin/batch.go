@@ -56,14 +56,7 @@ func (e *itemError) Is(target error) bool { return target == ErrItemFailed }
 // concurrent calls per plugin. Outcomes come back in request order.
 func (h *Host) Match(ctx context.Context, reqs []MatchRequest) []MatchOutcome {
 	out := make([]MatchOutcome, len(reqs))
-	groups := map[*Found][]int{}
-	var order []*Found
-	for i, r := range reqs {
-		if _, ok := groups[r.Plugin]; !ok {
-			order = append(order, r.Plugin)
-		}
-		groups[r.Plugin] = append(groups[r.Plugin], i)
-	}
+	groups, order := groupByPlugin(reqs)
 	var wg sync.WaitGroup
 	for _, f := range order {
 		idx := groups[f]
@@ -91,6 +84,46 @@ func (h *Host) Match(ctx context.Context, reqs []MatchRequest) []MatchOutcome {
 	return out
 }
 
+// groupByPlugin returns the indexes of reqs per plugin, and the plugins in
+// the order they first appear. Requests are large structs, so they are
+// looked at in place; and a batch for one plugin (nearly all of them) is
+// recognised without building the map.
+func groupByPlugin(reqs []MatchRequest) (map[*Found][]int, []*Found) {
+	if len(reqs) == 0 {
+		return nil, nil
+	}
+	first := reqs[0].Plugin
+	one := true
+	for i := range reqs {
+		if reqs[i].Plugin != first {
+			one = false
+			break
+		}
+	}
+	if one {
+		return map[*Found][]int{first: seq(len(reqs))}, []*Found{first}
+	}
+	groups := map[*Found][]int{}
+	var order []*Found
+	for i := range reqs {
+		p := reqs[i].Plugin
+		if _, ok := groups[p]; !ok {
+			order = append(order, p)
+		}
+		groups[p] = append(groups[p], i)
+	}
+	return groups, order
+}
+
+// seq returns 0, 1, ..., n-1.
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
 // minPipelinedChunk is the smallest chunk worth its own call when a large
 // group is split for pipelining.
 const minPipelinedChunk = 256
@@ -105,23 +138,22 @@ func (h *Host) chunks(reqs []MatchRequest, idx []int) [][]int {
 	if ways := min(runtime.GOMAXPROCS(0), len(idx)/minPipelinedChunk); ways > 1 {
 		limit = min(limit, (len(idx)+ways-1)/ways)
 	}
+	// A chunk is a run of idx: sub-slices, not copies.
 	var out [][]int
-	var cur []int
-	size := 0
-	for _, i := range idx {
-		r := reqs[i]
+	start, size := 0, 0
+	for k, i := range idx {
+		r := &reqs[i]
 		o := &r.Options
 		n := len(r.Actual) + len(r.Argument) + len(r.Key) + len(o.Raw) + len(o.TestID) + len(o.TestName) +
 			len(o.Target) + len(o.Message) + len(o.SuiteFile) + len(o.SuiteDir) + 48
-		if len(cur) > 0 && (len(cur) >= limit || size+n > h.opts.MaxBatchBytes) {
-			out = append(out, cur)
-			cur, size = nil, 0
+		if cur := k - start; cur > 0 && (cur >= limit || size+n > h.opts.MaxBatchBytes) {
+			out = append(out, idx[start:k:k])
+			start, size = k, 0
 		}
-		cur = append(cur, i)
 		size += n
 	}
-	if len(cur) > 0 {
-		out = append(out, cur)
+	if start < len(idx) {
+		out = append(out, idx[start:len(idx):len(idx)])
 	}
 	return out
 }

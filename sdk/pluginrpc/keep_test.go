@@ -79,7 +79,7 @@ func TestPackedBuffersKeptAcrossCollections(t *testing.T) {
 	// (The encoded batch itself is in a buffer of msgPool, whose tiers
 	// TestBufferPoolKeepsBatchBuffersAcrossCollections covers.)
 	p := getPackedBuffers()
-	if cap(p.body) == 0 {
+	if cap(p.idx) == 0 {
 		t.Fatal("the packed buffers of the last batch were not kept across collections")
 	}
 	p.release()

@@ -113,8 +113,11 @@ func (w *packedWriter) add(s string) uint64 {
 // packedBuffers are the buffers of one encoded batch, reused for the next
 // once the call has returned.
 type packedBuffers struct {
-	body, ctxs []byte
-	w          packedWriter
+	ctxs []byte
+	// idx holds each item's key, target, message and context indexes
+	// between the encoder's two passes.
+	idx []uint64
+	w   packedWriter
 	// out is the encoded batch, in a buffer of msgPool handed over to the
 	// codec (codec_handoff.go), which sends it without copying it again;
 	// release takes it back if the codec never did.
@@ -151,13 +154,13 @@ func (p *packedBuffers) release() {
 		msgPool.Put(buf)
 	}
 	p.out, p.outBuf, p.outID = nil, nil, 0
-	if cap(p.body) > packedKeepMax || cap(p.ctxs) > packedKeepMax || cap(p.w.table) > packedKeepMax {
+	if 8*cap(p.idx) > packedKeepMax || cap(p.ctxs) > packedKeepMax || cap(p.w.table) > packedKeepMax {
 		return
 	}
 	clear(p.w.strs)
 	p.w.table, p.w.n = p.w.table[:0], 0
-	p.body, p.ctxs = p.body[:0], p.ctxs[:0]
-	if cap(p.body) <= packedKeptMax && cap(p.ctxs) <= packedKeptMax && cap(p.w.table) <= packedKeptMax && packedKept.Put(p) {
+	p.idx, p.ctxs = p.idx[:0], p.ctxs[:0]
+	if 8*cap(p.idx) <= packedKeptMax && cap(p.ctxs) <= packedKeptMax && cap(p.w.table) <= packedKeptMax && packedKept.Put(p) {
 		return
 	}
 	packedPool.Put(p)
@@ -189,16 +192,17 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 		update              bool
 	}
 	ctxs := bufs.ctxs[:0]
-	var body []byte
 	var nctx uint64
 	var last ctxKey
 	// Neighbouring items mostly repeat a key, target and message.
 	var keys, targets, messages lastIndex
+	// The table and the contexts come first in the batch but are known
+	// only once every item has been seen: a first pass builds them and
+	// notes each item's four indexes, a second writes the items straight
+	// after them, so the items' values are copied once.
+	idx := slices.Grow(bufs.idx[:0], 4*len(items))[:4*len(items)]
+	bufs.idx = idx
 	size := 0
-	for i := range items {
-		size += len(items[i].Actual) + len(items[i].Argument) + len(items[i].Options.Raw) + 16
-	}
-	body = slices.Grow(bufs.body[:0], size)
 	for i := range items {
 		it := &items[i]
 		o := &it.Options
@@ -222,16 +226,12 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 			nctx++
 			last = k
 		}
-		body = binary.AppendUvarint(body, keys.index(w, it.Key))
-		body = binary.AppendUvarint(body, targets.index(w, o.Target))
-		body = binary.AppendUvarint(body, messages.index(w, o.Message))
-		body = binary.AppendUvarint(body, nctx)
-		body = appendBytes(body, it.Actual)
-		body = appendBytes(body, it.Argument)
-		body = appendBytes(body, o.Raw)
+		x := idx[4*i : 4*i+4 : 4*i+4]
+		x[0], x[1], x[2], x[3] = keys.index(w, it.Key), targets.index(w, o.Target), messages.index(w, o.Message), nctx
+		size += 7*binary.MaxVarintLen64 + len(it.Actual) + len(it.Argument) + len(o.Raw)
 	}
-	bufs.body, bufs.ctxs = body, ctxs
-	size = 1 + 3*binary.MaxVarintLen64 + len(w.table) + len(ctxs) + len(body)
+	bufs.ctxs = ctxs
+	size += 1 + 3*binary.MaxVarintLen64 + len(w.table) + len(ctxs)
 	var out []byte
 	if size >= pooledMin {
 		bufs.outBuf = msgPool.Get(size)
@@ -245,7 +245,17 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 	out = binary.AppendUvarint(out, nctx)
 	out = append(out, ctxs...)
 	out = binary.AppendUvarint(out, uint64(len(items)))
-	out = append(out, body...)
+	for i := range items {
+		it := &items[i]
+		x := idx[4*i : 4*i+4 : 4*i+4]
+		out = binary.AppendUvarint(out, x[0])
+		out = binary.AppendUvarint(out, x[1])
+		out = binary.AppendUvarint(out, x[2])
+		out = binary.AppendUvarint(out, x[3])
+		out = appendBytes(out, it.Actual)
+		out = appendBytes(out, it.Argument)
+		out = appendBytes(out, it.Options.Raw)
+	}
 	bufs.out = out
 	if bufs.outBuf != nil {
 		bufs.outID = handOff(out, bufs.outBuf)
