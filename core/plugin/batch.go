@@ -58,7 +58,24 @@ func (h *Host) Match(ctx context.Context, reqs []MatchRequest) []MatchOutcome {
 	out := make([]MatchOutcome, len(reqs))
 	groups, order := groupByPlugin(reqs)
 	var wg sync.WaitGroup
+	// The last chunk runs on this goroutine (the coalescer's flushers live
+	// for the run) rather than on a new one: most calls are one chunk, and
+	// a fresh goroutine grew its stack again through gRPC on every call.
+	// A chunk is held back only until the next one is known, and never
+	// while a plugin is being started.
+	var held func()
+	launch := func() {
+		if held != nil {
+			wg.Add(1)
+			go func(run func()) {
+				defer wg.Done()
+				run()
+			}(held)
+			held = nil
+		}
+	}
 	for _, f := range order {
+		launch()
 		idx := groups[f]
 		label := f.Label()
 		inc, err := h.get(ctx, f)
@@ -73,12 +90,12 @@ func (h *Host) Match(ctx context.Context, reqs []MatchRequest) []MatchOutcome {
 		}
 		p, _ := h.proc(f)
 		for _, chunk := range h.chunks(reqs, idx) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				h.matchChunk(ctx, p, reqs, chunk, out)
-			}()
+			launch()
+			held = func() { h.matchChunk(ctx, p, reqs, chunk, out) }
 		}
+	}
+	if held != nil {
+		held()
 	}
 	wg.Wait()
 	return out

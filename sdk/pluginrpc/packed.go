@@ -194,8 +194,9 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 	ctxs := bufs.ctxs[:0]
 	var nctx uint64
 	var last ctxKey
-	// Neighbouring items mostly repeat a key, target and message.
-	var keys, targets, messages lastIndex
+	// Neighbouring items mostly repeat a key, target and message, and
+	// neighbouring contexts a suite file and directory.
+	var keys, targets, messages, files, dirs lastIndex
 	// The table and the contexts come first in the batch but are known
 	// only once every item has been seen: a first pass builds them and
 	// notes each item's four indexes, a second writes the items straight
@@ -216,8 +217,8 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 		if nctx == 0 || k != last {
 			ctxs = binary.AppendUvarint(ctxs, w.add(k.id))
 			ctxs = binary.AppendUvarint(ctxs, w.add(k.name))
-			ctxs = binary.AppendUvarint(ctxs, w.index(k.file))
-			ctxs = binary.AppendUvarint(ctxs, w.index(k.dir))
+			ctxs = binary.AppendUvarint(ctxs, files.index(w, k.file))
+			ctxs = binary.AppendUvarint(ctxs, dirs.index(w, k.dir))
 			if k.update {
 				ctxs = append(ctxs, 1)
 			} else {

@@ -32,10 +32,10 @@ var rangeWorkers struct {
 	tasks chan rangeTask
 }
 
-// startRangeWorkers starts GOMAXPROCS-1 workers, the first time.
+// startRangeWorkers starts GOMAXPROCS workers, the first time.
 func startRangeWorkers() chan rangeTask {
 	rangeWorkers.once.Do(func() {
-		n := max(runtime.GOMAXPROCS(0)-1, 1)
+		n := runtime.GOMAXPROCS(0)
 		rangeWorkers.tasks = make(chan rangeTask)
 		for range n {
 			go func() {
@@ -52,10 +52,12 @@ func startRangeWorkers() chan rangeTask {
 // parallelRanges is parallel handing each goroutine its whole range, so it
 // can keep state (scratch buffers, the last matcher looked up) from one
 // item to the next. w numbers the ranges from 0, so a caller can keep
-// per-range state across calls. The caller runs the first range itself;
-// the others go to a long-lived worker that is idle, or run on a goroutine
-// of their own when none is (another batch is being judged): a range never
-// waits in a queue while a processor is free.
+// per-range state across calls. Each range goes to a long-lived worker
+// that is idle, or runs on a goroutine of its own when none is (another
+// batch is being judged): a range never waits in a queue while a
+// processor is free. The caller, a gRPC handler on a goroutine of its
+// own, only waits, so its stack stays small too; it runs the last range
+// itself only when no worker is idle.
 func parallelRanges(n int, fn func(w, lo, hi int)) {
 	workers := runtime.GOMAXPROCS(0)
 	if n < 64 || workers < 2 {
@@ -68,18 +70,23 @@ func parallelRanges(n int, fn func(w, lo, hi int)) {
 	tasks := startRangeWorkers()
 	var wg sync.WaitGroup
 	chunk := (n + workers - 1) / workers
-	for w, start := 1, chunk; start < n; w, start = w+1, start+chunk {
+	for w, start := 0, 0; start < n; w, start = w+1, start+chunk {
 		t := rangeTask{fn: fn, w: w, lo: start, hi: min(start+chunk, n), wg: &wg}
+		last := t.hi == n
 		wg.Add(1)
 		select {
 		case tasks <- t:
 		default:
+			if last {
+				t.fn(t.w, t.lo, t.hi)
+				wg.Done()
+				continue
+			}
 			go func() {
 				defer wg.Done()
 				t.fn(t.w, t.lo, t.hi)
 			}()
 		}
 	}
-	fn(0, 0, min(chunk, n))
 	wg.Wait()
 }
