@@ -202,11 +202,8 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 	}
 	buf := getChunkBuf(len(chunk))
 	defer buf.release()
-	items, res := buf.items, buf.results
-	for j, i := range chunk {
-		r := &reqs[i]
-		items[j] = pluginrpc.MatchItem{ID: uint64(j), Key: r.Key, Actual: r.Actual, Argument: r.Argument, Options: r.Options}
-	}
+	res := buf.results
+	src := chunkSource{reqs: reqs, chunk: chunk}
 	// A call cut short because another call hung is sent again, to the
 	// restarted plugin; the bound covers the restart and a second hang.
 	var err error
@@ -217,7 +214,7 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 			return
 		}
 		callCtx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
-		err = inc.matcher.MatchInto(callCtx, items, res)
+		err = inc.matcher.MatchSourceInto(callCtx, src, chunkID, res)
 		if err == nil {
 			cancel()
 			break

@@ -170,7 +170,7 @@ func (p *packedBuffers) release() {
 // back in item order).
 func encodePackedItems(items []MatchItem) []byte {
 	bufs := &packedBuffers{w: packedWriter{strs: map[string]uint64{}}}
-	out := bytes.Clone(encodePackedItemsInto(bufs, items))
+	out := bytes.Clone(encodePackedItemsInto(bufs, MatchItems(items)))
 	bufs.release()
 	return out
 }
@@ -180,12 +180,12 @@ func encodePackedItems(items []MatchItem) []byte {
 // does once the call has returned (gRPC has encoded the request by then).
 func EncodePackedItems(items []MatchItem) (packed []byte, release func()) {
 	bufs := getPackedBuffers()
-	return encodePackedItemsInto(bufs, items), bufs.release
+	return encodePackedItemsInto(bufs, MatchItems(items)), bufs.release
 }
 
 // encodePackedItemsInto encodes items in bufs' buffers; the result is
 // valid until bufs is released.
-func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
+func encodePackedItemsInto(bufs *packedBuffers, items ItemSource) []byte {
 	w := &bufs.w
 	type ctxKey struct {
 		id, name, file, dir string
@@ -201,12 +201,12 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 	// only once every item has been seen: a first pass builds them and
 	// notes each item's four indexes, a second writes the items straight
 	// after them, so the items' values are copied once.
-	idx := slices.Grow(bufs.idx[:0], 4*len(items))[:4*len(items)]
+	n := items.Len()
+	idx := slices.Grow(bufs.idx[:0], 4*n)[:4*n]
 	bufs.idx = idx
 	size := 0
-	for i := range items {
-		it := &items[i]
-		o := &it.Options
+	for i := range n {
+		key, actual, argument, o := items.Item(i)
 		// A test's assertions arrive together, so a context is sent once
 		// per run of items that share it. A test seen again later in the
 		// batch (rare) is sent again: looking every context up in a map
@@ -228,8 +228,8 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 			last = k
 		}
 		x := idx[4*i : 4*i+4 : 4*i+4]
-		x[0], x[1], x[2], x[3] = keys.index(w, it.Key), targets.index(w, o.Target), messages.index(w, o.Message), nctx
-		size += 7*binary.MaxVarintLen64 + len(it.Actual) + len(it.Argument) + len(o.Raw)
+		x[0], x[1], x[2], x[3] = keys.index(w, key), targets.index(w, o.Target), messages.index(w, o.Message), nctx
+		size += 7*binary.MaxVarintLen64 + len(actual) + len(argument) + len(o.Raw)
 	}
 	bufs.ctxs = ctxs
 	size += 1 + 3*binary.MaxVarintLen64 + len(w.table) + len(ctxs)
@@ -245,17 +245,17 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 	out = append(out, w.table...)
 	out = binary.AppendUvarint(out, nctx)
 	out = append(out, ctxs...)
-	out = binary.AppendUvarint(out, uint64(len(items)))
-	for i := range items {
-		it := &items[i]
+	out = binary.AppendUvarint(out, uint64(n))
+	for i := range n {
+		_, actual, argument, o := items.Item(i)
 		x := idx[4*i : 4*i+4 : 4*i+4]
 		out = binary.AppendUvarint(out, x[0])
 		out = binary.AppendUvarint(out, x[1])
 		out = binary.AppendUvarint(out, x[2])
 		out = binary.AppendUvarint(out, x[3])
-		out = appendBytes(out, it.Actual)
-		out = appendBytes(out, it.Argument)
-		out = appendBytes(out, it.Options.Raw)
+		out = appendBytes(out, actual)
+		out = appendBytes(out, argument)
+		out = appendBytes(out, o.Raw)
 	}
 	bufs.out = out
 	if bufs.outBuf != nil {

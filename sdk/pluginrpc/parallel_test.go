@@ -29,7 +29,8 @@ func TestParallelRangesCoverEachItemOnce(t *testing.T) {
 				})
 				for i := range seen {
 					if c := seen[i].Load(); c != 1 {
-						t.Fatalf("goroutine %d, n %d: index %d visited %d times", g, n, i, c)
+						t.Errorf("goroutine %d, n %d: index %d visited %d times", g, n, i, c)
+						return
 					}
 				}
 			}

@@ -377,3 +377,39 @@ func TestPackedRequestMemoryIsReusedSafely(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchSourceAgreesWithMatchInto: items given through an ItemSource
+// (how the host sends its own requests) come back as MatchInto returns
+// them, packed and classic, with the ids the caller gives.
+func TestMatchSourceAgreesWithMatchInto(t *testing.T) {
+	m := sdk.MatcherFunc(func(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		if string(in.Actual) == string(in.Argument) {
+			return sdk.Pass(), nil
+		}
+		return sdk.Fail(sdk.Failure{Actual: in.Actual, Note: in.Options.TestName + "/" + in.Options.Target}), nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, nil)
+	var items []pluginrpc.MatchItem
+	for i := range 300 {
+		items = append(items, pluginrpc.MatchItem{ID: uint64(i), Key: "k", Actual: json.RawMessage(fmt.Sprintf(`%d`, i%3)), Argument: json.RawMessage(`0`),
+			Options: sdk.MatchOptions{TestID: fmt.Sprintf("t%d", i/7), TestName: fmt.Sprintf("test %d", i/7), Target: fmt.Sprintf("x[%d]", i%5)}})
+	}
+	for _, packed := range []bool{false, true} {
+		conn.Matcher.UsePacked(packed)
+		want := make([]pluginrpc.MatchItemResult, len(items))
+		if err := conn.Matcher.MatchInto(context.Background(), items, want); err != nil {
+			t.Fatal(err)
+		}
+		got := make([]pluginrpc.MatchItemResult, len(items))
+		ids := func(i int) uint64 { return uint64(i) }
+		if err := conn.Matcher.MatchSourceInto(context.Background(), pluginrpc.MatchItems(items), ids, got); err != nil {
+			t.Fatal(err)
+		}
+		for i := range items {
+			w, g := want[i], got[i]
+			if g.ID != w.ID || g.Pass != w.Pass || string(g.Failure) != string(w.Failure) || g.Error != w.Error {
+				t.Fatalf("packed %v item %d:\nMatchInto       %+v\nMatchSourceInto %+v", packed, i, w, g)
+			}
+		}
+	}
+}
