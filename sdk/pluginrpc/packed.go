@@ -85,20 +85,29 @@ func (w *packedWriter) index(s string) uint64 {
 	return i
 }
 
-// lastIndex remembers the last string a field of the items was interned
-// as, so a run of items repeating it skips the table's map.
+// lastIndex remembers the last few strings a field of the items was
+// interned as, so items cycling through a handful of keys or targets (a
+// test's assertions) skip the table's map and its hashing.
 type lastIndex struct {
-	s  string
-	i  uint64
-	ok bool
+	s    [4]string
+	i    [4]uint64
+	n    int
+	next int
 }
 
-// index is w.index(s), from memory when s is the field's last string.
+// index is w.index(s), from memory when s is one of the field's last
+// strings.
 func (l *lastIndex) index(w *packedWriter, s string) uint64 {
-	if !l.ok || s != l.s {
-		l.s, l.i, l.ok = s, w.index(s), true
+	for k := range l.n {
+		if l.s[k] == s {
+			return l.i[k]
+		}
 	}
-	return l.i
+	i := w.index(s)
+	l.s[l.next], l.i[l.next] = s, i
+	l.next = (l.next + 1) % len(l.s)
+	l.n = min(l.n+1, len(l.s))
+	return i
 }
 
 // add appends s to the string table without interning it.
