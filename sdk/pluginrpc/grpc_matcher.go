@@ -171,8 +171,10 @@ func (sc *packedScratch) release() {
 		return
 	}
 	for w, f := range sc.failures {
-		if cap(f) > failureScratchMax {
+		if cap(f) > failureScratchMax || w >= failureScratchWorkers {
 			sc.failures[w] = nil
+		} else {
+			sc.failures[w] = f[:0]
 		}
 	}
 	clear(sc.items[:cap(sc.items)])
@@ -202,9 +204,15 @@ type evalScratch struct {
 // failureScratchSize is the first size of evalScratch.failures.
 const failureScratchSize = 8 << 10
 
-// failureScratchMax is the largest failure buffer kept for the next batch;
-// a batch of huge failures leaves its buffer to the collector.
-const failureScratchMax = 1 << 20
+// failureScratchMax is the largest failure buffer kept for the next batch
+// (a batch of huge failures leaves its buffer to the collector), and
+// failureScratchWorkers how many ranges' buffers a scratch keeps: with
+// packedScratchKept's four scratches, at most 4 MiB stay alive for good
+// however many CPUs the plugin has.
+const (
+	failureScratchMax     = 128 << 10
+	failureScratchWorkers = 8
+)
 
 // evaluate judges one assertion; a panic or error errors this item only.
 func (s *matcherServer) evaluate(ctx context.Context, in contract.MatchInput) MatchItemResult {
