@@ -120,7 +120,7 @@ func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, pac
 				o := &in.Options
 				o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.testID, c.testName, c.suiteFile, c.suiteDir, c.update
 			}
-			results[i] = s.evaluateWith(ctx, in, &sc)
+			results[i] = s.evaluateWith(ctx, &in, &sc)
 		}
 	})
 	return &pluginv1.MatchResponse{PackedResults: encodePackedResultsPooled(results)}, nil
@@ -216,12 +216,14 @@ const (
 
 // evaluate judges one assertion; a panic or error errors this item only.
 func (s *matcherServer) evaluate(ctx context.Context, in contract.MatchInput) MatchItemResult {
-	return s.evaluateWith(ctx, in, nil)
+	return s.evaluateWith(ctx, &in, nil)
 }
 
 // evaluateWith is evaluate with scratch state kept across the items of a
 // range (sc may be nil).
-func (s *matcherServer) evaluateWith(ctx context.Context, in contract.MatchInput, sc *evalScratch) (res MatchItemResult) {
+// in is a pointer only to spare a copy of the input per item; it is not
+// kept.
+func (s *matcherServer) evaluateWith(ctx context.Context, in *contract.MatchInput, sc *evalScratch) (res MatchItemResult) {
 	var m contract.Matcher
 	ok := true
 	if sc != nil && sc.m != nil && sc.key == in.Key {
@@ -241,7 +243,7 @@ func (s *matcherServer) evaluateWith(ctx context.Context, in contract.MatchInput
 			res = MatchItemResult{Error: fmt.Sprintf("matcher %q panicked: %v", in.Key, r), ErrorKind: ErrorKindPanic}
 		}
 	}()
-	r, err := m.Match(ctx, in)
+	r, err := m.Match(ctx, *in)
 	if err != nil && errors.Is(err, contract.ErrNoModelKey) {
 		// Nothing was judged: the item waits for a key, it did not fail.
 		return MatchItemResult{Deferred: err.Error()}
@@ -275,7 +277,7 @@ func (s *matcherServer) evaluateWith(ctx context.Context, in contract.MatchInput
 			}
 			dst = sc.failures
 		}
-		b, err := appendFailure(dst, boundFailure(r.Failure), &in)
+		b, err := appendFailure(dst, boundFailure(r.Failure), in)
 		if err != nil {
 			return MatchItemResult{Error: fmt.Sprintf("encode failure: %v", err), ErrorKind: ErrorKindInternal}
 		}
