@@ -585,6 +585,13 @@ func DecodePackedResults(b []byte, ids func(i int) uint64, out []MatchItemResult
 		return fmt.Errorf("%w: %d results for %d items", errBadPacked, n, len(out))
 	}
 	for i := range out {
+		// Most results are a bare verdict: flags of pass (or nothing)
+		// and no error kind, two bytes.
+		if b := r.b; len(b) >= 2 && b[0]&^packedPass == 0 && b[1] == 0 {
+			out[i] = MatchItemResult{ID: ids(i), Pass: b[0] == packedPass}
+			r.b = b[2:]
+			continue
+		}
 		flags := r.byte("flags")
 		res := MatchItemResult{ID: ids(i), Pass: flags&packedPass != 0}
 		if flags&packedScore != 0 {
