@@ -379,27 +379,40 @@ func TestPackedRequestMemoryIsReusedSafely(t *testing.T) {
 }
 
 // TestMatchSourceAgreesWithMatchInto: items given through an ItemSource
-// (how the host sends its own requests) come back as MatchInto returns
-// them, packed and classic, with the ids the caller gives.
+// (how the host sends its own requests) come back, packed and classic,
+// as a classic MatchInto returns them, with the ids the caller gives; and
+// no option of one item reaches the matcher with the next (the packed
+// server reuses one input per range).
 func TestMatchSourceAgreesWithMatchInto(t *testing.T) {
 	m := sdk.MatcherFunc(func(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
 		if string(in.Actual) == string(in.Argument) {
 			return sdk.Pass(), nil
 		}
-		return sdk.Fail(sdk.Failure{Actual: in.Actual, Note: in.Options.TestName + "/" + in.Options.Target}), nil
+		o := in.Options
+		return sdk.Fail(sdk.Failure{Actual: in.Actual, Note: fmt.Sprintf("%s|%s|%s|%s|%s|%v|%s|%s", o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.Target, o.UpdateSnapshots, o.Message, o.Raw)}), nil
 	})
 	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, nil)
 	var items []pluginrpc.MatchItem
 	for i := range 300 {
-		items = append(items, pluginrpc.MatchItem{ID: uint64(i), Key: "k", Actual: json.RawMessage(fmt.Sprintf(`%d`, i%3)), Argument: json.RawMessage(`0`),
-			Options: sdk.MatchOptions{TestID: fmt.Sprintf("t%d", i/7), TestName: fmt.Sprintf("test %d", i/7), Target: fmt.Sprintf("x[%d]", i%5)}})
+		opts := sdk.MatchOptions{TestID: fmt.Sprintf("t%d", i/7), TestName: fmt.Sprintf("test %d", i/7), SuiteFile: "s.yml", SuiteDir: "d",
+			Target: fmt.Sprintf("x[%d]", i%5), UpdateSnapshots: i%11 == 0}
+		// Items without a test, or with a message or further options,
+		// among the others: nothing of one item may show in the next.
+		switch {
+		case i%3 == 1:
+			opts = sdk.MatchOptions{}
+		case i%4 == 2:
+			opts.Message, opts.Raw = "m", json.RawMessage(`{"o":1}`)
+		}
+		items = append(items, pluginrpc.MatchItem{ID: uint64(i), Key: "k", Actual: json.RawMessage(fmt.Sprintf(`%d`, i%3)), Argument: json.RawMessage(`0`), Options: opts})
+	}
+	// The classic encoding builds each input afresh: the reference.
+	want := make([]pluginrpc.MatchItemResult, len(items))
+	if err := conn.Matcher.MatchInto(context.Background(), items, want); err != nil {
+		t.Fatal(err)
 	}
 	for _, packed := range []bool{false, true} {
 		conn.Matcher.UsePacked(packed)
-		want := make([]pluginrpc.MatchItemResult, len(items))
-		if err := conn.Matcher.MatchInto(context.Background(), items, want); err != nil {
-			t.Fatal(err)
-		}
 		got := make([]pluginrpc.MatchItemResult, len(items))
 		ids := func(i int) uint64 { return uint64(i) }
 		if err := conn.Matcher.MatchSourceInto(context.Background(), pluginrpc.MatchItems(items), ids, got); err != nil {
