@@ -56,16 +56,26 @@ func (e *itemError) Is(target error) bool { return target == ErrItemFailed }
 // concurrent calls per plugin. Outcomes come back in request order.
 func (h *Host) Match(ctx context.Context, reqs []MatchRequest) []MatchOutcome {
 	out := make([]MatchOutcome, len(reqs))
-	groups := map[*Found][]int{}
-	var order []*Found
-	for i, r := range reqs {
-		if _, ok := groups[r.Plugin]; !ok {
-			order = append(order, r.Plugin)
-		}
-		groups[r.Plugin] = append(groups[r.Plugin], i)
-	}
+	groups, order := groupByPlugin(reqs)
 	var wg sync.WaitGroup
+	// The last chunk runs on this goroutine (the coalescer's flushers live
+	// for the run) rather than on a new one: most calls are one chunk, and
+	// a fresh goroutine grew its stack again through gRPC on every call.
+	// A chunk is held back only until the next one is known, and never
+	// while a plugin is being started.
+	var held func()
+	launch := func() {
+		if held != nil {
+			wg.Add(1)
+			go func(run func()) {
+				defer wg.Done()
+				run()
+			}(held)
+			held = nil
+		}
+	}
 	for _, f := range order {
+		launch()
 		idx := groups[f]
 		label := f.Label()
 		inc, err := h.get(ctx, f)
@@ -80,15 +90,55 @@ func (h *Host) Match(ctx context.Context, reqs []MatchRequest) []MatchOutcome {
 		}
 		p, _ := h.proc(f)
 		for _, chunk := range h.chunks(reqs, idx) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				h.matchChunk(ctx, p, reqs, chunk, out)
-			}()
+			launch()
+			held = func() { h.matchChunk(ctx, p, reqs, chunk, out) }
 		}
+	}
+	if held != nil {
+		held()
 	}
 	wg.Wait()
 	return out
+}
+
+// groupByPlugin returns the indexes of reqs per plugin, and the plugins in
+// the order they first appear. Requests are large structs, so they are
+// looked at in place; and a batch for one plugin (nearly all of them) is
+// recognised without building the map.
+func groupByPlugin(reqs []MatchRequest) (map[*Found][]int, []*Found) {
+	if len(reqs) == 0 {
+		return nil, nil
+	}
+	first := reqs[0].Plugin
+	one := true
+	for i := range reqs {
+		if reqs[i].Plugin != first {
+			one = false
+			break
+		}
+	}
+	if one {
+		return map[*Found][]int{first: seq(len(reqs))}, []*Found{first}
+	}
+	groups := map[*Found][]int{}
+	var order []*Found
+	for i := range reqs {
+		p := reqs[i].Plugin
+		if _, ok := groups[p]; !ok {
+			order = append(order, p)
+		}
+		groups[p] = append(groups[p], i)
+	}
+	return groups, order
+}
+
+// seq returns 0, 1, ..., n-1.
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }
 
 // minPipelinedChunk is the smallest chunk worth its own call when a large
@@ -105,23 +155,22 @@ func (h *Host) chunks(reqs []MatchRequest, idx []int) [][]int {
 	if ways := min(runtime.GOMAXPROCS(0), len(idx)/minPipelinedChunk); ways > 1 {
 		limit = min(limit, (len(idx)+ways-1)/ways)
 	}
+	// A chunk is a run of idx: sub-slices, not copies.
 	var out [][]int
-	var cur []int
-	size := 0
-	for _, i := range idx {
-		r := reqs[i]
+	start, size := 0, 0
+	for k, i := range idx {
+		r := &reqs[i]
 		o := &r.Options
 		n := len(r.Actual) + len(r.Argument) + len(r.Key) + len(o.Raw) + len(o.TestID) + len(o.TestName) +
 			len(o.Target) + len(o.Message) + len(o.SuiteFile) + len(o.SuiteDir) + 48
-		if len(cur) > 0 && (len(cur) >= limit || size+n > h.opts.MaxBatchBytes) {
-			out = append(out, cur)
-			cur, size = nil, 0
+		if cur := k - start; cur > 0 && (cur >= limit || size+n > h.opts.MaxBatchBytes) {
+			out = append(out, idx[start:k:k])
+			start, size = k, 0
 		}
-		cur = append(cur, i)
 		size += n
 	}
-	if len(cur) > 0 {
-		out = append(out, cur)
+	if start < len(idx) {
+		out = append(out, idx[start:len(idx):len(idx)])
 	}
 	return out
 }
@@ -153,11 +202,8 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 	}
 	buf := getChunkBuf(len(chunk))
 	defer buf.release()
-	items, res := buf.items, buf.results
-	for j, i := range chunk {
-		r := &reqs[i]
-		items[j] = pluginrpc.MatchItem{ID: uint64(j), Key: r.Key, Actual: r.Actual, Argument: r.Argument, Options: r.Options}
-	}
+	res := buf.results
+	src := chunkSource{reqs: reqs, chunk: chunk}
 	// A call cut short because another call hung is sent again, to the
 	// restarted plugin; the bound covers the restart and a second hang.
 	var err error
@@ -168,7 +214,7 @@ func (h *Host) matchChunk(ctx context.Context, p *proc, reqs []MatchRequest, chu
 			return
 		}
 		callCtx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
-		err = inc.matcher.MatchInto(callCtx, items, res)
+		err = inc.matcher.MatchSourceInto(callCtx, src, chunkID, res)
 		if err == nil {
 			cancel()
 			break

@@ -1,17 +1,19 @@
 package plugin
 
 import (
+	"encoding/json"
 	"sync"
 
+	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
 )
 
-// chunkBuf holds the items and results of one batch call. A run sends a
-// batch per thousand assertions; reusing the slices keeps the host's
-// allocation rate, and with it its garbage collections, down while the
-// plan's large heap is live.
+// chunkBuf holds the results of one batch call (its items are encoded
+// from the requests where they are: chunkSource). A run sends a batch per
+// thousand assertions; reusing the slice keeps the host's allocation rate,
+// and with it its garbage collections, down while the plan's large heap is
+// live.
 type chunkBuf struct {
-	items   []pluginrpc.MatchItem
 	results []pluginrpc.MatchItemResult
 }
 
@@ -32,21 +34,38 @@ func getChunkBuf(n int) *chunkBuf {
 	if !ok {
 		b = chunkBufPool.Get().(*chunkBuf)
 	}
-	if cap(b.items) < n {
-		b.items = make([]pluginrpc.MatchItem, n)
+	if cap(b.results) < n {
 		b.results = make([]pluginrpc.MatchItemResult, n)
 	}
-	b.items, b.results = b.items[:n], b.results[:n]
+	b.results = b.results[:n]
 	return b
 }
 
-// release clears the slices, so a pooled buffer keeps no request or answer
-// alive, and returns b to the pool.
+// release clears the slice, so a pooled buffer keeps no answer alive, and
+// returns b to the pool.
 func (b *chunkBuf) release() {
-	clear(b.items)
 	clear(b.results)
-	if cap(b.items) <= chunkBufKeptMax && chunkBufKept.Put(b) {
+	if cap(b.results) <= chunkBufKeptMax && chunkBufKept.Put(b) {
 		return
 	}
 	chunkBufPool.Put(b)
 }
+
+// chunkSource gives a chunk's requests to the encoder as they are
+// (pluginrpc.ItemSource); item j is reqs[chunk[j]].
+type chunkSource struct {
+	reqs  []MatchRequest
+	chunk []int
+}
+
+// Len is the number of items.
+func (c chunkSource) Len() int { return len(c.chunk) }
+
+// Item returns item j's fields.
+func (c chunkSource) Item(j int) (string, json.RawMessage, json.RawMessage, *sdk.MatchOptions) {
+	r := &c.reqs[c.chunk[j]]
+	return r.Key, r.Actual, r.Argument, &r.Options
+}
+
+// chunkID is the id of item j of a chunk: its position.
+func chunkID(j int) uint64 { return uint64(j) }

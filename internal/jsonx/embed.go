@@ -45,9 +45,10 @@ func Depth(b []byte) int {
 	return deepest
 }
 
-// Embeddable reports whether b can go into a report as JSON as it is.
+// Embeddable reports whether b can go into a report as JSON as it is: one
+// JSON value (as json.Valid says) nested at most MaxEmbedDepth deep.
 func Embeddable(b []byte) bool {
-	return Depth(b) <= MaxEmbedDepth && json.Valid(b)
+	return embeddable(b)
 }
 
 // EmbedText returns b as a JSON string, cut to limit bytes (at a UTF-8

@@ -42,6 +42,13 @@ func (f MatcherFunc) Match(ctx context.Context, in MatchInput) (MatchResult, err
 }
 
 // MatchInput is one assertion to judge.
+//
+// Actual, Argument and Options.Raw are valid until Match returns: the SDK
+// reads a batch in place and reuses its memory for the next one. A matcher
+// that keeps any of them past the call (in a cache, a goroutine) copies
+// it; converting to a string (string(in.Argument), as a map key) copies.
+// What Match returns may refer to them: the SDK copies the result before
+// it frees the batch.
 type MatchInput struct {
 	// Key is the matcher key as written in the suite, so one implementation
 	// can serve several keys.

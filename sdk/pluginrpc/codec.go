@@ -46,6 +46,9 @@ func (poolCodec) Marshal(v any) (mem.BufferSlice, error) {
 		return nil, fmt.Errorf("proto: cannot marshal %T, want a proto.Message", v)
 	}
 	size := proto.Size(m)
+	if out, ok := marshalHandedOff(v, size); ok {
+		return out, nil
+	}
 	// The size was just computed, and gRPC does not change a message it
 	// is sending, so the cached sizes are safe to use.
 	opts := proto.MarshalOptions{UseCachedSize: true}

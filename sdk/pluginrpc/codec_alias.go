@@ -32,26 +32,62 @@ func unmarshalPacked(data mem.BufferSlice, v any) (ok bool) {
 	if data.Len() < pooledMin {
 		return false
 	}
-	b := data.Materialize()
-	var packed []byte
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 || num != field || typ != protowire.BytesType {
-			return false
-		}
-		b = b[n:]
-		val, n := protowire.ConsumeBytes(b)
-		if n < 0 {
-			return false
-		}
-		// A repeated singular field: the last one wins, as in protobuf.
-		packed, b = val[:len(val):len(val)], b[n:]
+	// A request is read by the plugin's matchers during the call only
+	// (contract.MatchInput), so it is gathered into a pooled buffer that
+	// matchPacked frees once the results are encoded. A response's
+	// failures are kept by the host in its report: fresh memory.
+	var b []byte
+	var pooled mem.Buffer
+	if field == 3 {
+		pooled = data.MaterializeToBuffer(msgPool)
+		b = pooled.ReadOnlyData()
+	} else {
+		b = data.Materialize()
 	}
-	if packed == nil {
+	packed, ok := packedField(b, field)
+	if !ok {
+		if pooled != nil {
+			pooled.Free()
+		}
 		return false
+	}
+	if pooled != nil {
+		received.put(packed, pooled)
 	}
 	// What proto.Unmarshal does first: nothing of an earlier use remains.
 	proto.Reset(v.(proto.Message))
 	*dst = packed
 	return true
+}
+
+// packedField returns the packed field of a message holding only that
+// field (possibly repeated: the last one wins, as in protobuf).
+func packedField(b []byte, field protowire.Number) ([]byte, bool) {
+	var packed []byte
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num != field || typ != protowire.BytesType {
+			return nil, false
+		}
+		b = b[n:]
+		val, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return nil, false
+		}
+		packed, b = val[:len(val):len(val)], b[n:]
+	}
+	return packed, packed != nil
+}
+
+// received are the pooled buffers of packed requests being served; the
+// packed field of each request is a slice of its buffer.
+var received slotList[mem.Buffer]
+
+// releaseReceived frees the pooled buffer packed was received in, once
+// nothing refers to it any more; bytes not received that way are left
+// alone.
+func releaseReceived(packed []byte) {
+	if buf, ok := received.take(packed, 0); ok {
+		buf.Free()
+	}
 }

@@ -25,6 +25,9 @@ var errBadFailureValue = errors.New("not a JSON value")
 // nil, and then every raw value is checked.
 func appendFailure(dst []byte, f *contract.Failure, in *contract.MatchInput) ([]byte, error) {
 	if len(f.Extra) > 0 {
+		if out, ok := appendFailureExtra(dst, f, in); ok {
+			return out, nil
+		}
 		b, err := f.MarshalJSON()
 		return append(dst, b...), err
 	}

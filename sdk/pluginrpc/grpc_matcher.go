@@ -84,39 +84,50 @@ func (s *matcherServer) Match(ctx context.Context, req *pluginv1.MatchRequest) (
 
 // matchPacked serves a batch in the packed encoding (packed.go).
 func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, packed []byte) (*pluginv1.MatchResponse, error) {
+	// The request's memory goes back to the codec's pool when the call is
+	// done: every result has been copied out of it by then (failures into
+	// the scratch buffers, then into the response), and matchers may not
+	// keep the input's bytes past Match (contract.MatchInput).
+	defer releaseReceived(packed)
 	scratch, ok := packedScratchKept.Get()
 	if !ok {
 		scratch = packedScratchPool.Get().(*packedScratch)
 	}
 	// Deferred, so it runs once the results are encoded.
 	defer scratch.release()
-	items, contexts, err := decodePackedItemsInto(packed, scratch.items)
-	scratch.items = items
+	items, contexts, err := decodePackedItemsInto(packed, scratch)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
 	results := slices.Grow(scratch.results[:0], len(items))[:len(items)]
 	scratch.results = results
-	parallelRanges(len(items), func(lo, hi int) {
-		var sc evalScratch
+	parallelRanges(len(items), func(w, lo, hi int) {
+		sc := evalScratch{failures: scratch.failureBuf(w)}
+		// The range's failures stay in the buffer until the results
+		// are encoded; the grown buffer serves the next batch.
+		defer func() { scratch.failures[w] = sc.failures[:0] }()
+		// One input for the range, every field set for each item (the
+		// matcher gets a copy): building a fresh ~200-byte value per item
+		// was a tenth of the SDK's own time per item.
+		in := contract.MatchInput{Host: host}
+		o := &in.Options
+		var none packedContext
 		for i := lo; i < hi; i++ {
 			it := &items[i]
-			in := contract.MatchInput{
-				Key: it.key, Actual: it.actual, Argument: it.argument, Host: host,
-				Options: contract.MatchOptions{Target: it.target, Message: it.message},
-			}
+			in.Key, in.Actual, in.Argument = it.key, it.actual, it.argument
+			o.Target, o.Message, o.Raw = it.target, it.message, nil
 			if len(it.options) > 0 {
-				in.Options.Raw = it.options
+				o.Raw = it.options
 			}
+			c := &none
 			if it.context > 0 {
-				c := &contexts[it.context-1]
-				o := &in.Options
-				o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.testID, c.testName, c.suiteFile, c.suiteDir, c.update
+				c = &contexts[it.context-1]
 			}
-			results[i] = s.evaluateWith(ctx, in, &sc)
+			o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = c.testID, c.testName, c.suiteFile, c.suiteDir, c.update
+			results[i] = s.evaluateWith(ctx, &in, &sc)
 		}
 	})
-	return &pluginv1.MatchResponse{PackedResults: encodePackedResults(results)}, nil
+	return &pluginv1.MatchResponse{PackedResults: encodePackedResultsPooled(results)}, nil
 }
 
 // packedScratch holds the item and result arrays of a packed batch for
@@ -126,6 +137,24 @@ func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, pac
 type packedScratch struct {
 	items   []packedItem
 	results []MatchItemResult
+	// The decoder's arrays: the string table and each string's span in
+	// the batch, and the test contexts.
+	table []string
+	spans [][2]int
+	ctxs  []packedContext
+	// failures holds, per goroutine of parallelRanges, the buffer its
+	// items' failure JSON was appended to: once the results are encoded
+	// nothing refers to it, so the next batch appends to it again
+	// instead of growing a new one from failureScratchSize.
+	failures [][]byte
+}
+
+// failureBuf returns goroutine w's failure buffer, empty.
+func (sc *packedScratch) failureBuf(w int) []byte {
+	for len(sc.failures) <= w {
+		sc.failures = append(sc.failures, nil)
+	}
+	return sc.failures[w][:0]
 }
 
 var packedScratchPool = sync.Pool{New: func() any { return new(packedScratch) }}
@@ -141,12 +170,22 @@ const packedScratchMax = 4096
 // release clears the arrays (they refer to the request and the failure
 // buffers) and pools them, unless they grew past packedScratchMax.
 func (sc *packedScratch) release() {
-	if cap(sc.items) > packedScratchMax || cap(sc.results) > packedScratchMax {
+	if cap(sc.items) > packedScratchMax || cap(sc.results) > packedScratchMax ||
+		cap(sc.table) > 4*packedScratchMax || cap(sc.ctxs) > packedScratchMax {
 		return
+	}
+	for w, f := range sc.failures {
+		if cap(f) > failureScratchMax || w >= failureScratchWorkers {
+			sc.failures[w] = nil
+		} else {
+			sc.failures[w] = f[:0]
+		}
 	}
 	clear(sc.items[:cap(sc.items)])
 	clear(sc.results[:cap(sc.results)])
-	sc.items, sc.results = sc.items[:0], sc.results[:0]
+	clear(sc.table[:cap(sc.table)])
+	clear(sc.ctxs[:cap(sc.ctxs)])
+	sc.items, sc.results, sc.table, sc.spans, sc.ctxs = sc.items[:0], sc.results[:0], sc.table[:0], sc.spans[:0], sc.ctxs[:0]
 	if packedScratchKept.Put(sc) {
 		return
 	}
@@ -169,14 +208,26 @@ type evalScratch struct {
 // failureScratchSize is the first size of evalScratch.failures.
 const failureScratchSize = 8 << 10
 
+// failureScratchMax is the largest failure buffer kept for the next batch
+// (a batch of huge failures leaves its buffer to the collector), and
+// failureScratchWorkers how many ranges' buffers a scratch keeps: with
+// packedScratchKept's four scratches, at most 4 MiB stay alive for good
+// however many CPUs the plugin has.
+const (
+	failureScratchMax     = 128 << 10
+	failureScratchWorkers = 8
+)
+
 // evaluate judges one assertion; a panic or error errors this item only.
 func (s *matcherServer) evaluate(ctx context.Context, in contract.MatchInput) MatchItemResult {
-	return s.evaluateWith(ctx, in, nil)
+	return s.evaluateWith(ctx, &in, nil)
 }
 
 // evaluateWith is evaluate with scratch state kept across the items of a
 // range (sc may be nil).
-func (s *matcherServer) evaluateWith(ctx context.Context, in contract.MatchInput, sc *evalScratch) (res MatchItemResult) {
+// in is a pointer only to spare a copy of the input per item; it is not
+// kept.
+func (s *matcherServer) evaluateWith(ctx context.Context, in *contract.MatchInput, sc *evalScratch) (res MatchItemResult) {
 	var m contract.Matcher
 	ok := true
 	if sc != nil && sc.m != nil && sc.key == in.Key {
@@ -196,7 +247,7 @@ func (s *matcherServer) evaluateWith(ctx context.Context, in contract.MatchInput
 			res = MatchItemResult{Error: fmt.Sprintf("matcher %q panicked: %v", in.Key, r), ErrorKind: ErrorKindPanic}
 		}
 	}()
-	r, err := m.Match(ctx, in)
+	r, err := m.Match(ctx, *in)
 	if err != nil && errors.Is(err, contract.ErrNoModelKey) {
 		// Nothing was judged: the item waits for a key, it did not fail.
 		return MatchItemResult{Deferred: err.Error()}
@@ -230,7 +281,7 @@ func (s *matcherServer) evaluateWith(ctx context.Context, in contract.MatchInput
 			}
 			dst = sc.failures
 		}
-		b, err := appendFailure(dst, boundFailure(r.Failure), &in)
+		b, err := appendFailure(dst, boundFailure(r.Failure), in)
 		if err != nil {
 			return MatchItemResult{Error: fmt.Sprintf("encode failure: %v", err), ErrorKind: ErrorKindInternal}
 		}

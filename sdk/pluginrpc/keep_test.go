@@ -76,9 +76,42 @@ func TestPackedBuffersKeptAcrossCollections(t *testing.T) {
 	_, release := EncodePackedItems(items)
 	release()
 	collect()
+	// (The encoded batch itself is in a buffer of msgPool, whose tiers
+	// TestBufferPoolKeepsBatchBuffersAcrossCollections covers.)
 	p := getPackedBuffers()
-	if cap(p.out) == 0 {
+	if cap(p.idx) == 0 {
 		t.Fatal("the packed buffers of the last batch were not kept across collections")
 	}
 	p.release()
+}
+
+// TestPackedScratchKeepsOnlySmallFailureBuffers: what a kept scratch holds
+// for good is bounded whatever a batch's failures were and however many
+// CPUs judged it: a grown buffer over failureScratchMax, and the buffers
+// of ranges past failureScratchWorkers, go to the collector.
+func TestPackedScratchKeepsOnlySmallFailureBuffers(t *testing.T) {
+	sc := new(packedScratch)
+	for w := range failureScratchWorkers + 2 {
+		buf := sc.failureBuf(w)
+		size := 1 << 10
+		if w == 1 {
+			size = 2 * failureScratchMax
+		}
+		sc.failures[w] = append(buf, make([]byte, size)...)
+	}
+	sc.release()
+	defer func() {
+		// Leave the list as other tests expect to find it.
+		for {
+			if _, ok := packedScratchKept.Get(); !ok {
+				break
+			}
+		}
+	}()
+	for w, f := range sc.failures {
+		kept := f != nil
+		if want := w != 1 && w < failureScratchWorkers; kept != want || len(f) != 0 {
+			t.Errorf("range %d: kept %v (length %d), want kept %v and empty", w, kept, len(f), want)
+		}
+	}
 }

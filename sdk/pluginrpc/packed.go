@@ -1,10 +1,10 @@
 package pluginrpc
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 )
@@ -84,20 +84,29 @@ func (w *packedWriter) index(s string) uint64 {
 	return i
 }
 
-// lastIndex remembers the last string a field of the items was interned
-// as, so a run of items repeating it skips the table's map.
+// lastIndex remembers the last few strings a field of the items was
+// interned as, so items cycling through a handful of keys or targets (a
+// test's assertions) skip the table's map and its hashing.
 type lastIndex struct {
-	s  string
-	i  uint64
-	ok bool
+	s    [4]string
+	i    [4]uint64
+	n    int
+	next int
 }
 
-// index is w.index(s), from memory when s is the field's last string.
+// index is w.index(s), from memory when s is one of the field's last
+// strings.
 func (l *lastIndex) index(w *packedWriter, s string) uint64 {
-	if !l.ok || s != l.s {
-		l.s, l.i, l.ok = s, w.index(s), true
+	for k := range l.n {
+		if l.s[k] == s {
+			return l.i[k]
+		}
 	}
-	return l.i
+	i := w.index(s)
+	l.s[l.next], l.i[l.next] = s, i
+	l.next = (l.next + 1) % len(l.s)
+	l.n = min(l.n+1, len(l.s))
+	return i
 }
 
 // add appends s to the string table without interning it.
@@ -112,8 +121,17 @@ func (w *packedWriter) add(s string) uint64 {
 // packedBuffers are the buffers of one encoded batch, reused for the next
 // once the call has returned.
 type packedBuffers struct {
-	body, out []byte
-	w         packedWriter
+	ctxs []byte
+	// idx holds each item's key, target, message and context indexes
+	// between the encoder's two passes.
+	idx []uint64
+	w   packedWriter
+	// out is the encoded batch, in a buffer of msgPool handed over to the
+	// codec (codec_handoff.go), which sends it without copying it again;
+	// release takes it back if the codec never did.
+	out    []byte
+	outBuf *[]byte
+	outID  uint64
 }
 
 var packedPool = sync.Pool{New: func() any { return &packedBuffers{w: packedWriter{strs: map[string]uint64{}}} }}
@@ -140,13 +158,17 @@ const packedKeepMax = 8 << 20
 
 // release returns the buffers to the pool.
 func (p *packedBuffers) release() {
-	if cap(p.out) > packedKeepMax || cap(p.body) > packedKeepMax {
+	if buf, ok := takeBack(p.out, p.outID); ok {
+		msgPool.Put(buf)
+	}
+	p.out, p.outBuf, p.outID = nil, nil, 0
+	if 8*cap(p.idx) > packedKeepMax || cap(p.ctxs) > packedKeepMax || cap(p.w.table) > packedKeepMax {
 		return
 	}
 	clear(p.w.strs)
 	p.w.table, p.w.n = p.w.table[:0], 0
-	p.body, p.out = p.body[:0], p.out[:0]
-	if cap(p.out) <= packedKeptMax && cap(p.body) <= packedKeptMax && cap(p.w.table) <= packedKeptMax && packedKept.Put(p) {
+	p.idx, p.ctxs = p.idx[:0], p.ctxs[:0]
+	if 8*cap(p.idx) <= packedKeptMax && cap(p.ctxs) <= packedKeptMax && cap(p.w.table) <= packedKeptMax && packedKept.Put(p) {
 		return
 	}
 	packedPool.Put(p)
@@ -155,7 +177,10 @@ func (p *packedBuffers) release() {
 // encodePackedItems encodes items; their IDs are not sent (results come
 // back in item order).
 func encodePackedItems(items []MatchItem) []byte {
-	return encodePackedItemsInto(&packedBuffers{w: packedWriter{strs: map[string]uint64{}}}, items)
+	bufs := &packedBuffers{w: packedWriter{strs: map[string]uint64{}}}
+	out := bytes.Clone(encodePackedItemsInto(bufs, MatchItems(items)))
+	bufs.release()
+	return out
 }
 
 // EncodePackedItems encodes items for a packed Match request in pooled
@@ -163,30 +188,33 @@ func encodePackedItems(items []MatchItem) []byte {
 // does once the call has returned (gRPC has encoded the request by then).
 func EncodePackedItems(items []MatchItem) (packed []byte, release func()) {
 	bufs := getPackedBuffers()
-	return encodePackedItemsInto(bufs, items), bufs.release
+	return encodePackedItemsInto(bufs, MatchItems(items)), bufs.release
 }
 
 // encodePackedItemsInto encodes items in bufs' buffers; the result is
 // valid until bufs is released.
-func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
+func encodePackedItemsInto(bufs *packedBuffers, items ItemSource) []byte {
 	w := &bufs.w
 	type ctxKey struct {
 		id, name, file, dir string
 		update              bool
 	}
-	var ctxs, body []byte
+	ctxs := bufs.ctxs[:0]
 	var nctx uint64
 	var last ctxKey
-	// Neighbouring items mostly repeat a key, target and message.
-	var keys, targets, messages lastIndex
+	// Neighbouring items mostly repeat a key, target and message, and
+	// neighbouring contexts a suite file and directory.
+	var keys, targets, messages, files, dirs lastIndex
+	// The table and the contexts come first in the batch but are known
+	// only once every item has been seen: a first pass builds them and
+	// notes each item's four indexes, a second writes the items straight
+	// after them, so the items' values are copied once.
+	n := items.Len()
+	idx := slices.Grow(bufs.idx[:0], 4*n)[:4*n]
+	bufs.idx = idx
 	size := 0
-	for i := range items {
-		size += len(items[i].Actual) + len(items[i].Argument) + len(items[i].Options.Raw) + 16
-	}
-	body = slices.Grow(bufs.body[:0], size)
-	for i := range items {
-		it := &items[i]
-		o := &it.Options
+	for i := range n {
+		key, actual, argument, o := items.Item(i)
 		// A test's assertions arrive together, so a context is sent once
 		// per run of items that share it. A test seen again later in the
 		// batch (rare) is sent again: looking every context up in a map
@@ -197,8 +225,8 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 		if nctx == 0 || k != last {
 			ctxs = binary.AppendUvarint(ctxs, w.add(k.id))
 			ctxs = binary.AppendUvarint(ctxs, w.add(k.name))
-			ctxs = binary.AppendUvarint(ctxs, w.index(k.file))
-			ctxs = binary.AppendUvarint(ctxs, w.index(k.dir))
+			ctxs = binary.AppendUvarint(ctxs, files.index(w, k.file))
+			ctxs = binary.AppendUvarint(ctxs, dirs.index(w, k.dir))
 			if k.update {
 				ctxs = append(ctxs, 1)
 			} else {
@@ -207,24 +235,40 @@ func encodePackedItemsInto(bufs *packedBuffers, items []MatchItem) []byte {
 			nctx++
 			last = k
 		}
-		body = binary.AppendUvarint(body, keys.index(w, it.Key))
-		body = binary.AppendUvarint(body, targets.index(w, o.Target))
-		body = binary.AppendUvarint(body, messages.index(w, o.Message))
-		body = binary.AppendUvarint(body, nctx)
-		body = appendBytes(body, it.Actual)
-		body = appendBytes(body, it.Argument)
-		body = appendBytes(body, o.Raw)
+		x := idx[4*i : 4*i+4 : 4*i+4]
+		x[0], x[1], x[2], x[3] = keys.index(w, key), targets.index(w, o.Target), messages.index(w, o.Message), nctx
+		size += 7*binary.MaxVarintLen64 + len(actual) + len(argument) + len(o.Raw)
 	}
-	bufs.body = body
-	out := slices.Grow(bufs.out[:0], 3*binary.MaxVarintLen64+len(w.table)+len(ctxs)+len(body))
+	bufs.ctxs = ctxs
+	size += 1 + 3*binary.MaxVarintLen64 + len(w.table) + len(ctxs)
+	var out []byte
+	if size >= pooledMin {
+		bufs.outBuf = msgPool.Get(size)
+		out = (*bufs.outBuf)[:0]
+	} else {
+		out = make([]byte, 0, size)
+	}
 	out = append(out, packedVersion)
 	out = binary.AppendUvarint(out, w.n)
 	out = append(out, w.table...)
 	out = binary.AppendUvarint(out, nctx)
 	out = append(out, ctxs...)
-	out = binary.AppendUvarint(out, uint64(len(items)))
-	out = append(out, body...)
+	out = binary.AppendUvarint(out, uint64(n))
+	for i := range n {
+		_, actual, argument, o := items.Item(i)
+		x := idx[4*i : 4*i+4 : 4*i+4]
+		out = binary.AppendUvarint(out, x[0])
+		out = binary.AppendUvarint(out, x[1])
+		out = binary.AppendUvarint(out, x[2])
+		out = binary.AppendUvarint(out, x[3])
+		out = appendBytes(out, actual)
+		out = appendBytes(out, argument)
+		out = appendBytes(out, o.Raw)
+	}
 	bufs.out = out
+	if bufs.outBuf != nil {
+		bufs.outID = handOff(out, bufs.outBuf)
+	}
 	return out
 }
 
@@ -311,22 +355,27 @@ func (r *packedReader) str(table []string, what string) string {
 // decodePackedItems reads a batch. The items' JSON values are slices of b,
 // which the caller must not change while they are in use.
 func decodePackedItems(b []byte) ([]packedItem, []packedContext, error) {
-	return decodePackedItemsInto(b, nil)
+	return decodePackedItemsInto(b, new(packedScratch))
 }
 
-// decodePackedItemsInto is decodePackedItems reusing buf's array for the
-// items when it is large enough.
-func decodePackedItemsInto(b []byte, buf []packedItem) ([]packedItem, []packedContext, error) {
+// decodePackedItemsInto is decodePackedItems reusing sc's arrays (items,
+// contexts, the string table and its spans) when they are large enough,
+// and leaving the grown ones in sc for the next batch. Only the strings'
+// bytes are new memory: matchers may keep a string past the call.
+func decodePackedItemsInto(b []byte, sc *packedScratch) ([]packedItem, []packedContext, error) {
 	r := &packedReader{b: b}
 	if r.byte("version") != packedVersion && r.err == nil {
 		return nil, nil, fmt.Errorf("%w: unknown version %d", errBadPacked, b[0])
 	}
-	table := make([]string, r.count("string count", 1))
+	nstr := r.count("string count", 1)
+	table := slices.Grow(sc.table[:0], nstr)[:nstr]
+	sc.table = table
 	// The strings are copied out of b in one allocation (matchers may
 	// keep them past the call, and b goes back to a pool), then sliced:
 	// first each entry's end and length within the table, then the copy.
 	start := r.b
-	spans := make([][2]int, len(table))
+	spans := slices.Grow(sc.spans[:0], nstr)[:nstr]
+	sc.spans = spans
 	for i := range table {
 		n := len(r.bytes("string"))
 		end := len(start) - len(r.b)
@@ -338,7 +387,11 @@ func decodePackedItemsInto(b []byte, buf []packedItem) ([]packedItem, []packedCo
 			table[i] = all[sp[0]:sp[1]]
 		}
 	}
-	ctxs := make([]packedContext, r.count("context count", 5))
+	nctx := r.count("context count", 5)
+	// Every field of every context and item is set below, so reused
+	// arrays need no clearing first.
+	ctxs := slices.Grow(sc.ctxs[:0], nctx)[:nctx]
+	sc.ctxs = ctxs
 	for i := range ctxs {
 		c := &ctxs[i]
 		if rest, ok := fastContext(r.b, table, c); ok && packedFast && r.err == nil {
@@ -350,9 +403,8 @@ func decodePackedItemsInto(b []byte, buf []packedItem) ([]packedItem, []packedCo
 		c.update = r.byte("update flag") == 1
 	}
 	n := r.count("item count", 7)
-	// Every field of every item is set below, so a reused array needs no
-	// clearing first.
-	items := slices.Grow(buf[:0], n)[:n]
+	items := slices.Grow(sc.items[:0], n)[:n]
+	sc.items = items
 	for i := range items {
 		it := &items[i]
 		if rest, ok := fastItem(r.b, table, len(ctxs), it); ok && packedFast && r.err == nil {
@@ -442,103 +494,4 @@ func fastItem(b []byte, table []string, nctx int, it *packedItem) ([]byte, bool)
 	it.context = ctx
 	it.actual, it.argument, it.options = vals[0], vals[1], vals[2]
 	return b, true
-}
-
-// encodePackedResults encodes one result per item, in item order.
-func encodePackedResults(results []MatchItemResult) []byte {
-	size := 1 + binary.MaxVarintLen64
-	for i := range results {
-		size += 1 + 8 + 2 + len(results[i].Failure) + len(results[i].Error) + len(results[i].Deferred) + len(results[i].Eval) + 4*binary.MaxVarintLen64
-	}
-	out := make([]byte, 0, size)
-	out = append(out, packedVersion)
-	out = binary.AppendUvarint(out, uint64(len(results)))
-	for i := range results {
-		res := &results[i]
-		var flags byte
-		if res.Pass {
-			flags |= packedPass
-		}
-		if res.Score != nil {
-			flags |= packedScore
-		}
-		if len(res.Failure) > 0 {
-			flags |= packedFailure
-		}
-		if res.Error != "" {
-			flags |= packedError
-		}
-		if res.Deferred != "" {
-			flags |= packedDeferred
-		}
-		if len(res.Eval) > 0 {
-			flags |= packedEval
-		}
-		out = append(out, flags)
-		if res.Score != nil {
-			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(*res.Score))
-		}
-		out = binary.AppendUvarint(out, uint64(res.ErrorKind))
-		if len(res.Failure) > 0 {
-			out = appendBytes(out, res.Failure)
-		}
-		if res.Error != "" {
-			out = binary.AppendUvarint(out, uint64(len(res.Error)))
-			out = append(out, res.Error...)
-		}
-		if res.Deferred != "" {
-			out = binary.AppendUvarint(out, uint64(len(res.Deferred)))
-			out = append(out, res.Deferred...)
-		}
-		if len(res.Eval) > 0 {
-			out = appendBytes(out, res.Eval)
-		}
-	}
-	return out
-}
-
-// DecodePackedResults reads n results into out (len(out) == n), giving
-// them ids[i]. Failures are slices of b.
-func DecodePackedResults(b []byte, ids func(i int) uint64, out []MatchItemResult) error {
-	r := &packedReader{b: b}
-	if r.byte("version") != packedVersion && r.err == nil {
-		return fmt.Errorf("%w: unknown version %d", errBadPacked, b[0])
-	}
-	if n := r.uvarint("result count"); r.err == nil && n != uint64(len(out)) {
-		return fmt.Errorf("%w: %d results for %d items", errBadPacked, n, len(out))
-	}
-	for i := range out {
-		flags := r.byte("flags")
-		res := MatchItemResult{ID: ids(i), Pass: flags&packedPass != 0}
-		if flags&packedScore != 0 {
-			if len(r.b) < 8 {
-				r.fail("score")
-			} else {
-				score := math.Float64frombits(binary.LittleEndian.Uint64(r.b))
-				r.b = r.b[8:]
-				res.Score = &score
-			}
-		}
-		res.ErrorKind = ErrorKind(r.uvarint("error kind"))
-		if flags&packedFailure != 0 {
-			res.Failure = r.bytes("failure")
-		}
-		if flags&packedError != 0 {
-			res.Error = string(r.bytes("error"))
-		}
-		if flags&packedDeferred != 0 {
-			res.Deferred = string(r.bytes("deferred"))
-		}
-		if flags&packedEval != 0 {
-			res.Eval = r.bytes("eval")
-		}
-		if r.err != nil {
-			return r.err
-		}
-		out[i] = res
-	}
-	if len(r.b) != 0 {
-		return fmt.Errorf("%w: trailing bytes", errBadPacked)
-	}
-	return nil
 }

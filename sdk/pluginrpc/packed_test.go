@@ -55,6 +55,13 @@ func TestPackedResultsRoundTrip(t *testing.T) {
 		{ID: 5, Error: "boom ✗", ErrorKind: ErrorKindPanic},
 		{ID: 6, Deferred: "model \"gpt-4o\" (openai) has no key: set OPENAI_API_KEY"},
 		{ID: 7, Pass: true, Score: &half, Eval: json.RawMessage(`{"form":"text","score":0.5}`)},
+		// Bare verdicts (the decoder's two-byte fast path) between and
+		// after the others, a failure without detail among them.
+		{ID: 8, Pass: true},
+		{ID: 9},
+		{ID: 10, Error: "e", ErrorKind: ErrorKindInternal},
+		{ID: 11},
+		{ID: 12, Pass: true},
 	}
 	out := make([]MatchItemResult, len(in))
 	if err := DecodePackedResults(encodePackedResults(in), func(i int) uint64 { return in[i].ID }, out); err != nil {
@@ -65,6 +72,13 @@ func TestPackedResultsRoundTrip(t *testing.T) {
 	}
 	if err := DecodePackedResults(encodePackedResults(in), func(i int) uint64 { return 0 }, make([]MatchItemResult, 4)); !errors.Is(err, errBadPacked) {
 		t.Errorf("a result count that differs from the items: %v", err)
+	}
+	// Cut anywhere, the batch is an error, whichever reader meets the end.
+	full := encodePackedResults(in)
+	for n := range len(full) {
+		if err := DecodePackedResults(full[:n], func(i int) uint64 { return 0 }, make([]MatchItemResult, len(in))); err == nil {
+			t.Fatalf("a batch cut to %d of %d bytes decoded", n, len(full))
+		}
 	}
 }
 

@@ -8,34 +8,85 @@ import (
 // parallel runs fn(i) for i in [0, n) on up to GOMAXPROCS goroutines, each
 // taking a contiguous range so cheap items pay no per-item scheduling.
 func parallel(n int, fn func(i int)) {
-	parallelRanges(n, func(lo, hi int) {
+	parallelRanges(n, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			fn(i)
 		}
 	})
 }
 
+// rangeTask is one range of a parallelRanges call for a worker.
+type rangeTask struct {
+	fn        func(w, lo, hi int)
+	w, lo, hi int
+	wg        *sync.WaitGroup
+}
+
+// rangeWorkers are goroutines that live as long as the plugin and run
+// the ranges parallelRanges hands out beyond the caller's own. A fresh
+// goroutine per range started on a small stack and grew it again on
+// every batch (a matcher building a diff goes deep): runtime.morestack
+// and copystack were a few percent of the plugin's time per item.
+var rangeWorkers struct {
+	once  sync.Once
+	tasks chan rangeTask
+}
+
+// startRangeWorkers starts GOMAXPROCS workers, the first time.
+func startRangeWorkers() chan rangeTask {
+	rangeWorkers.once.Do(func() {
+		n := runtime.GOMAXPROCS(0)
+		rangeWorkers.tasks = make(chan rangeTask)
+		for range n {
+			go func() {
+				for t := range rangeWorkers.tasks {
+					t.fn(t.w, t.lo, t.hi)
+					t.wg.Done()
+				}
+			}()
+		}
+	})
+	return rangeWorkers.tasks
+}
+
 // parallelRanges is parallel handing each goroutine its whole range, so it
 // can keep state (scratch buffers, the last matcher looked up) from one
-// item to the next.
-func parallelRanges(n int, fn func(lo, hi int)) {
+// item to the next. w numbers the ranges from 0, so a caller can keep
+// per-range state across calls. Each range goes to a long-lived worker
+// that is idle, or runs on a goroutine of its own when none is (another
+// batch is being judged): a range never waits in a queue while a
+// processor is free. The caller, a gRPC handler on a goroutine of its
+// own, only waits, so its stack stays small too; it runs the last range
+// itself only when no worker is idle.
+func parallelRanges(n int, fn func(w, lo, hi int)) {
 	workers := runtime.GOMAXPROCS(0)
 	if n < 64 || workers < 2 {
-		fn(0, n)
+		fn(0, 0, n)
 		return
 	}
 	if workers > n {
 		workers = n
 	}
+	tasks := startRangeWorkers()
 	var wg sync.WaitGroup
 	chunk := (n + workers - 1) / workers
-	for start := 0; start < n; start += chunk {
-		end := min(start+chunk, n)
+	for w, start := 0, 0; start < n; w, start = w+1, start+chunk {
+		t := rangeTask{fn: fn, w: w, lo: start, hi: min(start+chunk, n), wg: &wg}
+		last := t.hi == n
 		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(start, end)
-		}()
+		select {
+		case tasks <- t:
+		default:
+			if last {
+				t.fn(t.w, t.lo, t.hi)
+				wg.Done()
+				continue
+			}
+			go func() {
+				defer wg.Done()
+				t.fn(t.w, t.lo, t.hi)
+			}()
+		}
 	}
 	wg.Wait()
 }

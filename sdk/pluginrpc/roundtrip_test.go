@@ -335,3 +335,94 @@ func TestPackedAndClassicBatchesAgree(t *testing.T) {
 		t.Errorf("options did not arrive: %s", packed[20].Failure)
 	}
 }
+
+// TestPackedRequestMemoryIsReusedSafely: the plugin reads a packed batch
+// in the pooled buffer it arrived in and frees it when the call is done.
+// The results of a batch (failures quoting the item's actual value) must
+// not change when later batches reuse that memory, and no buffer may stay
+// held once a call returned.
+func TestPackedRequestMemoryIsReusedSafely(t *testing.T) {
+	m := sdk.MatcherFunc(func(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		return sdk.Fail(sdk.Failure{Actual: in.Actual, Expected: in.Argument}), nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, nil)
+	conn.Matcher.UsePacked(true)
+	batch := func(round int) []pluginrpc.MatchItem {
+		items := make([]pluginrpc.MatchItem, 500)
+		for i := range items {
+			items[i] = pluginrpc.MatchItem{ID: uint64(i), Key: "k",
+				Actual:   json.RawMessage(fmt.Sprintf(`"round %d item %d %s"`, round, i, strings.Repeat("x", 40))),
+				Argument: json.RawMessage(fmt.Sprintf(`%d`, round*1000+i))}
+		}
+		return items
+	}
+	pluginrpc.ForgetReceived()
+	var kept [][]pluginrpc.MatchItemResult
+	for round := range 6 {
+		res, err := conn.Matcher.Match(context.Background(), batch(round))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := pluginrpc.ReceivedWaiting(); n != 0 {
+			t.Fatalf("round %d: %d received batches still hold their buffers", round, n)
+		}
+		kept = append(kept, res)
+	}
+	for round, res := range kept {
+		for i, r := range res {
+			want := fmt.Sprintf(`{"expected":%d,"actual":"round %d item %d %s"}`, round*1000+i, round, i, strings.Repeat("x", 40))
+			if string(r.Failure) != want {
+				t.Fatalf("round %d item %d: failure %s, want %s", round, i, r.Failure, want)
+			}
+		}
+	}
+}
+
+// TestMatchSourceAgreesWithMatchInto: items given through an ItemSource
+// (how the host sends its own requests) come back, packed and classic,
+// as a classic MatchInto returns them, with the ids the caller gives; and
+// no option of one item reaches the matcher with the next (the packed
+// server reuses one input per range).
+func TestMatchSourceAgreesWithMatchInto(t *testing.T) {
+	m := sdk.MatcherFunc(func(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		if string(in.Actual) == string(in.Argument) {
+			return sdk.Pass(), nil
+		}
+		o := in.Options
+		return sdk.Fail(sdk.Failure{Actual: in.Actual, Note: fmt.Sprintf("%s|%s|%s|%s|%s|%v|%s|%s", o.TestID, o.TestName, o.SuiteFile, o.SuiteDir, o.Target, o.UpdateSnapshots, o.Message, o.Raw)}), nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, nil)
+	var items []pluginrpc.MatchItem
+	for i := range 300 {
+		opts := sdk.MatchOptions{TestID: fmt.Sprintf("t%d", i/7), TestName: fmt.Sprintf("test %d", i/7), SuiteFile: "s.yml", SuiteDir: "d",
+			Target: fmt.Sprintf("x[%d]", i%5), UpdateSnapshots: i%11 == 0}
+		// Items without a test, or with a message or further options,
+		// among the others: nothing of one item may show in the next.
+		switch {
+		case i%3 == 1:
+			opts = sdk.MatchOptions{}
+		case i%4 == 2:
+			opts.Message, opts.Raw = "m", json.RawMessage(`{"o":1}`)
+		}
+		items = append(items, pluginrpc.MatchItem{ID: uint64(i), Key: "k", Actual: json.RawMessage(fmt.Sprintf(`%d`, i%3)), Argument: json.RawMessage(`0`), Options: opts})
+	}
+	// The classic encoding builds each input afresh: the reference.
+	want := make([]pluginrpc.MatchItemResult, len(items))
+	if err := conn.Matcher.MatchInto(context.Background(), items, want); err != nil {
+		t.Fatal(err)
+	}
+	for _, packed := range []bool{false, true} {
+		conn.Matcher.UsePacked(packed)
+		got := make([]pluginrpc.MatchItemResult, len(items))
+		ids := func(i int) uint64 { return uint64(i) }
+		if err := conn.Matcher.MatchSourceInto(context.Background(), pluginrpc.MatchItems(items), ids, got); err != nil {
+			t.Fatal(err)
+		}
+		for i := range items {
+			w, g := want[i], got[i]
+			if g.ID != w.ID || g.Pass != w.Pass || string(g.Failure) != string(w.Failure) || g.Error != w.Error {
+				t.Fatalf("packed %v item %d:\nMatchInto       %+v\nMatchSourceInto %+v", packed, i, w, g)
+			}
+		}
+	}
+}

@@ -44,6 +44,8 @@ const dispatchSingle = 100
 //     the protocol and the SDK's per-item work (options, failure JSON) cost.
 //   - single: the plugin with one item per call, to show why the host
 //     batches.
+//   - plugin, inproc: one of the batch's ways alone in a loop, without
+//     forced collections, for profiling that path.
 //   - direct: the direct call alone, for profiling the matcher without
 //     the plugin's noise; bench/run.sh does not run it.
 func BenchmarkDispatch(b *testing.B) {
@@ -126,6 +128,22 @@ func BenchmarkDispatch(b *testing.B) {
 		b.ReportMetric(float64(spent[2].Nanoseconds())/n, "direct-ns/assert")
 		b.ReportMetric(float64((spent[0]-spent[2]).Nanoseconds())/n, "overhead-ns/assert")
 	})
+
+	// One way alone in a loop, with no collection forced between ops:
+	// what a profile of that path should see (go test -cpuprofile,
+	// -memprofile); bench/run.sh does not run these.
+	for _, w := range []struct {
+		name string
+		fn   func()
+	}{{"plugin", viaPlugin}, {"inproc", inProcess}} {
+		b.Run(w.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				w.fn()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*dispatchBatch), "ns/assert")
+		})
+	}
 
 	b.Run("single", func(b *testing.B) {
 		reqs := reqs[:dispatchSingle]

@@ -131,6 +131,38 @@ func (c *MatcherClient) MatchInto(ctx context.Context, items []pluginrpc.MatchIt
 	return nil
 }
 
+// MatchSourceInto is MatchInto for items given by src (whose item i has
+// the id ids(i)): a host keeping its requests in a type of its own has
+// them packed where they are. For a plugin without the packed encoding,
+// or a batch with a huge value, the items are built and sent as MatchInto
+// sends them.
+func (c *MatcherClient) MatchSourceInto(ctx context.Context, src pluginrpc.ItemSource, ids func(i int) uint64, out []pluginrpc.MatchItemResult) error {
+	n := src.Len()
+	if len(out) != n {
+		return fmt.Errorf("match: %d result slots for %d items", len(out), n)
+	}
+	if c.packed && packableSource(src) {
+		return c.sendPacked(ctx, src, ids, out)
+	}
+	items := make([]pluginrpc.MatchItem, n)
+	for i := range items {
+		key, actual, argument, o := src.Item(i)
+		items[i] = pluginrpc.MatchItem{ID: ids(i), Key: key, Actual: actual, Argument: argument, Options: *o}
+	}
+	return c.MatchInto(ctx, items, out)
+}
+
+// packableSource is packable for an ItemSource.
+func packableSource(src pluginrpc.ItemSource) bool {
+	for i := range src.Len() {
+		_, actual, argument, _ := src.Item(i)
+		if len(actual)+len(argument) > packedItemMax {
+			return false
+		}
+	}
+	return true
+}
+
 // packedItemMax is the largest value a packed batch carries: a huge one
 // (a response of tens of megabytes under test) goes in a classic batch,
 // which copies it once, where packing would copy it twice.
@@ -148,14 +180,19 @@ func packable(items []pluginrpc.MatchItem) bool {
 
 // matchPacked is MatchInto over the packed encoding.
 func (c *MatcherClient) matchPacked(ctx context.Context, items []pluginrpc.MatchItem, out []pluginrpc.MatchItemResult) error {
-	packed, release := pluginrpc.EncodePackedItems(items)
-	// gRPC has encoded the request by the time Match returns.
+	return c.sendPacked(ctx, pluginrpc.MatchItems(items), func(i int) uint64 { return items[i].ID }, out)
+}
+
+// sendPacked sends the items of src as one packed batch.
+func (c *MatcherClient) sendPacked(ctx context.Context, src pluginrpc.ItemSource, ids func(i int) uint64, out []pluginrpc.MatchItemResult) error {
+	packed, release := pluginrpc.EncodePackedSource(src)
+	// gRPC has sent the request by the time Match returns.
 	defer release()
 	resp, err := c.c.Match(ctx, &pluginv1.MatchRequest{PackedItems: packed})
 	if err != nil {
 		return c.wrap("match", err)
 	}
-	if err := pluginrpc.DecodePackedResults(resp.GetPackedResults(), func(i int) uint64 { return items[i].ID }, out); err != nil {
+	if err := pluginrpc.DecodePackedResults(resp.GetPackedResults(), ids, out); err != nil {
 		return fmt.Errorf("match: the plugin's packed results: %w", err)
 	}
 	return nil
