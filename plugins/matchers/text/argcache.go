@@ -33,9 +33,10 @@ type argMap map[string]map[string]any
 // into a new snapshot: those CheckArgument vetted at the first read that
 // misses (a run checks all its arguments before it matches any, so that
 // happens about once); those Match decoded once they are half as many as
-// the snapshot holds, so merging, which copies the snapshot, costs a
-// constant per argument however many there are. Until then a read that
-// misses the snapshot looks in the pending map under the lock.
+// the snapshot holds, or once as many reads as it holds have had to take
+// the lock, so merging, which copies the snapshot, costs a constant
+// per argument and per read however many there are. Until then a read
+// that misses the snapshot looks in the pending map under the lock.
 type argCache struct {
 	snap atomic.Pointer[argMap]
 	// dirty is set while pending holds entries, so a miss with nothing
@@ -49,6 +50,8 @@ type argCache struct {
 	// which the next read publishes.
 	n, npending int
 	checked     bool
+	// locked counts the reads that took the lock since the last publish.
+	locked int
 	// publishes counts the snapshots published, so a test can check that
 	// merging stays geometric.
 	publishes int
@@ -106,7 +109,8 @@ func (c *argCache) get(key string, arg json.RawMessage) (any, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.npending > 0 && (c.checked || c.npending >= max(minPublish, (c.n-c.npending)/2)) {
+	c.locked++
+	if c.npending > 0 && (c.checked || c.npending >= max(minPublish, (c.n-c.npending)/2) || c.locked >= max(minPublish, c.n)) {
 		c.publish()
 	}
 	if s := c.snap.Load(); s != nil {
@@ -133,7 +137,7 @@ func (c *argCache) publish() {
 		}
 		maps.Copy(next[key], byArg)
 	}
-	c.pending, c.npending, c.checked = nil, 0, false
+	c.pending, c.npending, c.checked, c.locked = nil, 0, false, 0
 	c.publishes++
 	c.snap.Store(&next)
 	c.dirty.Store(false)

@@ -129,4 +129,26 @@ func TestArgCacheMergesGeometrically(t *testing.T) {
 	if _, ok := c.get("regex", json.RawMessage(`"a"`)); !ok || c.publishes != before+1 || c.dirty.Load() {
 		t.Errorf("a checked argument was not published at the first read (found %v, publishes %d -> %d)", ok, before, c.publishes)
 	}
+
+	// A few arguments remembered beside many checked ones (mcptest asked
+	// the plugin about most arguments and remembered the rest) are
+	// published once reads of them have taken the lock for a while, not
+	// only once they are half as many as the snapshot: they would
+	// otherwise be read under the lock for the whole run.
+	var d argCache
+	for i := range 10_000 {
+		d.put("exact", json.RawMessage(fmt.Sprintf(`"c%d"`, i)), i)
+	}
+	d.get("exact", json.RawMessage(`"c0"`))
+	for i := range 10 {
+		d.remember("regex", json.RawMessage(fmt.Sprintf(`"r%d"`, i)), i)
+	}
+	for k := range 20_000 {
+		if v, ok := d.get("regex", json.RawMessage(fmt.Sprintf(`"r%d"`, k%10))); !ok || v != k%10 {
+			t.Fatalf("get(r%d) = %v, %v", k%10, v, ok)
+		}
+	}
+	if d.dirty.Load() {
+		t.Errorf("10 remembered arguments read 20,000 times are still pending (%d reads took the lock since the last publish)", d.locked)
+	}
 }
