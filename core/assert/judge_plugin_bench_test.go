@@ -67,7 +67,7 @@ func BenchmarkJudge100k(b *testing.B) {
 	// passes that judging reads, and Execute's default concurrency.
 	c := plugin.NewCoalescer(host)
 	b.Cleanup(c.Close)
-	jd := &Judge{Match: c.Match, Redact: redact.New(secrets...), OnPluginError: func(error) {}}
+	jd := &Judge{Match: c.Match, MatchInto: c.MatchInto, Redact: redact.New(secrets...), OnPluginError: func(error) {}}
 	concurrency := 4 * runtime.GOMAXPROCS(0)
 	checkText100kRequests(b, jd, p, gen)
 

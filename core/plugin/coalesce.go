@@ -21,10 +21,12 @@ type Coalescer struct {
 	wg   sync.WaitGroup
 }
 
-// pending is one caller's requests waiting for a flush.
+// pending is one caller's requests waiting for a flush; dst is the
+// memory the caller gave for the outcomes (nil: none).
 type pending struct {
 	ctx  context.Context
 	reqs []MatchRequest
+	dst  []MatchOutcome
 	out  []MatchOutcome
 	done chan struct{}
 }
@@ -32,8 +34,12 @@ type pending struct {
 // maxCoalesce bounds the items gathered into one flush.
 const maxCoalesce = 1000
 
-// joinPool recycles the slices several callers' requests are joined in.
-var joinPool slicepool.Pool[MatchRequest]
+// joinPool recycles the slices several callers' requests are joined in,
+// joinedOutPool those their outcomes come back in.
+var (
+	joinPool      slicepool.Pool[MatchRequest]
+	joinedOutPool slicepool.Pool[MatchOutcome]
+)
 
 // NewCoalescer starts the flushers of a Coalescer over host; Close stops
 // them.
@@ -51,10 +57,17 @@ func NewCoalescer(host *Host) *Coalescer {
 // outcomes are in the order of reqs; reqs is not kept after Match returns.
 // It must not be called after Close.
 func (c *Coalescer) Match(ctx context.Context, reqs []MatchRequest) []MatchOutcome {
+	return c.MatchInto(ctx, reqs, nil)
+}
+
+// MatchInto is Match writing the outcomes into out's memory when it has
+// room for them (Host.MatchInto); the caller may reuse out once it has
+// read the outcomes.
+func (c *Coalescer) MatchInto(ctx context.Context, reqs []MatchRequest, out []MatchOutcome) []MatchOutcome {
 	if len(reqs) == 0 {
 		return nil
 	}
-	p := &pending{ctx: ctx, reqs: reqs, done: make(chan struct{})}
+	p := &pending{ctx: ctx, reqs: reqs, dst: out, done: make(chan struct{})}
 	c.in <- p
 	<-p.done
 	return p.out
@@ -83,22 +96,29 @@ func (c *Coalescer) loop() {
 }
 
 func (c *Coalescer) flush(batch []*pending, n int) {
-	// A lone test's requests go as they are; several are joined in a
-	// pooled slice, which Host.Match does not keep.
-	all := batch[0].reqs
-	if len(batch) > 1 {
-		all = joinPool.Get(n)
-		for _, p := range batch {
-			all = append(all, p.reqs...)
-		}
-		defer joinPool.Put(all)
-	}
 	// The batch runs under the first test's context; tests share plugins,
 	// not deadlines, and every plugin call carries its own.
-	out := c.host.Match(context.WithoutCancel(batch[0].ctx), all)
+	ctx := context.WithoutCancel(batch[0].ctx)
+	// A lone test's requests go as they are, and its outcomes straight
+	// into its memory.
+	if len(batch) == 1 {
+		p := batch[0]
+		p.out = c.host.MatchInto(ctx, p.reqs, p.dst)
+		close(p.done)
+		return
+	}
+	// Several are joined in pooled slices, which Host.MatchInto does not
+	// keep, and each caller's outcomes are copied out.
+	all := joinPool.Get(n)
+	for _, p := range batch {
+		all = append(all, p.reqs...)
+	}
+	defer joinPool.Put(all)
+	out := c.host.MatchInto(ctx, all, joinedOutPool.Get(n))
+	defer joinedOutPool.Put(out)
 	off := 0
 	for _, p := range batch {
-		p.out = out[off : off+len(p.reqs)]
+		p.out = append(p.dst[:0], out[off:off+len(p.reqs)]...)
 		off += len(p.reqs)
 		close(p.done)
 	}

@@ -153,7 +153,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) *rpt.Run {
 	r.match = plugin.NewCoalescer(opts.Host)
 	defer r.match.Close()
 	r.judge = &assert.Judge{
-		Match: r.match.Match, Redact: opts.Redact, OnPluginError: r.notePluginError,
+		Match: r.match.Match, MatchInto: r.match.MatchInto, Redact: opts.Redact, OnPluginError: r.notePluginError,
 		Transform: r.hooks.TransformValue, UpdateSnapshots: opts.UpdateSnapshots, RequireModels: opts.RequireModels,
 	}
 	r.caps = capture.NewStore(p, opts.Redact)
