@@ -3,8 +3,10 @@ package e2e
 import (
 	"debug/buildinfo"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -112,5 +114,60 @@ func TestStartupStaysCheap(t *testing.T) {
 				t.Errorf("package inits allocate %d times in all (budget %d); GODEBUG=inittrace=1 %s lists them", total, p.total, p.exe)
 			}
 		})
+	}
+}
+
+// MCPTEST_TIMELINE=FILE gives the phases of a run in the order they
+// happen, each with the monotonic clock and the process id, for work on
+// cold start (docs/performance.md): the plan, the gate, the server, the
+// plugins, the end of the tests, of the reports, of the servers and of the
+// plugins, and the exit.
+func TestTimelineMarksTheRunsPhases(t *testing.T) {
+	suite := writeSuite(t, `
+servers:
+  demo:
+    command: ["DEMO"]
+tools:
+  - name: echo
+    server: demo
+    tool: echo
+    args: {message: "hi"}
+    expect:
+      - target: result.content[0].text
+        matcher: {exact: "hi"}
+`)
+	path := filepath.Join(t.TempDir(), "timeline")
+	r := mcptestEnv(t, []string{"MCPTEST_TIMELINE=" + path}, "run", suite, "--reporter", "json", "-o", os.DevNull)
+	if r.code != 0 {
+		t.Fatalf("run: %s", r)
+	}
+	raw := readFile(t, path)
+	var names []string
+	last := 0.0
+	for _, line := range strings.Split(strings.TrimSpace(raw), "\n") {
+		f := strings.SplitN(line, " ", 3)
+		sec, err := strconv.ParseFloat(f[0], 64)
+		if len(f) != 3 || err != nil || sec < last {
+			t.Fatalf("timeline line %q (after %f) in:\n%s", line, last, raw)
+		}
+		last = sec
+		names = append(names, f[2])
+	}
+	// The plugins' lines fall between these, where their starts happen.
+	want := []string{"main", "planned", "gate-passed", "server-spawned demo", "server-ready demo", "tests-done",
+		"reports-done", "servers-stopped", "plugins-stopped", "exit"}
+	i := 0
+	for _, n := range names {
+		if i < len(want) && n == want[i] {
+			i++
+		}
+	}
+	if i < len(want) {
+		t.Fatalf("timeline lacks %q in order; it has %q", want[i], names)
+	}
+	for _, p := range []string{"plugin-launch text", "plugin-described text", "plugin-launch json", "plugin-described json"} {
+		if !slices.Contains(names, p) {
+			t.Errorf("timeline lacks %q: %q", p, names)
+		}
 	}
 }

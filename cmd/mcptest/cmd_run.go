@@ -14,6 +14,7 @@ import (
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/core/report"
 	"github.com/mcptest/mcptest/core/run"
+	"github.com/mcptest/mcptest/internal/timeline"
 	"github.com/mcptest/mcptest/sdk"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -125,6 +126,7 @@ func runSuites(ctx context.Context, cmd string, args []string, stdout, stderr io
 	if !ok {
 		return code
 	}
+	timeline.Mark("planned")
 	if cmd == "eval" && len(p.Tests) == 0 && p.Total == 0 {
 		fmt.Fprintln(stderr, "mcptest eval: the suites have no evals: block; mcptest run runs their other tests")
 		return 2

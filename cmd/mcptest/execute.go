@@ -21,6 +21,7 @@ import (
 	"github.com/mcptest/mcptest/core/run"
 	"github.com/mcptest/mcptest/core/score"
 	"github.com/mcptest/mcptest/internal/redact"
+	"github.com/mcptest/mcptest/internal/timeline"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
 
@@ -82,6 +83,7 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		}
 		return score.ExitError
 	}
+	timeline.Mark("gate-passed")
 	emitter, err := report.Open(ctx, host, e.outputs, terminals(stdout, stderr, e.noColor), redactor)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcptest %s: %v\n", e.cmd, err)
@@ -117,6 +119,7 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcptest eval: %s\n", opts.Evals.Project(e.plan))
 	}
 	result := run.Execute(ctx, e.plan, opts)
+	timeline.Mark("tests-done")
 	e.judging.noteBudget(result, opts.Evals.Cap)
 	if e.finish != nil {
 		e.finish(result)
@@ -134,11 +137,14 @@ func (e execution) execute(ctx context.Context, stdout, stderr io.Writer) int {
 	code := result.ExitCode
 	known := len(emitter.Errors())
 	closeErrs := emitter.Close(ctx)
+	timeline.Mark("reports-done")
 	// The plugins' work is done: they stop beside the servers.
 	var plugins sync.WaitGroup
 	plugins.Go(host.Close)
 	stopping.Wait()
+	timeline.Mark("servers-stopped")
 	plugins.Wait()
+	timeline.Mark("plugins-stopped")
 	// A reporter that never started wrote nothing, and it may have been
 	// the one for the terminal: it is told on stderr too.
 	started := map[rpt.RunError]bool{}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/internal/proc"
+	"github.com/mcptest/mcptest/internal/timeline"
 )
 
 // version is mcptest's version; release builds set it with -ldflags.
@@ -24,6 +25,7 @@ var version = "0.1.0-dev"
 const orphanWait = 2 * time.Second
 
 func main() {
+	timeline.Mark("main")
 	// A report written to a closed pipe (`mcptest run | head`) is then a
 	// write error, reported with exit 2, rather than a silent death by
 	// SIGPIPE.
@@ -39,6 +41,7 @@ func main() {
 	// Every server, hook and plugin is stopped: whatever child is left
 	// is an orphan.
 	proc.KillOrphans(orphanWait)
+	timeline.Mark("exit")
 	os.Exit(code)
 }
 

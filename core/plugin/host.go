@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptest/mcptest/internal/timeline"
 	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
 	"github.com/mcptest/mcptest/sdk/pluginrpc/hostrpc"
@@ -242,6 +243,7 @@ func (h *Host) startAsync(p *proc, done chan struct{}) {
 }
 
 func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
+	timeline.MarkOf("plugin-launch", f.Manifest.Name)
 	inst, err := h.launcher.Launch(ctx, f)
 	if err != nil {
 		var pe *PluginError
@@ -283,6 +285,7 @@ func (h *Host) start(ctx context.Context, f *Found) (*incarnation, error) {
 			ErrDescribeMismatch, diff, f.ManifestPath))
 	}
 	inc.desc = desc
+	timeline.MarkOf("plugin-described", f.Manifest.Name)
 	if want := h.servicesFor(desc.Capabilities, desc.Components); cerr == nil && (want == nil) != (services == nil) {
 		// The manifest lags behind its binary on capabilities (one
 		// written by hand): the binary's own word decides, at the cost

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcptest/mcptest/core/session/internal/stdiowire"
 	"github.com/mcptest/mcptest/core/session/internal/wire"
+	"github.com/mcptest/mcptest/internal/timeline"
 )
 
 // StartStdio starts the server described by cfg, opens the conversation at
@@ -37,6 +38,7 @@ func StartStdio(ctx context.Context, cfg StdioConfig) (*Session, error) {
 		return nil, err
 	}
 	s.t, s.proc = p, p
+	timeline.MarkOf("server-spawned", cfg.Name)
 	if err := s.startClient(); err != nil {
 		_ = s.Close()
 		return nil, fmt.Errorf("start server %q: mcp client: %w", cfg.Name, err)
@@ -46,5 +48,6 @@ func StartStdio(ctx context.Context, cfg StdioConfig) (*Session, error) {
 		_ = s.Close()
 		return nil, err
 	}
+	timeline.MarkOf("server-ready", cfg.Name)
 	return s, nil
 }
