@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -101,11 +102,14 @@ func (s *matcherServer) matchPacked(ctx context.Context, host contract.Host, pac
 	}
 	results := slices.Grow(scratch.results[:0], len(items))[:len(items)]
 	scratch.results = results
+	// Every range's buffer slot exists before the ranges start: growing
+	// the slice from the ranges themselves, as they run at once, raced.
+	scratch.growFailures(runtime.GOMAXPROCS(0))
 	parallelRanges(len(items), func(w, lo, hi int) {
 		sc := evalScratch{failures: scratch.failureBuf(w)}
 		// The range's failures stay in the buffer until the results
 		// are encoded; the grown buffer serves the next batch.
-		defer func() { scratch.failures[w] = sc.failures[:0] }()
+		defer scratch.keepFailureBuf(w, sc.failures)
 		// One input for the range, every field set for each item (the
 		// matcher gets a copy): building a fresh ~200-byte value per item
 		// was a tenth of the SDK's own time per item.
@@ -149,12 +153,29 @@ type packedScratch struct {
 	failures [][]byte
 }
 
-// failureBuf returns goroutine w's failure buffer, empty.
-func (sc *packedScratch) failureBuf(w int) []byte {
-	for len(sc.failures) <= w {
+// growFailures makes room for the failure buffers of n ranges. It runs
+// before the ranges start, so failureBuf and keepFailureBuf, called from
+// the ranges at once, only read the slice and write their own element.
+func (sc *packedScratch) growFailures(n int) {
+	for len(sc.failures) < n {
 		sc.failures = append(sc.failures, nil)
 	}
+}
+
+// failureBuf returns range w's failure buffer, empty; nil for a range
+// growFailures made no room for (GOMAXPROCS raised in between).
+func (sc *packedScratch) failureBuf(w int) []byte {
+	if w >= len(sc.failures) {
+		return nil
+	}
 	return sc.failures[w][:0]
+}
+
+// keepFailureBuf keeps range w's grown buffer for the next batch.
+func (sc *packedScratch) keepFailureBuf(w int, buf []byte) {
+	if w < len(sc.failures) {
+		sc.failures[w] = buf[:0]
+	}
 }
 
 var packedScratchPool = sync.Pool{New: func() any { return new(packedScratch) }}

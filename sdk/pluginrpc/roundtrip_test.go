@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -424,5 +425,49 @@ func TestMatchSourceAgreesWithMatchInto(t *testing.T) {
 				t.Fatalf("packed %v item %d:\nMatchInto       %+v\nMatchSourceInto %+v", packed, i, w, g)
 			}
 		}
+	}
+}
+
+// TestConcurrentPackedBatchesWithFailures: batches judged at once, each
+// split over several ranges whose items fail, each range writing its
+// failures to its own buffer of a fresh scratch. The ranges used to grow
+// the scratch's list of buffers themselves, at the same time: the race
+// detector (make test-race) caught it in a core/run test. Every failure
+// must still be the item's own.
+func TestConcurrentPackedBatchesWithFailures(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	m := sdk.MatcherFunc(func(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, error) {
+		return sdk.MatchResult{Failure: &sdk.Failure{Note: "item " + string(in.Argument), Actual: in.Actual}}, nil
+	})
+	conn := plugintest.New(t, &sdk.Plugin{Name: "m1", Version: "1.0.0", Matchers: map[string]sdk.Matcher{"k": m}}, nil)
+	conn.Matcher.UsePacked(true)
+	const callers, size = 8, 300
+	var wg sync.WaitGroup
+	errs := make(chan error, callers)
+	for c := range callers {
+		wg.Go(func() {
+			items := make([]pluginrpc.MatchItem, size)
+			for i := range items {
+				n := c*size + i
+				items[i] = pluginrpc.MatchItem{ID: uint64(n), Key: "k", Actual: json.RawMessage(strconv.Itoa(n)), Argument: json.RawMessage(strconv.Itoa(n))}
+			}
+			res, err := conn.Matcher.Match(context.Background(), items)
+			if err != nil {
+				errs <- err
+				return
+			}
+			for i, r := range res {
+				n := c*size + i
+				if want := fmt.Sprintf(`"item %d"`, n); r.ID != uint64(n) || r.Pass || !strings.Contains(string(r.Failure), want) {
+					errs <- fmt.Errorf("caller %d item %d: %+v (failure %s), want a failure noting %s", c, i, r, r.Failure, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
