@@ -91,6 +91,7 @@ func TestPackedBuffersKeptAcrossCollections(t *testing.T) {
 // of ranges past failureScratchWorkers, go to the collector.
 func TestPackedScratchKeepsOnlySmallFailureBuffers(t *testing.T) {
 	sc := new(packedScratch)
+	sc.growFailures(failureScratchWorkers + 2)
 	for w := range failureScratchWorkers + 2 {
 		buf := sc.failureBuf(w)
 		size := 1 << 10
