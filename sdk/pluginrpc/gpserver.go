@@ -3,6 +3,7 @@ package pluginrpc
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -186,9 +187,33 @@ func shareWithGroup(path, group string) error {
 // lookupGroup finds a group's id by name in /etc/group, without os/user
 // (and the cgo or NSS paths it may take).
 func lookupGroup(name string) (int, error) {
-	b, err := os.ReadFile(filepath.Join("/etc", "group"))
+	return lookupGroupIn(filepath.Join("/etc", "group"), name)
+}
+
+// maxGroupFile bounds the group file lookupGroupIn reads: a real one is a
+// few kilobytes.
+const maxGroupFile = 4 << 20
+
+// lookupGroupIn finds a group's id by name in the group file at path. It
+// reads only a regular file (opening a FIFO would block the plugin's
+// start) and at most maxGroupFile bytes of it.
+func lookupGroupIn(path, name string) (int, error) {
+	if fi, err := os.Stat(path); err != nil {
+		return 0, fmt.Errorf("look up the group: %w", err)
+	} else if !fi.Mode().IsRegular() {
+		return 0, fmt.Errorf("look up the group: %s is not a regular file", path)
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return 0, fmt.Errorf("look up the group: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxGroupFile+1))
+	if err != nil {
+		return 0, fmt.Errorf("look up the group: %w", err)
+	}
+	if len(b) > maxGroupFile {
+		return 0, fmt.Errorf("look up the group: %s is over %d bytes", path, maxGroupFile)
 	}
 	for line := range strings.Lines(string(b)) {
 		fields := strings.Split(strings.TrimSpace(line), ":")
@@ -196,5 +221,5 @@ func lookupGroup(name string) (int, error) {
 			return strconv.Atoi(fields[2])
 		}
 	}
-	return 0, fmt.Errorf("no group %q in /etc/group", name)
+	return 0, fmt.Errorf("no group %q in %s", name, path)
 }
