@@ -136,6 +136,10 @@ const (
 	// CapabilityNoHost declares that the plugin never calls its Host, so
 	// the host need not serve one to it.
 	CapabilityNoHost = contract.CapabilityNoHost
+	// CapabilityReflexive, followed by a matcher key, declares that an
+	// actual value byte-identical to a valid argument passes that key, so
+	// the host need not start the plugin to judge it (Reflexive).
+	CapabilityReflexive = contract.CapabilityReflexive
 )
 
 // The component kinds.
@@ -199,6 +203,11 @@ func Defer(reason string) MatchResult { return contract.Defer(reason) }
 // JSON encodes v for use in Failure.Expected or Failure.Actual; a value that
 // cannot be encoded becomes its fmt representation as a JSON string.
 func JSON(v any) json.RawMessage { return contract.JSON(v) }
+
+// Reflexive returns the capability that declares the matcher key
+// reflexive (CapabilityReflexive), for Plugin.Capabilities: an actual value
+// whose JSON is byte for byte a valid argument's passes.
+func Reflexive(key string) string { return contract.Reflexive(key) }
 
 // InvalidArgument returns an error for which errors.Is(err,
 // ErrInvalidArgument) holds; format may use %w to wrap a cause too.

@@ -88,8 +88,13 @@ func (h *Host) MatchInto(ctx context.Context, reqs []MatchRequest, out []MatchOu
 	}
 	for _, f := range order {
 		launch()
-		idx := groups[f]
 		label := f.Label()
+		// Assertions a never-started plugin promised to pass are not
+		// worth its start (reflexive.go).
+		idx := h.passReflexive(f, reqs, groups[f], out, label)
+		if len(idx) == 0 {
+			continue
+		}
 		inc, err := h.get(ctx, f)
 		if err == nil && inc.matcher == nil {
 			err = newPluginError(f, errors.New("serves no matchers"), "")
@@ -380,5 +385,6 @@ func (h *Host) Check(ctx context.Context, reqs []CheckRequest) []error {
 		}()
 	}
 	wg.Wait()
+	h.reflexive.noteVetted(reqs, out)
 	return out
 }

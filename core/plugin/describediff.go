@@ -19,7 +19,8 @@ const (
 
 // describeDiff says, on one line of bounded length, how a plugin's own
 // description differs from its manifest; "" when they agree on name,
-// version and keys.
+// version and keys, and the binary declares every key reflexive that the
+// manifest does.
 func describeDiff(d sdk.Description, m *Manifest) string {
 	var parts []string
 	if d.Name != m.Name || d.Version != m.Version {
@@ -33,6 +34,12 @@ func describeDiff(d sdk.Description, m *Manifest) string {
 	if only := minus(man, bin); len(only) > 0 {
 		parts = append(parts, "the binary does not serve "+listOf(only))
 	}
+	// A manifest promising reflexive keys the binary does not declare
+	// would have the host pass assertions the binary may not pass
+	// (reflexive.go); the other way round only costs a start.
+	if only := minus(reflexiveSet(m.Capabilities), reflexiveSet(d.Capabilities)); len(only) > 0 {
+		parts = append(parts, "the binary does not declare reflexive "+listOf(only))
+	}
 	msg := strings.Join(parts, "; ")
 	if len(msg) > diffMaxBytes {
 		msg = strings.ToValidUTF8(msg[:diffMaxBytes], "") + "…"
@@ -45,6 +52,18 @@ func componentSet(cs []sdk.Component) map[string]bool {
 	for _, c := range cs {
 		for _, k := range c.Keys {
 			out[c.Kind+" "+k] = true
+		}
+	}
+	return out
+}
+
+// reflexiveSet holds the matcher keys caps declares reflexive, in
+// componentSet's form.
+func reflexiveSet(caps []string) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range caps {
+		if key, ok := strings.CutPrefix(c, sdk.CapabilityReflexive); ok {
+			out[sdk.KindMatcher+" "+key] = true
 		}
 	}
 	return out

@@ -40,3 +40,19 @@ func TestDescribeDiffIsOneBoundedLine(t *testing.T) {
 		}
 	}
 }
+
+// A manifest declaring a key reflexive that the binary does not is a
+// mismatch (the host may have passed assertions on its word); a binary
+// declaring more than its manifest is not.
+func TestDescribeDiffNamesAReflexiveKeyTheBinaryDoesNotDeclare(t *testing.T) {
+	comps := []sdk.Component{{Kind: "matcher", Keys: []string{"a", "b"}}}
+	m := &Manifest{Name: "acme", Version: "1.0.0", Components: comps, Capabilities: []string{sdk.Reflexive("a")}}
+	d := describeDiff(sdk.Description{Name: "acme", Version: "1.0.0", Components: comps}, m)
+	if !strings.Contains(d, "the binary does not declare reflexive matcher a") {
+		t.Fatalf("diff %q does not name the reflexive key", d)
+	}
+	both := []string{sdk.Reflexive("a"), sdk.Reflexive("b")}
+	if d := describeDiff(sdk.Description{Name: "acme", Version: "1.0.0", Components: comps, Capabilities: both}, m); d != "" {
+		t.Fatalf("a binary declaring more than its manifest reported as %q", d)
+	}
+}

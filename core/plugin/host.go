@@ -58,6 +58,11 @@ type Host struct {
 	vetting    *vetCache
 	identities map[*Found]string
 	vetLookups int
+
+	// reflexive holds the arguments of reflexive keys vetted valid, so
+	// an assertion passing by identity is recorded without starting its
+	// plugin (reflexive.go).
+	reflexive reflexiveArgs
 }
 
 // NewHost returns a host that starts plugins with launcher.
@@ -203,11 +208,17 @@ func (h *Host) beginStartLocked(p *proc) {
 // Prestart begins starting the given plugins, in parallel, and returns at
 // once: the first call that needs one waits for its start, and a start
 // that fails is that call's error (a plugin error, as for any start).
-// Plugins started (even once), starting or failed are left alone. The run
-// uses it for the matcher plugins whose every argument was vetted before
-// (vetcache.go), so they start beside the servers rather than before.
+// Plugins started (even once), starting or failed are left alone, and so
+// is a plugin the run may never need: every argument it was vetted is one
+// of its reflexive keys' (reflexive.go), so it starts only if an
+// assertion is not passed by identity. The run uses Prestart for the
+// matcher plugins whose every argument was vetted before (vetcache.go),
+// so they start beside the servers rather than before.
 func (h *Host) Prestart(plugins []*Found) {
 	for _, f := range plugins {
+		if h.reflexive.spareable(f) {
+			continue
+		}
 		p, err := h.proc(f)
 		if err != nil {
 			return

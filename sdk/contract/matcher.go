@@ -33,6 +33,23 @@ type ArgumentChecker interface {
 // plugin to start. Declare it in Plugin.Capabilities only if it holds.
 const CapabilityVetPure = "vet-pure"
 
+// CapabilityReflexive, followed by a matcher key, declares that the key is
+// reflexive: an actual value whose JSON is byte for byte the argument's
+// passes, whatever the options, as long as the argument is valid. The
+// verdict is then sdk.Pass() exactly (no score, no failure). The host may
+// record such an assertion as passed by the plugin without starting it,
+// once it knows the argument valid (vetted by the plugin in this run, or
+// remembered from an earlier one under CapabilityVetPure), and start the
+// plugin only for an assertion it must really judge. A plugin that
+// declares it for a key must keep that promise in its own Match too, since
+// a host may send it such assertions all the same. Declare it with
+// Reflexive(key).
+const CapabilityReflexive = "matcher-reflexive:"
+
+// Reflexive returns the capability declaring the matcher key reflexive
+// (CapabilityReflexive).
+func Reflexive(key string) string { return CapabilityReflexive + key }
+
 // MatcherFunc adapts a function to the Matcher interface.
 type MatcherFunc func(ctx context.Context, in MatchInput) (MatchResult, error)
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Plugin describes everything one plugin binary serves.
@@ -133,6 +134,15 @@ func (p *Plugin) Validate() error {
 	}
 	if len(p.Matchers)+len(p.Reporters)+len(p.Providers)+len(p.Scorers) == 0 {
 		return fmt.Errorf("plugin %q serves no components", p.Name)
+	}
+	// A reflexive declaration for a key the plugin does not serve would
+	// let a host pass assertions no matcher of this plugin ever judged.
+	for _, c := range p.Capabilities {
+		if key, ok := strings.CutPrefix(c, CapabilityReflexive); ok {
+			if _, serves := p.Matchers[key]; !serves {
+				return fmt.Errorf("plugin %q declares %q but serves no matcher %q", p.Name, c, key)
+			}
+		}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -31,5 +32,22 @@ func TestValidateRefusesABadName(t *testing.T) {
 	err := p.Validate()
 	if err == nil || !strings.Contains(err.Error(), namePattern) {
 		t.Fatalf("Validate() = %v, want an error naming %s", err, namePattern)
+	}
+}
+
+// A reflexive declaration must name a matcher the plugin serves; one that
+// does is accepted and reported by Describe.
+func TestValidateRefusesAReflexiveKeyNotServed(t *testing.T) {
+	m := MatcherFunc(func(context.Context, MatchInput) (MatchResult, error) { return Pass(), nil })
+	p := &Plugin{Name: "refl", Version: "1", Matchers: map[string]Matcher{"same": m}, Capabilities: []string{Reflexive("other")}}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), `no matcher "other"`) {
+		t.Fatalf("Validate() = %v, want an error naming the key it does not serve", err)
+	}
+	p.Capabilities = []string{Reflexive("same")}
+	if err := p.Validate(); err != nil {
+		t.Fatalf("Validate() = %v, want nil", err)
+	}
+	if got := p.Describe().Capabilities; len(got) != 1 || got[0] != "matcher-reflexive:same" {
+		t.Fatalf("Describe().Capabilities = %q", got)
 	}
 }

@@ -51,6 +51,9 @@ func newPlugin() *sdk.Plugin {
 		Matchers: ms,
 
 		// Vetting only parses the argument: verdicts may be remembered.
-		Capabilities: []string{sdk.CapabilityVetPure, sdk.CapabilityNoHost},
+		// exact passes an actual value written as its argument without
+		// looking further (family.go, samePasses): the host need not
+		// start this process for such an assertion.
+		Capabilities: []string{sdk.CapabilityVetPure, sdk.CapabilityNoHost, sdk.Reflexive("exact")},
 	}
 }
