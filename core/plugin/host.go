@@ -202,6 +202,8 @@ func (h *Host) beginStartLocked(p *proc) {
 		p.restarts++
 	}
 	p.starting = make(chan struct{})
+	// From now on the plugin judges every assertion (reflexive.go).
+	h.reflexive.retire(p.found)
 	go h.startAsync(p, p.starting)
 }
 

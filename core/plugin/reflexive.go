@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcptest/mcptest/sdk"
 )
@@ -49,6 +50,10 @@ type reflexiveArgs struct {
 	// recorded in valid, true once one is not (another key, a rejected or
 	// an unrecorded argument).
 	needed map[*Found]bool
+	// live counts the plugins in valid. A plugin leaves valid when it
+	// starts (retire), so once every such plugin runs, a match pays one
+	// atomic load here.
+	live atomic.Int32
 }
 
 // declaresReflexive reports whether f's manifest declares any key
@@ -97,6 +102,7 @@ func (r *reflexiveArgs) noteVetted(reqs []CheckRequest, verdicts []error) {
 		if keys == nil {
 			keys = map[string]map[string]struct{}{}
 			r.valid[f] = keys
+			r.live.Add(1)
 		}
 		args := keys[q.Key]
 		if args == nil {
@@ -130,10 +136,15 @@ func (r *reflexiveArgs) spareable(f *Found) bool {
 // argument vetted valid, while f has never been started, and returns the
 // requests left for the plugin (idx's memory, filtered in place).
 func (h *Host) passReflexive(f *Found, reqs []MatchRequest, idx []int, out []MatchOutcome, label string) []int {
-	if !f.declaresReflexive() || !h.neverStarted(f) {
+	r := &h.reflexive
+	if r.live.Load() == 0 || !f.declaresReflexive() {
 		return idx
 	}
-	r := &h.reflexive
+	// Not under r.mu: a start takes the plugin's lock, then r.mu.
+	if !h.neverStarted(f) {
+		r.retire(f) // in case it started while its arguments were noted
+		return idx
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	keys := r.valid[f]
@@ -152,6 +163,17 @@ func (h *Host) passReflexive(f *Found, reqs []MatchRequest, idx []int, out []Mat
 		left = append(left, i)
 	}
 	return left
+}
+
+// retire forgets f's valid arguments: it is starting, and judges
+// everything from now on. Called with f's proc lock held.
+func (r *reflexiveArgs) retire(f *Found) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.valid[f]; ok {
+		delete(r.valid, f)
+		r.live.Add(-1)
+	}
 }
 
 // neverStarted reports whether f has not been started in this run, nor is

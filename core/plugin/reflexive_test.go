@@ -103,6 +103,9 @@ func TestReflexivePassDoesNotStartThePlugin(t *testing.T) {
 	if l.started() != 1 || out[1].Pass || out[1].Err != nil {
 		t.Fatalf("%d starts, outcome %+v; want the plugin started to judge the different value", l.started(), out[1])
 	}
+	if n := h.reflexive.live.Load(); n != 0 {
+		t.Fatalf("%d plugins still noted as spareable once started; a match would keep paying for the lookup", n)
+	}
 	judged := m.count()
 	if judged != 1 {
 		t.Fatalf("the plugin judged %d items, want only the different one (it was not running for the first)", judged)
