@@ -139,7 +139,9 @@ tools:
 	// contains, not exact: a passing exact assertion whose argument was
 	// vetted before never starts the text plugin (reflexive_test.go).
 	path := filepath.Join(t.TempDir(), "timeline")
-	r := mcptestEnv(t, []string{"MCPTEST_TIMELINE=" + path}, "run", suite, "--reporter", "json", "-o", os.DevNull)
+	// junit, not json: mcptest writes the json report itself
+	// (reportcanonical_test.go), so no json plugin starts.
+	r := mcptestEnv(t, []string{"MCPTEST_TIMELINE=" + path}, "run", suite, "--reporter", "junit", "-o", os.DevNull)
 	if r.code != 0 {
 		t.Fatalf("run: %s", r)
 	}
@@ -167,7 +169,7 @@ tools:
 	if i < len(want) {
 		t.Fatalf("timeline lacks %q in order; it has %q", want[i], names)
 	}
-	for _, p := range []string{"plugin-launch text", "plugin-described text", "plugin-launch json", "plugin-described json"} {
+	for _, p := range []string{"plugin-launch text", "plugin-described text", "plugin-launch junit", "plugin-described junit"} {
 		if !slices.Contains(names, p) {
 			t.Errorf("timeline lacks %q: %q", p, names)
 		}

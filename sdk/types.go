@@ -129,6 +129,10 @@ const (
 	// CapabilityFinalOnly, followed by a report format, declares a
 	// reporter that reads only the run_finished event.
 	CapabilityFinalOnly = contract.CapabilityFinalOnly
+	// CapabilityCanonical, followed by a report format, declares a
+	// reporter that writes the canonical report document and nothing
+	// else (CanonicalReporter), which a host may write itself.
+	CapabilityCanonical = contract.CapabilityCanonical
 	// CapabilityVetPure declares that the plugin's CheckArgument verdicts
 	// depend on the key and the argument alone, so the host may remember
 	// them across runs.
@@ -221,6 +225,13 @@ func InvalidArgument(format string, args ...any) error {
 func FinalReporter(fn func(ctx context.Context, s *RenderSession, run *report.Run) error) Reporter {
 	return contract.FinalReporter(fn)
 }
+
+// CanonicalReporter is the reporter of the canonical report document
+// (report.WriteCanonical of the run_finished report, nothing else): the
+// bundled json reporter. The plugin declares CapabilityFinalOnly and
+// CapabilityCanonical for its format, and mcptest may then write the
+// document itself without starting the plugin.
+func CanonicalReporter() Reporter { return contract.CanonicalReporter() }
 
 // NewRenderSession builds a session over an event source, for tests and for
 // reporters used in-process; next returns false when the events end.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"reflect"
 	"sync"
@@ -171,4 +172,35 @@ func TestReflexivePassNeedsTheDeclarationAndAVettedArgument(t *testing.T) {
 	if h.neverStarted(f) {
 		t.Fatal("a plugin with a non-reflexive key to judge was not prestarted")
 	}
+}
+
+// Vouched needs a launcher that can vouch for the executable without
+// hashing it, an identity, and a trusted plugin.
+func TestVouched(t *testing.T) {
+	m := &sameMatcher{}
+	p, f := reflexivePlugin(m, true)
+	path := filepath.Join(t.TempDir(), "plugin-vetting.json")
+	if h := vetHost(t, &pureLauncher{p: p, id: "build-1"}, path); !h.Vouched(f) {
+		t.Error("an executable with an identity is not vouched for")
+	}
+	if h := vetHost(t, &pureLauncher{p: p}, path); h.Vouched(f) {
+		t.Error("an executable without an identity is vouched for")
+	}
+	untrusted := *f
+	untrusted.Untrusted = errors.New("owned by someone else")
+	if h := vetHost(t, &pureLauncher{p: p, id: "build-1"}, path); h.Vouched(&untrusted) {
+		t.Error("an untrusted plugin is vouched for")
+	}
+	if h := NewHost(rawLauncherFor(p), HostOptions{}); h.Vouched(f) {
+		t.Error("a launcher that cannot identify executables vouched for one")
+	}
+}
+
+// rawLauncherFor serves p without any way to identify its executable.
+func rawLauncherFor(p *sdk.Plugin) Launcher { return noIdentity{&pureLauncher{p: p}} }
+
+type noIdentity struct{ l *pureLauncher }
+
+func (n noIdentity) Launch(ctx context.Context, f *Found) (Instance, error) {
+	return n.l.Launch(ctx, f)
 }

@@ -123,6 +123,13 @@ func (e *Emitter) serve(ctx context.Context, s *stream) {
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() { time.AfterFunc(startGraceOnInterrupt, cancel) })
 	defer stop()
+	if writesCanonical(e.host, s.out) {
+		// No process for a document mcptest can write itself
+		// (canonical.go).
+		e.startCanonical(s)
+		s.send(e.record)
+		return
+	}
 	if err := e.startRender(ctx, wait, s); err != nil {
 		s.markFailed()
 		e.settleOwned()

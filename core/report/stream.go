@@ -3,7 +3,6 @@ package report
 import (
 	"sync"
 
-	"github.com/mcptest/mcptest/core/plugin"
 	"github.com/mcptest/mcptest/sdk"
 )
 
@@ -16,7 +15,7 @@ import (
 // deadlines of plugin.RenderStream.
 type stream struct {
 	out  Output
-	rs   *plugin.RenderStream
+	rs   renderer
 	dest *destination
 	// terminal describes the primary output when it is standard output.
 	terminal sdk.Terminal

@@ -61,12 +61,16 @@ type Description struct {
 }
 
 // capabilities returns the declared capabilities and, for every reporter
-// made with FinalReporter, CapabilityFinalOnly with its format, sorted.
+// made with FinalReporter, CapabilityFinalOnly with its format (and
+// CapabilityCanonical too for one made with CanonicalReporter), sorted.
 func (p *Plugin) capabilities() []string {
 	out := slices.Clone(p.Capabilities)
 	for key, r := range p.Reporters {
-		if _, ok := r.(finalReporter); ok {
+		switch r.(type) {
+		case finalReporter:
 			out = append(out, CapabilityFinalOnly+key)
+		case canonicalReporter:
+			out = append(out, CapabilityFinalOnly+key, CapabilityCanonical+key)
 		}
 	}
 	if len(out) == 0 {

@@ -1,10 +1,14 @@
 package contract
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcptest/mcptest/sdk/report"
 )
 
 // validName agrees with namePattern, the rule it checks by hand, on names
@@ -49,5 +53,35 @@ func TestValidateRefusesAReflexiveKeyNotServed(t *testing.T) {
 	}
 	if got := p.Describe().Capabilities; len(got) != 1 || got[0] != "matcher-reflexive:same" {
 		t.Fatalf("Describe().Capabilities = %q", got)
+	}
+}
+
+// A reporter made with CanonicalReporter declares its format final-only
+// and canonical, and writes report.WriteCanonical of run_finished.
+func TestCanonicalReporterDeclaresItselfAndWritesTheCanonicalDocument(t *testing.T) {
+	p := &Plugin{Name: "canon", Version: "1", Reporters: map[string]Reporter{"json": CanonicalReporter(), "other": FinalReporter(nil)}}
+	d := p.Describe()
+	if !d.Canonical("json") || d.Canonical("other") || !d.FinalOnly("other") {
+		t.Fatalf("capabilities %q", d.Capabilities)
+	}
+	run := &report.Run{RunID: "r <&>", Tests: []report.Test{{ID: "a", Name: "ä <b>"}}}
+	var want, got bytes.Buffer
+	if err := report.WriteCanonical(&want, run); err != nil {
+		t.Fatal(err)
+	}
+	evs := []report.Event{{Type: report.EventRunStarted}, {Type: report.EventRunFinished, Run: run}}
+	i := 0
+	next := func() (report.Event, bool) {
+		if i == len(evs) {
+			return report.Event{}, false
+		}
+		i++
+		return evs[i-1], true
+	}
+	if err := CanonicalReporter().Render(context.Background(), NewRenderSession("json", next, &got, io.Discard, io.Discard)); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() || !strings.Contains(got.String(), `"r <&>"`) {
+		t.Fatalf("rendered\n%s\nwant\n%s", got.String(), want.String())
 	}
 }

@@ -46,6 +46,36 @@ func (fn finalReporter) Render(ctx context.Context, s *RenderSession) error {
 	return ErrNoRunFinished
 }
 
+// CanonicalReporter is the reporter of the canonical report document: it
+// writes the run_finished report with report.WriteCanonical to the primary
+// sink, and nothing else. The plugin's description says so
+// (CapabilityCanonical, with CapabilityFinalOnly), and a host may then
+// write that document itself, without starting the plugin.
+func CanonicalReporter() Reporter { return canonicalReporter{} }
+
+// canonicalReporter is the Reporter CanonicalReporter returns.
+type canonicalReporter struct{}
+
+// Render implements Reporter.
+func (canonicalReporter) Render(ctx context.Context, s *RenderSession) error {
+	return finalReporter(func(_ context.Context, s *RenderSession, run *report.Run) error {
+		return report.WriteCanonical(s.Primary, run)
+	}).Render(ctx, s)
+}
+
+// CapabilityCanonical, followed by a report format, is the capability of
+// a plugin whose reporter for that format is CanonicalReporter: its output
+// is report.WriteCanonical of the run_finished report, byte for byte, and
+// it writes nothing else, so a host may write it without the plugin.
+const CapabilityCanonical = "reporter-canonical:"
+
+// Canonical reports whether d declares that its reporter for format writes
+// the canonical report document (CapabilityCanonical) and reads only
+// run_finished.
+func (d Description) Canonical(format string) bool {
+	return slices.Contains(d.Capabilities, CapabilityCanonical+format) && d.FinalOnly(format)
+}
+
 // CapabilityFinalOnly, followed by a report format, is the capability of a
 // plugin whose reporter for that format reads only the run_finished event:
 // a host may leave the other events out of its stream.

@@ -23,6 +23,6 @@ func newPlugin() *sdk.Plugin {
 		Name:      pluginName,
 		Version:   pluginVersion,
 		TuneGC:    true,
-		Reporters: map[string]sdk.Reporter{"json": sdk.FinalReporter(writeReport)},
+		Reporters: map[string]sdk.Reporter{"json": reporter()},
 	}
 }
