@@ -202,7 +202,7 @@ func (h *Host) neverStarted(f *Found) bool {
 // this first, so a tampered or rebuilt binary is still refused at launch.
 // It also requires the plugin to be trusted.
 func (h *Host) Vouched(f *Found) bool {
-	if f == nil || f.Untrusted != nil {
+	if h == nil || f == nil || f.Untrusted != nil {
 		return false
 	}
 	id, ok := h.launcher.(identifier)
