@@ -385,6 +385,6 @@ func (h *Host) Check(ctx context.Context, reqs []CheckRequest) []error {
 		}()
 	}
 	wg.Wait()
-	h.reflexive.noteVetted(reqs, out)
+	h.reflexive.noteVetted(reqs, out, h.neverStarted)
 	return out
 }

@@ -78,13 +78,29 @@ func (f *Found) reflexiveKey(key string) bool {
 }
 
 // noteVetted records the verdicts of a Check: the valid arguments of
-// reflexive keys, and which plugins were vetted something else.
-func (r *reflexiveArgs) noteVetted(reqs []CheckRequest, verdicts []error) {
+// reflexive keys, and which plugins were vetted something else. Nothing
+// is kept for a plugin already started (unstarted says which are not):
+// it judges everything itself.
+func (r *reflexiveArgs) noteVetted(reqs []CheckRequest, verdicts []error, unstarted func(*Found) bool) {
+	var skip map[*Found]bool
+	for _, q := range reqs {
+		if f := q.Plugin; f.declaresReflexive() {
+			if _, seen := skip[f]; !seen {
+				if skip == nil {
+					skip = map[*Found]bool{}
+				}
+				skip[f] = !unstarted(f)
+			}
+		}
+	}
+	if len(skip) == 0 {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, q := range reqs {
 		f := q.Plugin
-		if !f.declaresReflexive() {
+		if !f.declaresReflexive() || skip[f] {
 			continue
 		}
 		if r.needed == nil {

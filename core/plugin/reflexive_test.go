@@ -204,3 +204,18 @@ type noIdentity struct{ l *pureLauncher }
 func (n noIdentity) Launch(ctx context.Context, f *Found) (Instance, error) {
 	return n.l.Launch(ctx, f)
 }
+
+// Arguments vetted for a plugin already running are not kept: it judges
+// everything itself, and a match does not pay for a lookup.
+func TestReflexiveArgumentsOfARunningPluginAreNotKept(t *testing.T) {
+	m := &sameMatcher{}
+	p, f := reflexivePlugin(m, true)
+	h := vetHost(t, &pureLauncher{p: p, id: "build-1"}, filepath.Join(t.TempDir(), "plugin-vetting.json"))
+	if err := h.Start(context.Background(), []*Found{f}); err != nil {
+		t.Fatal(err)
+	}
+	h.Check(context.Background(), []CheckRequest{{Plugin: f, Key: "same", Argument: json.RawMessage(`"a"`)}})
+	if n := h.reflexive.live.Load(); n != 0 || h.reflexive.n != 0 {
+		t.Fatalf("%d plugins and %d arguments kept for a running plugin", n, h.reflexive.n)
+	}
+}
