@@ -29,7 +29,7 @@ run_bench() {
 	fi
 }
 
-run_bench '^BenchmarkDispatch$/^(batch|single)$' 2s ./plugins/matchers/text/
+run_bench '^BenchmarkDispatch$/^(batch|cold|single)$' 2s ./plugins/matchers/text/
 # The 100,000-assertion budget: the runner's judging path with the plugin
 # process, then the floor, the same items through direct calls. They are
 # separate packages, so they run one after the other, back to back.
@@ -75,6 +75,8 @@ inproc=$(metric BenchmarkDispatch/batch inproc-ns/assert)
 direct=$(metric BenchmarkDispatch/batch direct-ns/assert)
 overhead=$(metric BenchmarkDispatch/batch overhead-ns/assert)
 single=$(metric BenchmarkDispatch/single ns/assert)
+cold_over=$(metric BenchmarkDispatch/cold overhead-ns/assert)
+cold_plugin=$(metric BenchmarkDispatch/cold ns/assert)
 cs_run=$(metric BenchmarkColdStart ms-run)
 cs_floor=$(metric BenchmarkColdStart ms-floor)
 cs_over=$(metric BenchmarkColdStart ms-overhead)
@@ -106,7 +108,7 @@ verdict() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "PASS" : "OVER" }'
 
 echo
 echo "Performance budgets (median of $COUNT runs; floors measured in the same run)"
-awk -v batch="$batch" -v single="$single" -v inproc="$inproc" -v direct="$direct" -v overhead="$overhead" \
+awk -v batch="$batch" -v single="$single" -v cold_over="$cold_over" -v cold_plugin="$cold_plugin" -v inproc="$inproc" -v direct="$direct" -v overhead="$overhead" \
 	-v cs_run="$cs_run" -v cs_floor="$cs_floor" -v cs_over="$cs_over" \
 	-v tp_run="$tp_run" -v tp_bare="$tp_bare" -v tp_ratio="$tp_ratio" \
 	-v v_dispatch="$(verdict "$overhead" 1000)" \
@@ -125,6 +127,7 @@ BEGIN {
 	row("same SDK in-process (no process boundary)", sprintf("%.0f ns/assert", inproc), "")
 	row("direct Go call (floor)", sprintf("%.0f ns/assert", direct), "")
 	row("dispatch overhead, batched (budget 1,000)", sprintf("%.0f ns/assert", overhead), v_dispatch)
+	row("same, one batch after a forced collection", sprintf("%.0f ns/assert", cold_over), sprintf("info (plugin %.0f)", cold_plugin))
 	print "cold start, one-test suite"
 	row("mcptest run", sprintf("%.1f ms", cs_run), "")
 	row("bare mcp-go client, one call (floor)", sprintf("%.1f ms", cs_floor), "")
