@@ -80,6 +80,8 @@ cold_plugin=$(metric BenchmarkDispatch/cold ns/assert)
 cs_run=$(metric BenchmarkColdStart ms-run)
 cs_floor=$(metric BenchmarkColdStart ms-floor)
 cs_over=$(metric BenchmarkColdStart ms-overhead)
+cs_plugins=$(metric BenchmarkColdStart ms-run-plugins)
+cs_plugins_over=$(metric BenchmarkColdStart ms-overhead-plugins)
 tp_run=$(metric BenchmarkThroughput ms-run)
 tp_bare=$(metric BenchmarkThroughput ms-bare)
 tp_ratio=$(metric BenchmarkThroughput x-bare)
@@ -110,6 +112,7 @@ echo
 echo "Performance budgets (median of $COUNT runs; floors measured in the same run)"
 awk -v batch="$batch" -v single="$single" -v cold_over="$cold_over" -v cold_plugin="$cold_plugin" -v inproc="$inproc" -v direct="$direct" -v overhead="$overhead" \
 	-v cs_run="$cs_run" -v cs_floor="$cs_floor" -v cs_over="$cs_over" \
+	-v cs_plugins="$cs_plugins" -v cs_plugins_over="$cs_plugins_over" \
 	-v tp_run="$tp_run" -v tp_bare="$tp_bare" -v tp_ratio="$tp_ratio" \
 	-v v_dispatch="$(verdict "$overhead" 1000)" \
 	-v v_cs="$(verdict "$cs_over" 15)" \
@@ -132,6 +135,7 @@ BEGIN {
 	row("mcptest run", sprintf("%.1f ms", cs_run), "")
 	row("bare mcp-go client, one call (floor)", sprintf("%.1f ms", cs_floor), "")
 	row("overhead over the floor (budget 15 ms)", sprintf("%.1f ms", cs_over), v_cs)
+	row("contains + junit: both plugins start", sprintf("%.1f ms", cs_plugins), sprintf("info (%.1f ms over the floor)", cs_plugins_over))
 	print "real-server shape: 12 tests, server starting in 350 ms"
 	row("mcptest run", sprintf("%.1f ms", rs_run), "")
 	row("one start + initialize + 12 calls (floor)", sprintf("%.1f ms", rs_floor), "")
