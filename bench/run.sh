@@ -29,7 +29,7 @@ run_bench() {
 	fi
 }
 
-run_bench '^BenchmarkDispatch$/^(batch|single)$' 2s ./plugins/matchers/text/
+run_bench '^BenchmarkDispatch$/^(batch|cold|single)$' 2s ./plugins/matchers/text/
 # The 100,000-assertion budget: the runner's judging path with the plugin
 # process, then the floor, the same items through direct calls. They are
 # separate packages, so they run one after the other, back to back.
@@ -75,9 +75,13 @@ inproc=$(metric BenchmarkDispatch/batch inproc-ns/assert)
 direct=$(metric BenchmarkDispatch/batch direct-ns/assert)
 overhead=$(metric BenchmarkDispatch/batch overhead-ns/assert)
 single=$(metric BenchmarkDispatch/single ns/assert)
+cold_over=$(metric BenchmarkDispatch/cold overhead-ns/assert)
+cold_plugin=$(metric BenchmarkDispatch/cold ns/assert)
 cs_run=$(metric BenchmarkColdStart ms-run)
 cs_floor=$(metric BenchmarkColdStart ms-floor)
 cs_over=$(metric BenchmarkColdStart ms-overhead)
+cs_plugins=$(metric BenchmarkColdStart ms-run-plugins)
+cs_plugins_over=$(metric BenchmarkColdStart ms-overhead-plugins)
 tp_run=$(metric BenchmarkThroughput ms-run)
 tp_bare=$(metric BenchmarkThroughput ms-bare)
 tp_ratio=$(metric BenchmarkThroughput x-bare)
@@ -106,8 +110,9 @@ verdict() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "PASS" : "OVER" }'
 
 echo
 echo "Performance budgets (median of $COUNT runs; floors measured in the same run)"
-awk -v batch="$batch" -v single="$single" -v inproc="$inproc" -v direct="$direct" -v overhead="$overhead" \
+awk -v batch="$batch" -v single="$single" -v cold_over="$cold_over" -v cold_plugin="$cold_plugin" -v inproc="$inproc" -v direct="$direct" -v overhead="$overhead" \
 	-v cs_run="$cs_run" -v cs_floor="$cs_floor" -v cs_over="$cs_over" \
+	-v cs_plugins="$cs_plugins" -v cs_plugins_over="$cs_plugins_over" \
 	-v tp_run="$tp_run" -v tp_bare="$tp_bare" -v tp_ratio="$tp_ratio" \
 	-v v_dispatch="$(verdict "$overhead" 1000)" \
 	-v v_cs="$(verdict "$cs_over" 15)" \
@@ -125,10 +130,12 @@ BEGIN {
 	row("same SDK in-process (no process boundary)", sprintf("%.0f ns/assert", inproc), "")
 	row("direct Go call (floor)", sprintf("%.0f ns/assert", direct), "")
 	row("dispatch overhead, batched (budget 1,000)", sprintf("%.0f ns/assert", overhead), v_dispatch)
+	row("same, one batch after a forced collection", sprintf("%.0f ns/assert", cold_over), sprintf("info (plugin %.0f)", cold_plugin))
 	print "cold start, one-test suite"
 	row("mcptest run", sprintf("%.1f ms", cs_run), "")
 	row("bare mcp-go client, one call (floor)", sprintf("%.1f ms", cs_floor), "")
 	row("overhead over the floor (budget 15 ms)", sprintf("%.1f ms", cs_over), v_cs)
+	row("contains + junit: both plugins start", sprintf("%.1f ms", cs_plugins), sprintf("info (%.1f ms over the floor)", cs_plugins_over))
 	print "real-server shape: 12 tests, server starting in 350 ms"
 	row("mcptest run", sprintf("%.1f ms", rs_run), "")
 	row("one start + initialize + 12 calls (floor)", sprintf("%.1f ms", rs_floor), "")

@@ -115,6 +115,11 @@ func TestAgentRecordAndReplayOffline(t *testing.T) {
 	if n := len(fake.Requests()); n != 2 {
 		t.Errorf("the replay reached the provider: %d requests", n)
 	}
+	// A replay spends nothing: its cost is zero, not the recorded usage
+	// priced again.
+	if a := run.Tests[0].Agent; a.CostUSDCents == nil || *a.CostUSDCents != 0 {
+		t.Errorf("replayed run's cost: %v cents, want 0", a.CostUSDCents)
+	}
 
 	r = mcptestEnv(t, noModelKeys, "run", "--reporter", "json="+out, replaySuite("Say goodbye"))
 	if r.code != 1 {

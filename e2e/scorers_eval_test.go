@@ -129,6 +129,20 @@ evals:
 		t.Fatalf("without the plugin: want exit 2\n%s", r)
 	}
 	mustContain(t, "diagnostic", r.stderr, "scorer type 'keyword' not available in this build", "suite.yml:6:")
+	// validate resolves the scorer types too, as eval does: with the
+	// plugin the suite is valid, without it the same diagnostic; a run,
+	// which leaves evals to mcptest eval, does not need the type.
+	if v := mcptest(t, "validate", "--plugin-dir", dir, suite); v.code != 0 {
+		t.Fatalf("validate with the plugin: want exit 0\n%s", v)
+	}
+	v := mcptest(t, "validate", suite)
+	if v.code != 2 {
+		t.Fatalf("validate without the plugin: want exit 2\n%s", v)
+	}
+	mustContain(t, "validate diagnostic", v.stderr, "scorer type 'keyword' not available in this build", "suite.yml:6:")
+	if rr := mcptest(t, "run", "--reporter", "json="+filepath.Join(t.TempDir(), "r.json"), suite); rr.code != 0 {
+		t.Fatalf("run without the plugin (evals are left to mcptest eval): want exit 0\n%s", rr)
+	}
 	assertNoOrphans(t)
 }
 

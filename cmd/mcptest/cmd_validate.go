@@ -15,7 +15,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs := newFlagSet("validate", stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcptest validate [flags] SUITE.yml... (or --config SUITE.yml)")
-		fmt.Fprintln(stderr, "Loads the suites, resolves every matcher to a plugin and has the plugins vet their arguments; no server is started.")
+		fmt.Fprintln(stderr, "Loads the suites, resolves every matcher and scorer type to a plugin and has the plugins vet their arguments; no server is started.")
 		fs.PrintDefaults()
 	}
 	pf.register(fs)

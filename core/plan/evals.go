@@ -119,11 +119,20 @@ func (b *builder) evals(s *config.Suite, names map[string]int, add func(*Test, m
 }
 
 // countEvals counts the selected evals `mcptest run` leaves to `mcptest
-// eval` (Plan.EvalsNotRun), every matrix cell one.
+// eval` (Plan.EvalsNotRun), every matrix cell one. A plan that is not for
+// a run (`mcptest validate`) also resolves their scorer types, as `mcptest
+// eval` would: validate promises that everything a suite names resolves,
+// while a run, which does not grade evals, leaves an unknown scorer type
+// to the command that does.
 func (b *builder) countEvals(s *config.Suite) {
 	for _, e := range s.Evals {
 		if !b.sel.keeps(e.Name, e.Tags, e.Profile) {
 			continue
+		}
+		if !b.run && e.Scorer != "" {
+			if _, err := scorer.Resolve(b.reg, s, e.Scorer); err != nil {
+				b.errs = append(b.errs, asConfigError(s, e.Pos, err))
+			}
 		}
 		n := len(EvalCells(e))
 		if n == 0 {

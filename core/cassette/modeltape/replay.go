@@ -116,6 +116,11 @@ func (m *replaying) Complete(ctx context.Context, req sdk.ChatRequest) (sdk.Chat
 	if err := json.Unmarshal(x.Response, &resp); err != nil {
 		return sdk.ChatResponse{}, fmt.Errorf("%w: run %q call %d response: %w", ErrBadSection, m.key, i+1, err)
 	}
+	// Nothing was spent: the recorded usage stays (tokens are part of
+	// what the run did), but its cost is zero, as for a cached answer,
+	// not the recording's cost or the usage priced at today's price.
+	zero := 0.0
+	resp.Usage.CostUSD = &zero
 	return resp, nil
 }
 
