@@ -219,3 +219,39 @@ func TestReflexiveArgumentsOfARunningPluginAreNotKept(t *testing.T) {
 		t.Fatalf("%d plugins and %d arguments kept for a running plugin", n, h.reflexive.n)
 	}
 }
+
+// Concurrent matches while the plugin is being started lazily: each gets
+// the right verdict, and the plugin starts once.
+func TestReflexivePassUnderConcurrentMatches(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plugin-vetting.json")
+	m := &sameMatcher{}
+	p, f := reflexivePlugin(m, true)
+	arg := json.RawMessage(`"x"`)
+	vet := []CheckRequest{{Plugin: f, Key: "same", Argument: arg}}
+	rememberVerdicts(t, p, path, vet)
+	l := &pureLauncher{p: p, id: "build-1"}
+	h := vetHost(t, l, path)
+	h.Check(context.Background(), vet)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				actual := arg
+				if (g+i)%7 == 0 {
+					actual = json.RawMessage(`"y"`)
+				}
+				o := h.Match(context.Background(), []MatchRequest{{Plugin: f, Key: "same", Actual: actual, Argument: arg}})
+				if want := string(actual) == string(arg); o[0].Pass != want || o[0].Err != nil {
+					t.Errorf("actual %s: outcome %+v", actual, o[0])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if l.started() != 1 {
+		t.Fatalf("%d starts, want 1", l.started())
+	}
+}
