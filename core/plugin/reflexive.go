@@ -209,22 +209,3 @@ func (h *Host) neverStarted(f *Found) bool {
 	defer p.mu.Unlock()
 	return p.last == nil && p.starting == nil && p.startErr == nil && p.dead == nil && !p.closed
 }
-
-// Vouched reports whether f's executable is known to be the one its
-// manifest names (its sha256) without starting or hashing anything: it
-// passes the checks made before every exec and the digest cache vouches
-// that it is unchanged since it was verified. A host that writes what a
-// plugin declares it would (a canonical report) without starting it asks
-// this first, so a tampered or rebuilt binary is still refused at launch.
-// It also requires the plugin to be trusted.
-func (h *Host) Vouched(f *Found) bool {
-	if h == nil || f == nil || f.Untrusted != nil {
-		return false
-	}
-	id, ok := h.launcher.(identifier)
-	if !ok {
-		return false
-	}
-	_, ok = id.identity(f)
-	return ok
-}
