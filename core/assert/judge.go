@@ -88,7 +88,7 @@ func (j *judging) run() []rpt.Assertion {
 	weighted := t.Options != nil && t.Options.Threshold != nil
 	out := make([]rpt.Assertion, len(t.Assertions))
 	for i, a := range t.Assertions {
-		out[i] = j.prepare(i, a, weighted)
+		j.prepareInto(&out[i], i, a, weighted)
 	}
 	if jd.MatchInto != nil {
 		j.outs = jd.MatchInto(ctx, j.reqs, outcomePool.Get(len(j.reqs)))
@@ -131,10 +131,6 @@ type judging struct {
 	cur       int               // next verdict to read
 	actuals   []json.RawMessage // the values compositions judged, in order
 	acur      int               // next of actuals to read
-	// lastPlugin and lastLabel memoise the name@version of the plugin of
-	// the previous assertion: most tests use one plugin throughout.
-	lastPlugin *plugin.Found
-	lastLabel  string
 	// values memoises the JSON text at the first targets extracted: a
 	// test's assertions mostly look at a few targets (the text content, a
 	// structured field), and reading the document again would give the
@@ -169,11 +165,22 @@ func (jd *Judge) newJudging(ctx context.Context, t *plan.Test, doc json.RawMessa
 	return j
 }
 
-// prepare starts the result of one entry and queues its leaves. An entry
-// whose value cannot be had (a missing target, a response that is not
-// JSON) is decided here and queues nothing.
+// prepare starts the result of one entry and queues its leaves; see
+// prepareInto.
 func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion {
-	res := rpt.Assertion{Index: i, Target: a.Spec.Target, Matcher: a.Spec.Matcher.Key, Message: a.Spec.Message, Name: a.Spec.Name}
+	var res rpt.Assertion
+	j.prepareInto(&res, i, a, weighted)
+	return res
+}
+
+// prepareInto starts the result of one entry in res (zero) and queues
+// its leaves. An entry whose value cannot be had (a missing target, a
+// response that is not JSON) is decided here and queues nothing. The
+// result is written where it stays: a result is ~200 bytes, and
+// returning it by value copied it twice per assertion.
+func (j *judging) prepareInto(res *rpt.Assertion, i int, a *plan.Assertion, weighted bool) {
+	tgt := a.TargetString()
+	res.Index, res.Target, res.Matcher, res.Message, res.Name = i, tgt, a.Spec.Matcher.Key, a.Spec.Message, a.Spec.Name
 	if weighted {
 		w := a.Spec.Weight
 		res.Weight = &w
@@ -185,22 +192,19 @@ func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion
 		res.Matcher, res.Threshold, res.Weight = setMatcher, &th, &w
 		res.Assertions = make([]rpt.Assertion, len(a.Members))
 		for k, m := range a.Members {
-			res.Assertions[k] = j.prepare(k, m, true)
+			j.prepareInto(&res.Assertions[k], k, m, true)
 		}
-		return res
+		return
 	}
 	if a.Plugin != nil {
-		if a.Plugin != j.lastPlugin {
-			j.lastPlugin, j.lastLabel = a.Plugin, a.Plugin.Label()
-		}
-		res.Plugin = j.lastLabel
+		res.Plugin = a.PluginName()
 	}
-	actual, ok := j.value(a, &res)
+	actual, ok := j.value(a, tgt, res)
 	if !ok {
-		return res
+		return
 	}
 	opts := sdk.MatchOptions{
-		TestID: j.t.ID, TestName: j.t.Name, Target: a.Spec.Target, Message: a.Spec.Message,
+		TestID: j.t.ID, TestName: j.t.Name, Target: tgt, Message: a.Spec.Message,
 		SuiteFile: j.t.Suite.File, SuiteDir: j.t.Suite.Dir, UpdateSnapshots: j.jd.UpdateSnapshots,
 	}
 	if j.t.Trial > 0 {
@@ -211,20 +215,19 @@ func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion
 	if a.Plugin != nil {
 		// The common case, kept free of closures: one leaf.
 		j.reqs = append(j.reqs, plugin.MatchRequest{Plugin: a.Plugin, Key: a.Spec.Matcher.Key, Actual: actual, Argument: a.Spec.Matcher.Arg, Options: opts})
-		return res
+		return
 	}
 	j.actuals = append(j.actuals, actual)
 	a.Leaves(func(l plan.Leaf) {
 		j.reqs = append(j.reqs, plugin.MatchRequest{Plugin: l.Plugin, Key: l.Matcher.Key, Actual: actual, Argument: l.Matcher.Arg, Options: opts})
 	})
-	return res
 }
 
-// value extracts the JSON value at the entry's target and runs the
-// entry's transform on it. When that fails, it decides res (failed or
-// errored) and reports false.
-func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage, bool) {
-	actual, ok := j.memoised(a.Spec.Target)
+// value extracts the JSON value at the entry's target (tgt is its text)
+// and runs the entry's transform on it. When that fails, it decides res
+// (failed or errored) and reports false.
+func (j *judging) value(a *plan.Assertion, tgt string, res *rpt.Assertion) (json.RawMessage, bool) {
+	actual, ok := j.memoised(tgt)
 	if !ok && j.decodeErr != nil {
 		res.Status = rpt.StatusErrored
 		res.Error = "the response is not valid JSON: " + j.decodeErr.Error()
@@ -242,7 +245,7 @@ func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage,
 			res.Failure = targetFailure(a, err)
 			return nil, false
 		}
-		j.memoise(a.Spec.Target, actual)
+		j.memoise(tgt, actual)
 	}
 	if j.jd.Transform != nil {
 		var failure json.RawMessage
@@ -256,7 +259,9 @@ func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage,
 	return actual, true
 }
 
-// memoised returns the JSON text at target if it was memoised.
+// memoised returns the JSON text at target if it was memoised. The
+// targets of planned assertions are interned (plan.Assertion.TargetText),
+// so the comparison that finds one is of two equal addresses.
 func (j *judging) memoised(target string) (json.RawMessage, bool) {
 	for _, v := range j.values[:j.nvalues] {
 		if v.target == target {
@@ -285,15 +290,16 @@ func (j *judging) finish(res *rpt.Assertion, a *plan.Assertion) {
 	case res.Status != "":
 		// Decided by prepare; nothing was queued for it.
 	case a.Plugin != nil:
-		j.jd.applyOutcome(res, j.outs[j.cur])
+		j.jd.applyOutcome(res, &j.outs[j.cur])
 		j.cur++
 	default:
 		j.finishComposition(res, a)
 	}
 }
 
-// applyOutcome sets a plain assertion's result from its plugin's verdict.
-func (jd *Judge) applyOutcome(a *rpt.Assertion, o plugin.MatchOutcome) {
+// applyOutcome sets a plain assertion's result from its plugin's verdict
+// (read in place: an outcome is ~120 bytes).
+func (jd *Judge) applyOutcome(a *rpt.Assertion, o *plugin.MatchOutcome) {
 	a.Score = o.Score
 	if o.Err == nil && o.Deferred == "" {
 		a.Eval = jd.evalOf(o.Eval)
@@ -301,7 +307,7 @@ func (jd *Judge) applyOutcome(a *rpt.Assertion, o plugin.MatchOutcome) {
 	switch {
 	case o.Err != nil:
 		a.Status = rpt.StatusErrored
-		a.Error = jd.outcomeError(o)
+		a.Error = jd.outcomeError(*o)
 	case o.Deferred != "":
 		a.Status, a.Error = jd.deferred(o.Deferred)
 	case o.Pass:

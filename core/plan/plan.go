@@ -129,9 +129,21 @@ type Assertion struct {
 	Spec *config.Assertion
 	// Target is the parsed target path; unset for an assert-set.
 	Target target.Path
+	// TargetText is Spec.Target, interned: the assertions of a plan that
+	// name the same target share one copy of its text (up to
+	// maxTargetMemo distinct targets), so judging, which looks a test's
+	// targets up again for every assertion, compares them by address
+	// instead of byte by byte. "" for an assert-set; read it through
+	// TargetString, which falls back to Spec.Target for an assertion
+	// built outside Build.
+	TargetText string
 	// Plugin is the matcher plugin serving Spec.Matcher.Key; nil for a
 	// composition and an assert-set.
 	Plugin *plugin.Found
+	// PluginLabel is Plugin.Label(), made once per plugin of the plan
+	// rather than once per judged test; "" when Plugin is nil (or for an
+	// assertion built outside Build: use PluginName).
+	PluginLabel string
 	// Matcher is the planned matcher tree of a composition (not, anyOf,
 	// allOf, oneOf); nil otherwise.
 	Matcher *Matcher
@@ -218,7 +230,9 @@ type builder struct {
 	// defaultTest gives every test is reported once (steps.go).
 	stepErrs map[string]bool
 	// targets holds parsed targets by their text (checkTarget).
-	targets map[string]target.Path
+	targets map[string]plannedTarget
+	// labels holds each used plugin's label (Assertion.PluginLabel).
+	labels map[*plugin.Found]string
 }
 
 // suite plans the tests of one suite.
@@ -312,43 +326,6 @@ func (b *builder) resolveMatcher(m *config.Matcher) *plugin.Found {
 		return nil
 	}
 	return f
-}
-
-// maxTargetMemo bounds the parsed targets a builder keeps.
-const maxTargetMemo = 4096
-
-// checkTarget parses an assertion's target. A suite repeats a few
-// targets across many tests, so parsed paths (immutable) are shared: a
-// 330,000-test suite kept one copy of result.isError per test.
-func (b *builder) checkTarget(a *config.Assertion) (target.Path, bool) {
-	if path, ok := b.targets[a.Target]; ok {
-		return path, true
-	}
-	path, err := target.Parse(a.Target)
-	if err == nil && len(b.targets) < maxTargetMemo {
-		if b.targets == nil {
-			b.targets = map[string]target.Path{}
-		}
-		b.targets[a.Target] = path
-	}
-	if err != nil {
-		b.errs = append(b.errs, &config.Error{
-			File: a.Pos.File, Line: a.Pos.Line, Col: a.Pos.Col, Pointer: a.Pos.Pointer + "/target",
-			Msg: fmt.Sprintf("invalid target %q: %v", a.Target, err),
-		})
-		return path, false
-	}
-	return path, true
-}
-
-// assertion plans one plain assertion; nil when it has errors.
-func (b *builder) assertion(a *config.Assertion) *Assertion {
-	path, ok := b.checkTarget(a)
-	f := b.resolveMatcher(&a.Matcher)
-	if !ok || f == nil {
-		return nil
-	}
-	return &Assertion{Spec: a, Target: path, Plugin: f}
 }
 
 // resolveError locates a key-resolution failure at the matcher.
