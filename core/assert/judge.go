@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"sync"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
@@ -27,7 +28,8 @@ var (
 )
 
 // Judge judges tests' expect entries. It holds only what judging needs
-// from the run; the zero value of every field but Match is usable.
+// from the run; the zero value of every field but Match is usable. A
+// Judge must not be copied once used.
 type Judge struct {
 	// Match has plugins judge the requests and returns their outcomes in
 	// order (plugin.Coalescer.Match, or plugin.Host.Match).
@@ -51,6 +53,10 @@ type Judge struct {
 	// RequireModels errors an assertion a plugin deferred for want of a
 	// model key, instead of reporting it deferred (--require-models).
 	RequireModels bool
+
+	// labels holds the label (name@version) of each plugin that judged an
+	// assertion, made once instead of once per test.
+	labels sync.Map // *plugin.Found -> string
 }
 
 // Test evaluates the test's expect entries against the envelope. Targets
@@ -63,7 +69,9 @@ func (jd *Judge) Test(ctx context.Context, t *plan.Test, envelope json.RawMessag
 		return nil
 	}
 	j := jd.newJudging(ctx, t, envelope)
-	return j.run()
+	out := j.run()
+	j.release()
+	return out
 }
 
 // Result is Test for the envelope {"result": result}, read straight from
@@ -78,7 +86,9 @@ func (jd *Judge) Result(ctx context.Context, t *plan.Test, result json.RawMessag
 	}
 	j := jd.newJudging(ctx, t, result)
 	j.underResult = true
-	return j.run()
+	out := j.run()
+	j.release()
+	return out
 }
 
 // run prepares every entry, has the plugins judge them and reads the
@@ -131,6 +141,10 @@ type judging struct {
 	cur       int               // next verdict to read
 	actuals   []json.RawMessage // the values compositions judged, in order
 	acur      int               // next of actuals to read
+	// lastPlugin and lastLabel memoise the name@version of the plugin of
+	// the previous assertion: most tests use one plugin throughout.
+	lastPlugin *plugin.Found
+	lastLabel  string
 	// values memoises the JSON text at the first targets extracted: a
 	// test's assertions mostly look at a few targets (the text content, a
 	// structured field), and reading the document again would give the
@@ -153,8 +167,12 @@ type targetValue struct {
 // newJudging starts judging t against doc. A document that is not JSON
 // errors every entry, with encoding/json's account of what is wrong.
 func (jd *Judge) newJudging(ctx context.Context, t *plan.Test, doc json.RawMessage) *judging {
-	j := &judging{jd: jd, ctx: ctx, t: t, doc: doc, reqs: requestPool.Get(len(t.Assertions))}
-	if !json.Valid(doc) {
+	j, _ := judgingPool.Get().(*judging)
+	if j == nil {
+		j = new(judging)
+	}
+	*j = judging{jd: jd, ctx: ctx, t: t, doc: doc, reqs: requestPool.Get(len(t.Assertions)), actuals: j.actuals}
+	if !jsonx.Valid(doc) {
 		if _, err := jsonx.DecodeSlow(doc); err != nil {
 			j.decodeErr = err
 		} else {
@@ -163,6 +181,18 @@ func (jd *Judge) newJudging(ctx context.Context, t *plan.Test, doc json.RawMessa
 	}
 	j.fill = t.ResultFill()
 	return j
+}
+
+// judgingPool recycles the state of judging a test (~500 bytes, the
+// target memo most of it) from one test to the next.
+var judgingPool sync.Pool // of *judging
+
+// release gives j back once its test is judged, holding nothing of the
+// test: the results run returned are values of their own.
+func (j *judging) release() {
+	clear(j.actuals)
+	*j = judging{actuals: j.actuals[:0]}
+	judgingPool.Put(j)
 }
 
 // prepare starts the result of one entry and queues its leaves; see
@@ -179,7 +209,7 @@ func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion
 // result is written where it stays: a result is ~200 bytes, and
 // returning it by value copied it twice per assertion.
 func (j *judging) prepareInto(res *rpt.Assertion, i int, a *plan.Assertion, weighted bool) {
-	tgt := a.TargetString()
+	tgt := a.Spec.Target
 	res.Index, res.Target, res.Matcher, res.Message, res.Name = i, tgt, a.Spec.Matcher.Key, a.Spec.Message, a.Spec.Name
 	if weighted {
 		w := a.Spec.Weight
@@ -197,7 +227,10 @@ func (j *judging) prepareInto(res *rpt.Assertion, i int, a *plan.Assertion, weig
 		return
 	}
 	if a.Plugin != nil {
-		res.Plugin = a.PluginName()
+		if a.Plugin != j.lastPlugin {
+			j.lastPlugin, j.lastLabel = a.Plugin, j.jd.pluginLabel(a.Plugin)
+		}
+		res.Plugin = j.lastLabel
 	}
 	actual, ok := j.value(a, tgt, res)
 	if !ok {
@@ -259,9 +292,9 @@ func (j *judging) value(a *plan.Assertion, tgt string, res *rpt.Assertion) (json
 	return actual, true
 }
 
-// memoised returns the JSON text at target if it was memoised. The
-// targets of planned assertions are interned (plan.Assertion.TargetText),
-// so the comparison that finds one is of two equal addresses.
+// memoised returns the JSON text at target if it was memoised. The plan
+// interns the targets of its assertions (plan.Assertion.Spec), so the
+// comparison that finds one is of two equal addresses.
 func (j *judging) memoised(target string) (json.RawMessage, bool) {
 	for _, v := range j.values[:j.nvalues] {
 		if v.target == target {
@@ -340,6 +373,15 @@ func targetFailure(a *plan.Assertion, err error) json.RawMessage {
 	}
 	b, _ := json.Marshal(map[string]any{"expected": a.Spec.Matcher.Arg, "note": note})
 	return b
+}
+
+// pluginLabel returns f.Label(), made once per judge.
+func (jd *Judge) pluginLabel(f *plugin.Found) string {
+	if l, ok := jd.labels.Load(f); ok {
+		return l.(string)
+	}
+	l, _ := jd.labels.LoadOrStore(f, f.Label())
+	return l.(string)
 }
 
 // trialOption is the MatchOptions.Raw of a test's trial k (1-based).

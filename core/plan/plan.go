@@ -125,25 +125,17 @@ type Test struct {
 // a composed matcher on one target (Matcher set), or an assert-set
 // (Members set).
 type Assertion struct {
-	// Spec is the assertion as loaded.
+	// Spec is the assertion as loaded, its Target interned: the
+	// assertions of a plan that name the same target share one copy of
+	// its text (up to maxTargetMemo distinct targets), so judging, which
+	// looks a test's targets up again for every assertion, compares them
+	// by address instead of byte by byte.
 	Spec *config.Assertion
 	// Target is the parsed target path; unset for an assert-set.
 	Target target.Path
-	// TargetText is Spec.Target, interned: the assertions of a plan that
-	// name the same target share one copy of its text (up to
-	// maxTargetMemo distinct targets), so judging, which looks a test's
-	// targets up again for every assertion, compares them by address
-	// instead of byte by byte. "" for an assert-set; read it through
-	// TargetString, which falls back to Spec.Target for an assertion
-	// built outside Build.
-	TargetText string
 	// Plugin is the matcher plugin serving Spec.Matcher.Key; nil for a
 	// composition and an assert-set.
 	Plugin *plugin.Found
-	// PluginLabel is Plugin.Label(), made once per plugin of the plan
-	// rather than once per judged test; "" when Plugin is nil (or for an
-	// assertion built outside Build: use PluginName).
-	PluginLabel string
 	// Matcher is the planned matcher tree of a composition (not, anyOf,
 	// allOf, oneOf); nil otherwise.
 	Matcher *Matcher
@@ -231,8 +223,6 @@ type builder struct {
 	stepErrs map[string]bool
 	// targets holds parsed targets by their text (checkTarget).
 	targets map[string]plannedTarget
-	// labels holds each used plugin's label (Assertion.PluginLabel).
-	labels map[*plugin.Found]string
 }
 
 // suite plans the tests of one suite.

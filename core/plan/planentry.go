@@ -84,7 +84,7 @@ func (b *builder) entry(a *config.Assertion) *Assertion {
 	if !ok || tree == nil {
 		return nil
 	}
-	return &Assertion{Spec: a, Target: pt.path, TargetText: pt.text, Matcher: tree}
+	return &Assertion{Spec: a, Target: pt.path, Matcher: tree}
 }
 
 // matcherTree resolves every leaf of a composition to its plugin; nil when
