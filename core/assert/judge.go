@@ -14,7 +14,6 @@ import (
 	"github.com/mcptest/mcptest/internal/jsonx"
 	"github.com/mcptest/mcptest/internal/redact"
 	"github.com/mcptest/mcptest/internal/slicepool"
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -97,9 +96,12 @@ func (j *judging) run() []rpt.Assertion {
 	jd, ctx, t := j.jd, j.ctx, j.t
 	weighted := t.Options != nil && t.Options.Threshold != nil
 	out := make([]rpt.Assertion, len(t.Assertions))
+	plain := j.plain[:0]
 	for i, a := range t.Assertions {
 		j.prepareInto(&out[i], i, a, weighted)
+		plain = append(plain, a.Members == nil && a.Plugin != nil)
 	}
+	j.plain = plain
 	if jd.MatchInto != nil {
 		j.outs = jd.MatchInto(ctx, j.reqs, outcomePool.Get(len(j.reqs)))
 	} else {
@@ -110,6 +112,16 @@ func (j *judging) run() []rpt.Assertion {
 	requestPool.Put(j.reqs)
 	j.reqs = nil
 	for i, a := range t.Assertions {
+		if plain[i] {
+			// finish's common case, told apart without reading the
+			// planned assertion again: the wait for the verdicts has
+			// likely moved it out of this core's caches.
+			if res := &out[i]; res.Status == "" {
+				j.jd.applyOutcome(res, &j.outs[j.cur])
+				j.cur++
+			}
+			continue
+		}
 		j.finish(&out[i], a)
 	}
 	// Everything finish kept of an outcome (failure, error, eval) is a
@@ -141,6 +153,12 @@ type judging struct {
 	cur       int               // next verdict to read
 	actuals   []json.RawMessage // the values compositions judged, in order
 	acur      int               // next of actuals to read
+	// trial is the MatchOptions.Raw of the test's requests when it is a
+	// trial, made once.
+	trial json.RawMessage
+	// plain tells, for each entry, whether it is a plain assertion (one
+	// leaf, its plugin's verdict applied as it is).
+	plain []bool
 	// lastPlugin and lastLabel memoise the name@version of the plugin of
 	// the previous assertion: most tests use one plugin throughout.
 	lastPlugin *plugin.Found
@@ -171,7 +189,7 @@ func (jd *Judge) newJudging(ctx context.Context, t *plan.Test, doc json.RawMessa
 	if j == nil {
 		j = new(judging)
 	}
-	*j = judging{jd: jd, ctx: ctx, t: t, doc: doc, reqs: requestPool.Get(len(t.Assertions)), actuals: j.actuals}
+	*j = judging{jd: jd, ctx: ctx, t: t, doc: doc, reqs: requestPool.Get(len(t.Assertions)), actuals: j.actuals, plain: j.plain}
 	if !jsonx.Valid(doc) {
 		if _, err := jsonx.DecodeSlow(doc); err != nil {
 			j.decodeErr = err
@@ -191,7 +209,7 @@ var judgingPool sync.Pool // of *judging
 // test: the results run returned are values of their own.
 func (j *judging) release() {
 	clear(j.actuals)
-	*j = judging{actuals: j.actuals[:0]}
+	*j = judging{actuals: j.actuals[:0], plain: j.plain[:0]}
 	judgingPool.Put(j)
 }
 
@@ -236,24 +254,40 @@ func (j *judging) prepareInto(res *rpt.Assertion, i int, a *plan.Assertion, weig
 	if !ok {
 		return
 	}
-	opts := sdk.MatchOptions{
-		TestID: j.t.ID, TestName: j.t.Name, Target: tgt, Message: a.Spec.Message,
-		SuiteFile: j.t.Suite.File, SuiteDir: j.t.Suite.Dir, UpdateSnapshots: j.jd.UpdateSnapshots,
-	}
-	if j.t.Trial > 0 {
-		// Model-graded matchers put the trial in their requests' seat, so
-		// the host's verdict cache asks again for each trial.
-		opts.Raw = trialOption(j.t.Trial)
-	}
 	if a.Plugin != nil {
 		// The common case, kept free of closures: one leaf.
-		j.reqs = append(j.reqs, plugin.MatchRequest{Plugin: a.Plugin, Key: a.Spec.Matcher.Key, Actual: actual, Argument: a.Spec.Matcher.Arg, Options: opts})
+		j.request(a.Plugin, &a.Spec.Matcher, actual, tgt, a.Spec.Message)
 		return
 	}
 	j.actuals = append(j.actuals, actual)
 	a.Leaves(func(l plan.Leaf) {
-		j.reqs = append(j.reqs, plugin.MatchRequest{Plugin: l.Plugin, Key: l.Matcher.Key, Actual: actual, Argument: l.Matcher.Arg, Options: opts})
+		j.request(l.Plugin, l.Matcher, actual, tgt, a.Spec.Message)
 	})
+}
+
+// request queues one leaf for its plugin. The request (~230 bytes) is
+// written field by field where it stays, in the spare capacity of the
+// pooled slice (zeroed, and every field is set anyway), rather than built
+// aside and copied in.
+func (j *judging) request(p *plugin.Found, m *config.Matcher, actual json.RawMessage, tgt, message string) {
+	n := len(j.reqs)
+	if n < cap(j.reqs) {
+		j.reqs = j.reqs[:n+1]
+	} else {
+		j.reqs = append(j.reqs, plugin.MatchRequest{})
+	}
+	r := &j.reqs[n]
+	r.Plugin, r.Key, r.Actual, r.Argument = p, m.Key, actual, m.Arg
+	o := &r.Options
+	o.TestID, o.TestName, o.Target, o.Message = j.t.ID, j.t.Name, tgt, message
+	o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = j.t.Suite.File, j.t.Suite.Dir, j.jd.UpdateSnapshots
+	if j.t.Trial > 0 && j.trial == nil {
+		// Model-graded matchers put the trial in their requests' seat, so
+		// the host's verdict cache asks again for each trial. One copy
+		// serves the test's requests.
+		j.trial = trialOption(j.t.Trial)
+	}
+	o.Raw = j.trial
 }
 
 // value extracts the JSON value at the entry's target (tgt is its text)
