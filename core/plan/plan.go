@@ -223,6 +223,8 @@ type builder struct {
 	stepErrs map[string]bool
 	// targets holds parsed targets by their text (checkTarget).
 	targets map[string]plannedTarget
+	// keys holds the interned matcher keys (internKey).
+	keys map[string]string
 }
 
 // suite plans the tests of one suite.
@@ -315,6 +317,7 @@ func (b *builder) resolveMatcher(m *config.Matcher) *plugin.Found {
 		b.errs = append(b.errs, resolveError(b.reg, *m, err))
 		return nil
 	}
+	b.internKey(m)
 	return f
 }
 

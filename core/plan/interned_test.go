@@ -30,10 +30,10 @@ tools:
 `
 
 // TestPlannedTargetsAreShared checks that the assertions naming the same
-// target share one copy of its text (judging finds a test's extracted
-// targets by comparing it, which is cheap only between equal addresses;
-// the loader gives each assertion its own), and that the text is still
-// the target as written.
+// target share one copy of its text, and those naming the same matcher
+// one copy of its key (judging compares them for every assertion, which
+// is cheap only between equal addresses; the loader gives each assertion
+// its own copies), and that the text is still the target as written.
 func TestPlannedTargetsAreShared(t *testing.T) {
 	p, err := plan.BuildWith([]*config.Suite{load(t, repeatedTargets)}, registry(t), plan.Options{Run: true})
 	if err != nil {
@@ -52,5 +52,15 @@ func TestPlannedTargetsAreShared(t *testing.T) {
 	}
 	if !same(one[0], two[0]) || !same(one[0], member) || !same(one[1], two[1]) {
 		t.Error("assertions naming the same target hold different copies of its text")
+	}
+	// So do the matcher keys, composition leaves included.
+	exact := []*config.Matcher{&one[0].Spec.Matcher, one[1].Spec.Matcher.Children[0], &two[1].Spec.Matcher, &member.Spec.Matcher}
+	contains := []*config.Matcher{one[1].Spec.Matcher.Children[1], &two[0].Spec.Matcher}
+	for _, group := range [][]*config.Matcher{exact, contains} {
+		for _, m := range group {
+			if m.Key != group[0].Key || unsafe.StringData(m.Key) != unsafe.StringData(group[0].Key) {
+				t.Errorf("matcher key %q at %s is not the shared copy of %q", m.Key, m.Pos.Pointer, group[0].Key)
+			}
+		}
 	}
 }

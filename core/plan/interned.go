@@ -7,6 +7,13 @@ import (
 	"github.com/mcptest/mcptest/core/target"
 )
 
+// The plan interns the strings judging compares for every assertion: the
+// target text and the matcher key of each entry. The loader gives each
+// assertion its own copies, so two equal targets or keys of a large run
+// were compared byte by byte, in copies scattered across the heap; one
+// shared copy compares by address, and the others are left to the
+// collector.
+
 // maxTargetMemo bounds the parsed targets a builder keeps.
 const maxTargetMemo = 4096
 
@@ -56,4 +63,21 @@ func (b *builder) assertion(a *config.Assertion) *Assertion {
 		return nil
 	}
 	return &Assertion{Spec: a, Target: pt.path, Plugin: f}
+}
+
+// maxKeyMemo bounds the distinct matcher keys a builder interns.
+const maxKeyMemo = 1024
+
+// internKey sets m.Key to the first copy of an equal key the builder met.
+func (b *builder) internKey(m *config.Matcher) {
+	if k, ok := b.keys[m.Key]; ok {
+		m.Key = k
+		return
+	}
+	if len(b.keys) < maxKeyMemo {
+		if b.keys == nil {
+			b.keys = map[string]string{}
+		}
+		b.keys[m.Key] = m.Key
+	}
 }
