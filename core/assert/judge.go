@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"sync"
 
 	"github.com/mcptest/mcptest/core/config"
 	"github.com/mcptest/mcptest/core/plan"
@@ -13,7 +14,6 @@ import (
 	"github.com/mcptest/mcptest/internal/jsonx"
 	"github.com/mcptest/mcptest/internal/redact"
 	"github.com/mcptest/mcptest/internal/slicepool"
-	"github.com/mcptest/mcptest/sdk"
 	"github.com/mcptest/mcptest/sdk/pluginrpc"
 	rpt "github.com/mcptest/mcptest/sdk/report"
 )
@@ -27,7 +27,8 @@ var (
 )
 
 // Judge judges tests' expect entries. It holds only what judging needs
-// from the run; the zero value of every field but Match is usable.
+// from the run; the zero value of every field but Match is usable. A
+// Judge must not be copied once used.
 type Judge struct {
 	// Match has plugins judge the requests and returns their outcomes in
 	// order (plugin.Coalescer.Match, or plugin.Host.Match).
@@ -51,6 +52,10 @@ type Judge struct {
 	// RequireModels errors an assertion a plugin deferred for want of a
 	// model key, instead of reporting it deferred (--require-models).
 	RequireModels bool
+
+	// labels holds the label (name@version) of each plugin that judged an
+	// assertion, made once instead of once per test.
+	labels sync.Map // *plugin.Found -> string
 }
 
 // Test evaluates the test's expect entries against the envelope. Targets
@@ -63,7 +68,9 @@ func (jd *Judge) Test(ctx context.Context, t *plan.Test, envelope json.RawMessag
 		return nil
 	}
 	j := jd.newJudging(ctx, t, envelope)
-	return j.run()
+	out := j.run()
+	j.release()
+	return out
 }
 
 // Result is Test for the envelope {"result": result}, read straight from
@@ -78,7 +85,9 @@ func (jd *Judge) Result(ctx context.Context, t *plan.Test, result json.RawMessag
 	}
 	j := jd.newJudging(ctx, t, result)
 	j.underResult = true
-	return j.run()
+	out := j.run()
+	j.release()
+	return out
 }
 
 // run prepares every entry, has the plugins judge them and reads the
@@ -87,9 +96,12 @@ func (j *judging) run() []rpt.Assertion {
 	jd, ctx, t := j.jd, j.ctx, j.t
 	weighted := t.Options != nil && t.Options.Threshold != nil
 	out := make([]rpt.Assertion, len(t.Assertions))
+	plain := j.plain[:0]
 	for i, a := range t.Assertions {
-		out[i] = j.prepare(i, a, weighted)
+		j.prepareInto(&out[i], i, a, weighted)
+		plain = append(plain, a.Members == nil && a.Plugin != nil)
 	}
+	j.plain = plain
 	if jd.MatchInto != nil {
 		j.outs = jd.MatchInto(ctx, j.reqs, outcomePool.Get(len(j.reqs)))
 	} else {
@@ -100,6 +112,16 @@ func (j *judging) run() []rpt.Assertion {
 	requestPool.Put(j.reqs)
 	j.reqs = nil
 	for i, a := range t.Assertions {
+		if plain[i] {
+			// finish's common case, told apart without reading the
+			// planned assertion again: the wait for the verdicts has
+			// likely moved it out of this core's caches.
+			if res := &out[i]; res.Status == "" {
+				j.jd.applyOutcome(res, &j.outs[j.cur])
+				j.cur++
+			}
+			continue
+		}
 		j.finish(&out[i], a)
 	}
 	// Everything finish kept of an outcome (failure, error, eval) is a
@@ -131,6 +153,12 @@ type judging struct {
 	cur       int               // next verdict to read
 	actuals   []json.RawMessage // the values compositions judged, in order
 	acur      int               // next of actuals to read
+	// trial is the MatchOptions.Raw of the test's requests when it is a
+	// trial, made once.
+	trial json.RawMessage
+	// plain tells, for each entry, whether it is a plain assertion (one
+	// leaf, its plugin's verdict applied as it is).
+	plain []bool
 	// lastPlugin and lastLabel memoise the name@version of the plugin of
 	// the previous assertion: most tests use one plugin throughout.
 	lastPlugin *plugin.Found
@@ -157,8 +185,12 @@ type targetValue struct {
 // newJudging starts judging t against doc. A document that is not JSON
 // errors every entry, with encoding/json's account of what is wrong.
 func (jd *Judge) newJudging(ctx context.Context, t *plan.Test, doc json.RawMessage) *judging {
-	j := &judging{jd: jd, ctx: ctx, t: t, doc: doc, reqs: requestPool.Get(len(t.Assertions))}
-	if !json.Valid(doc) {
+	j, _ := judgingPool.Get().(*judging)
+	if j == nil {
+		j = new(judging)
+	}
+	*j = judging{jd: jd, ctx: ctx, t: t, doc: doc, reqs: requestPool.Get(len(t.Assertions)), actuals: j.actuals, plain: j.plain}
+	if !jsonx.Valid(doc) {
 		if _, err := jsonx.DecodeSlow(doc); err != nil {
 			j.decodeErr = err
 		} else {
@@ -169,11 +201,34 @@ func (jd *Judge) newJudging(ctx context.Context, t *plan.Test, doc json.RawMessa
 	return j
 }
 
-// prepare starts the result of one entry and queues its leaves. An entry
-// whose value cannot be had (a missing target, a response that is not
-// JSON) is decided here and queues nothing.
+// judgingPool recycles the state of judging a test (~500 bytes, the
+// target memo most of it) from one test to the next.
+var judgingPool sync.Pool // of *judging
+
+// release gives j back once its test is judged, holding nothing of the
+// test: the results run returned are values of their own.
+func (j *judging) release() {
+	clear(j.actuals)
+	*j = judging{actuals: j.actuals[:0], plain: j.plain[:0]}
+	judgingPool.Put(j)
+}
+
+// prepare starts the result of one entry and queues its leaves; see
+// prepareInto.
 func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion {
-	res := rpt.Assertion{Index: i, Target: a.Spec.Target, Matcher: a.Spec.Matcher.Key, Message: a.Spec.Message, Name: a.Spec.Name}
+	var res rpt.Assertion
+	j.prepareInto(&res, i, a, weighted)
+	return res
+}
+
+// prepareInto starts the result of one entry in res (zero) and queues
+// its leaves. An entry whose value cannot be had (a missing target, a
+// response that is not JSON) is decided here and queues nothing. The
+// result is written where it stays: a result is ~200 bytes, and
+// returning it by value copied it twice per assertion.
+func (j *judging) prepareInto(res *rpt.Assertion, i int, a *plan.Assertion, weighted bool) {
+	tgt := a.Spec.Target
+	res.Index, res.Target, res.Matcher, res.Message, res.Name = i, tgt, a.Spec.Matcher.Key, a.Spec.Message, a.Spec.Name
 	if weighted {
 		w := a.Spec.Weight
 		res.Weight = &w
@@ -185,46 +240,61 @@ func (j *judging) prepare(i int, a *plan.Assertion, weighted bool) rpt.Assertion
 		res.Matcher, res.Threshold, res.Weight = setMatcher, &th, &w
 		res.Assertions = make([]rpt.Assertion, len(a.Members))
 		for k, m := range a.Members {
-			res.Assertions[k] = j.prepare(k, m, true)
+			j.prepareInto(&res.Assertions[k], k, m, true)
 		}
-		return res
+		return
 	}
 	if a.Plugin != nil {
 		if a.Plugin != j.lastPlugin {
-			j.lastPlugin, j.lastLabel = a.Plugin, a.Plugin.Label()
+			j.lastPlugin, j.lastLabel = a.Plugin, j.jd.pluginLabel(a.Plugin)
 		}
 		res.Plugin = j.lastLabel
 	}
-	actual, ok := j.value(a, &res)
+	actual, ok := j.value(a, tgt, res)
 	if !ok {
-		return res
-	}
-	opts := sdk.MatchOptions{
-		TestID: j.t.ID, TestName: j.t.Name, Target: a.Spec.Target, Message: a.Spec.Message,
-		SuiteFile: j.t.Suite.File, SuiteDir: j.t.Suite.Dir, UpdateSnapshots: j.jd.UpdateSnapshots,
-	}
-	if j.t.Trial > 0 {
-		// Model-graded matchers put the trial in their requests' seat, so
-		// the host's verdict cache asks again for each trial.
-		opts.Raw = trialOption(j.t.Trial)
+		return
 	}
 	if a.Plugin != nil {
 		// The common case, kept free of closures: one leaf.
-		j.reqs = append(j.reqs, plugin.MatchRequest{Plugin: a.Plugin, Key: a.Spec.Matcher.Key, Actual: actual, Argument: a.Spec.Matcher.Arg, Options: opts})
-		return res
+		j.request(a.Plugin, &a.Spec.Matcher, actual, tgt, a.Spec.Message)
+		return
 	}
 	j.actuals = append(j.actuals, actual)
 	a.Leaves(func(l plan.Leaf) {
-		j.reqs = append(j.reqs, plugin.MatchRequest{Plugin: l.Plugin, Key: l.Matcher.Key, Actual: actual, Argument: l.Matcher.Arg, Options: opts})
+		j.request(l.Plugin, l.Matcher, actual, tgt, a.Spec.Message)
 	})
-	return res
 }
 
-// value extracts the JSON value at the entry's target and runs the
-// entry's transform on it. When that fails, it decides res (failed or
-// errored) and reports false.
-func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage, bool) {
-	actual, ok := j.memoised(a.Spec.Target)
+// request queues one leaf for its plugin. The request (~230 bytes) is
+// written field by field where it stays, in the spare capacity of the
+// pooled slice (zeroed, and every field is set anyway), rather than built
+// aside and copied in.
+func (j *judging) request(p *plugin.Found, m *config.Matcher, actual json.RawMessage, tgt, message string) {
+	n := len(j.reqs)
+	if n < cap(j.reqs) {
+		j.reqs = j.reqs[:n+1]
+	} else {
+		j.reqs = append(j.reqs, plugin.MatchRequest{})
+	}
+	r := &j.reqs[n]
+	r.Plugin, r.Key, r.Actual, r.Argument = p, m.Key, actual, m.Arg
+	o := &r.Options
+	o.TestID, o.TestName, o.Target, o.Message = j.t.ID, j.t.Name, tgt, message
+	o.SuiteFile, o.SuiteDir, o.UpdateSnapshots = j.t.Suite.File, j.t.Suite.Dir, j.jd.UpdateSnapshots
+	if j.t.Trial > 0 && j.trial == nil {
+		// Model-graded matchers put the trial in their requests' seat, so
+		// the host's verdict cache asks again for each trial. One copy
+		// serves the test's requests.
+		j.trial = trialOption(j.t.Trial)
+	}
+	o.Raw = j.trial
+}
+
+// value extracts the JSON value at the entry's target (tgt is its text)
+// and runs the entry's transform on it. When that fails, it decides res
+// (failed or errored) and reports false.
+func (j *judging) value(a *plan.Assertion, tgt string, res *rpt.Assertion) (json.RawMessage, bool) {
+	actual, ok := j.memoised(tgt)
 	if !ok && j.decodeErr != nil {
 		res.Status = rpt.StatusErrored
 		res.Error = "the response is not valid JSON: " + j.decodeErr.Error()
@@ -242,7 +312,7 @@ func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage,
 			res.Failure = targetFailure(a, err)
 			return nil, false
 		}
-		j.memoise(a.Spec.Target, actual)
+		j.memoise(tgt, actual)
 	}
 	if j.jd.Transform != nil {
 		var failure json.RawMessage
@@ -256,7 +326,9 @@ func (j *judging) value(a *plan.Assertion, res *rpt.Assertion) (json.RawMessage,
 	return actual, true
 }
 
-// memoised returns the JSON text at target if it was memoised.
+// memoised returns the JSON text at target if it was memoised. The plan
+// interns the targets of its assertions (plan.Assertion.Spec), so the
+// comparison that finds one is of two equal addresses.
 func (j *judging) memoised(target string) (json.RawMessage, bool) {
 	for _, v := range j.values[:j.nvalues] {
 		if v.target == target {
@@ -285,15 +357,16 @@ func (j *judging) finish(res *rpt.Assertion, a *plan.Assertion) {
 	case res.Status != "":
 		// Decided by prepare; nothing was queued for it.
 	case a.Plugin != nil:
-		j.jd.applyOutcome(res, j.outs[j.cur])
+		j.jd.applyOutcome(res, &j.outs[j.cur])
 		j.cur++
 	default:
 		j.finishComposition(res, a)
 	}
 }
 
-// applyOutcome sets a plain assertion's result from its plugin's verdict.
-func (jd *Judge) applyOutcome(a *rpt.Assertion, o plugin.MatchOutcome) {
+// applyOutcome sets a plain assertion's result from its plugin's verdict
+// (read in place: an outcome is ~120 bytes).
+func (jd *Judge) applyOutcome(a *rpt.Assertion, o *plugin.MatchOutcome) {
 	a.Score = o.Score
 	if o.Err == nil && o.Deferred == "" {
 		a.Eval = jd.evalOf(o.Eval)
@@ -301,7 +374,7 @@ func (jd *Judge) applyOutcome(a *rpt.Assertion, o plugin.MatchOutcome) {
 	switch {
 	case o.Err != nil:
 		a.Status = rpt.StatusErrored
-		a.Error = jd.outcomeError(o)
+		a.Error = jd.outcomeError(*o)
 	case o.Deferred != "":
 		a.Status, a.Error = jd.deferred(o.Deferred)
 	case o.Pass:
@@ -334,6 +407,15 @@ func targetFailure(a *plan.Assertion, err error) json.RawMessage {
 	}
 	b, _ := json.Marshal(map[string]any{"expected": a.Spec.Matcher.Arg, "note": note})
 	return b
+}
+
+// pluginLabel returns f.Label(), made once per judge.
+func (jd *Judge) pluginLabel(f *plugin.Found) string {
+	if l, ok := jd.labels.Load(f); ok {
+		return l.(string)
+	}
+	l, _ := jd.labels.LoadOrStore(f, f.Label())
+	return l.(string)
 }
 
 // trialOption is the MatchOptions.Raw of a test's trial k (1-based).

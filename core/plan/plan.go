@@ -125,7 +125,11 @@ type Test struct {
 // a composed matcher on one target (Matcher set), or an assert-set
 // (Members set).
 type Assertion struct {
-	// Spec is the assertion as loaded.
+	// Spec is the assertion as loaded, its Target interned: the
+	// assertions of a plan that name the same target share one copy of
+	// its text (up to maxTargetMemo distinct targets), so judging, which
+	// looks a test's targets up again for every assertion, compares them
+	// by address instead of byte by byte.
 	Spec *config.Assertion
 	// Target is the parsed target path; unset for an assert-set.
 	Target target.Path
@@ -218,7 +222,9 @@ type builder struct {
 	// defaultTest gives every test is reported once (steps.go).
 	stepErrs map[string]bool
 	// targets holds parsed targets by their text (checkTarget).
-	targets map[string]target.Path
+	targets map[string]plannedTarget
+	// keys holds the interned matcher keys (internKey).
+	keys map[string]string
 }
 
 // suite plans the tests of one suite.
@@ -311,44 +317,8 @@ func (b *builder) resolveMatcher(m *config.Matcher) *plugin.Found {
 		b.errs = append(b.errs, resolveError(b.reg, *m, err))
 		return nil
 	}
+	b.internKey(m)
 	return f
-}
-
-// maxTargetMemo bounds the parsed targets a builder keeps.
-const maxTargetMemo = 4096
-
-// checkTarget parses an assertion's target. A suite repeats a few
-// targets across many tests, so parsed paths (immutable) are shared: a
-// 330,000-test suite kept one copy of result.isError per test.
-func (b *builder) checkTarget(a *config.Assertion) (target.Path, bool) {
-	if path, ok := b.targets[a.Target]; ok {
-		return path, true
-	}
-	path, err := target.Parse(a.Target)
-	if err == nil && len(b.targets) < maxTargetMemo {
-		if b.targets == nil {
-			b.targets = map[string]target.Path{}
-		}
-		b.targets[a.Target] = path
-	}
-	if err != nil {
-		b.errs = append(b.errs, &config.Error{
-			File: a.Pos.File, Line: a.Pos.Line, Col: a.Pos.Col, Pointer: a.Pos.Pointer + "/target",
-			Msg: fmt.Sprintf("invalid target %q: %v", a.Target, err),
-		})
-		return path, false
-	}
-	return path, true
-}
-
-// assertion plans one plain assertion; nil when it has errors.
-func (b *builder) assertion(a *config.Assertion) *Assertion {
-	path, ok := b.checkTarget(a)
-	f := b.resolveMatcher(&a.Matcher)
-	if !ok || f == nil {
-		return nil
-	}
-	return &Assertion{Spec: a, Target: path, Plugin: f}
 }
 
 // resolveError locates a key-resolution failure at the matcher.

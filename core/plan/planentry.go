@@ -79,12 +79,12 @@ func (b *builder) entry(a *config.Assertion) *Assertion {
 		}
 		return pa
 	}
-	path, ok := b.checkTarget(a)
+	pt, ok := b.checkTarget(a)
 	tree := b.matcherTree(&a.Matcher)
 	if !ok || tree == nil {
 		return nil
 	}
-	return &Assertion{Spec: a, Target: path, Matcher: tree}
+	return &Assertion{Spec: a, Target: pt.path, Matcher: tree}
 }
 
 // matcherTree resolves every leaf of a composition to its plugin; nil when

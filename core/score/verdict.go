@@ -93,3 +93,29 @@ func Verdict(in Input) Result {
 	res.Status = status
 	return res
 }
+
+// PlainStatus is the status Verdict gives a test without a threshold,
+// derived metrics or step checks, whose entries are the judged
+// assertions: errored when one errored, else failed when one failed (or
+// warned), else deferred when one was deferred, else passed (skipped
+// entries count for nothing). It reads the statuses in place, sparing
+// the runner a scoring entry per assertion for the common test.
+func PlainStatus(assertions []report.Assertion) report.Status {
+	status := report.StatusPassed
+	deferred := false
+	for i := range assertions {
+		switch assertions[i].Status {
+		case report.StatusErrored:
+			return report.StatusErrored
+		case report.StatusPassed, report.StatusSkipped:
+		case report.StatusDeferred:
+			deferred = true
+		default:
+			status = report.StatusFailed
+		}
+	}
+	if deferred && status == report.StatusPassed {
+		return report.StatusDeferred
+	}
+	return status
+}

@@ -55,20 +55,13 @@ func skipSpace(raw []byte, i int) int {
 func skipValue(raw []byte, i int) int {
 	switch raw[i] {
 	case '"':
-		i++
-		for raw[i] != '"' {
-			if raw[i] == '\\' {
-				i++
-			}
-			i++
-		}
-		return i + 1
+		return skipString(raw, i)
 	case '{', '[':
 		depth := 0
 		for ; i < len(raw); i++ {
 			switch raw[i] {
 			case '"':
-				i = skipValue(raw, i) - 1
+				i = skipString(raw, i) - 1
 			case '{', '[':
 				depth++
 			case '}', ']':
@@ -89,4 +82,45 @@ func skipValue(raw []byte, i int) int {
 		}
 		return i
 	}
+}
+
+// skipString returns the index just past the string starting at raw[i]
+// (a quote), in a document known to be valid: the first quote after it
+// that an even run of backslashes precedes. Quotes are found with
+// bytes.IndexByte, which reads many bytes a step, rather than byte by
+// byte: strings (a tool's text) are most of a response, and every
+// extraction skips the members before and after the one it takes. An
+// unterminated string, which a valid document cannot hold, ends at
+// len(raw).
+func skipString(raw []byte, i int) int {
+	for i++; ; {
+		k := bytes.IndexByte(raw[i:], '"')
+		if k < 0 {
+			return len(raw)
+		}
+		j := i + k
+		n := 0
+		for j-1-n >= i && raw[j-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return j + 1
+		}
+		i = j + 1
+	}
+}
+
+// trimEnd returns the length of raw without its trailing white space: in
+// a valid document, the end of its one value.
+func trimEnd(raw []byte) int {
+	end := len(raw)
+	for end > 0 {
+		switch raw[end-1] {
+		case ' ', '\t', '\r', '\n':
+			end--
+		default:
+			return end
+		}
+	}
+	return end
 }

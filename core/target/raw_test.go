@@ -23,6 +23,9 @@ var rawDocs = []string{
 	`{"result":{}}`,
 	`{"result":null}`,
 	`{"result":{"s":"` + strings.Repeat("é\\n", 200) + `"}}`,
+	// Quotes after runs of backslashes, even (the string ends) and odd
+	// (an escaped quote), where a string ends and inside it.
+	`{"result":{"s":"a\\","t":"\\\"q\\\\","content":[{"text":"\\\\\"}\"]"}],"u":"\"\\"}}   `,
 }
 
 var rawPaths = []string{

@@ -45,7 +45,9 @@ func (p Path) ExtractRaw(raw []byte, fill *Fill) (json.RawMessage, error) {
 	if len(cur) == 0 {
 		return nil, &ResolveError{Reason: "the document is empty"}
 	}
-	cur = cur[:skipValue(cur, 0)]
+	// The document is one valid value: it ends where its trailing white
+	// space starts, which is found without skipping all of it.
+	cur = cur[:trimEnd(cur)]
 	for i, seg := range p.segs {
 		next, reason, mismatch := rawStep(cur, seg, fillAt(fill, p.segs[:i]))
 		if reason != "" {
@@ -266,7 +268,7 @@ func hasLooseSpace(v []byte) bool {
 	for i := 0; i < len(v); i++ {
 		switch v[i] {
 		case '"':
-			i = skipValue(v, i) - 1
+			i = skipString(v, i) - 1
 		case ' ', '\t', '\r', '\n':
 			return true
 		}

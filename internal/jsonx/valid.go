@@ -1,5 +1,22 @@
 package jsonx
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// maxValidDepth is the deepest nesting json.Valid accepts (encoding/json's
+// scanner refuses a document nested deeper than 10,000 levels).
+const maxValidDepth = 10000
+
+// Valid reports whether b is one JSON value, exactly as json.Valid does,
+// in one hand-written pass: the runner checks every response it judges
+// before reading targets out of it in place, and encoding/json's
+// validator steps a state machine through a function call per byte.
+func Valid(b []byte) bool {
+	return scanValue(b, maxValidDepth)
+}
+
 // embeddable is Depth(b) <= MaxEmbedDepth && json.Valid(b) in one pass.
 // mcptest checks every matcher failure (and every response) it embeds in
 // a report; encoding/json's validator steps a state machine through a
@@ -9,7 +26,16 @@ package jsonx
 // are not checked for UTF-8, as json.Valid does not), and fails a value
 // nested deeper than MaxEmbedDepth, which Depth would have refused.
 func embeddable(b []byte) bool {
-	var closers [MaxEmbedDepth]byte
+	return scanValue(b, MaxEmbedDepth)
+}
+
+// scanValue reports whether b is one JSON value nested at most maxDepth
+// deep.
+func scanValue(b []byte, maxDepth int) bool {
+	// The closer of each open container; the first MaxEmbedDepth on the
+	// stack, deeper ones (only Valid goes there) in a grown slice.
+	var first [MaxEmbedDepth]byte
+	closers := first[:0]
 	depth, i := 0, 0
 outer:
 	for {
@@ -20,14 +46,14 @@ outer:
 		}
 		switch c := b[i]; c {
 		case '{', '[':
-			if depth == MaxEmbedDepth {
+			if depth == maxDepth {
 				return false
 			}
 			closer := byte(']')
 			if c == '{' {
 				closer = '}'
 			}
-			closers[depth] = closer
+			closers = append(closers[:depth], closer)
 			depth++
 			i = skipSpace(b, i+1)
 			if i < len(b) && b[i] == closer {
@@ -122,15 +148,33 @@ func member(b []byte, i int) int {
 }
 
 // scanString reads the string starting at b[i] == '"' and returns the
-// index after its closing quote, or -1.
+// index after its closing quote, or -1. Plain bytes (not a quote, a
+// backslash or a control character), most of a string, are passed over
+// eight at a time, and the first special byte of a word is found in one
+// step, so a short key costs one word too.
 func scanString(b []byte, i int) int {
 	i++
-	for i < len(b) {
-		c := b[i]
-		switch {
-		case c == '"':
+	for {
+		if i+8 <= len(b) {
+			m := stringSpecials(binary.LittleEndian.Uint64(b[i:]))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		} else {
+			for i < len(b) && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' {
+				i++
+			}
+			if i >= len(b) {
+				return -1
+			}
+		}
+		// b[i] is special.
+		switch b[i] {
+		case '"':
 			return i + 1
-		case c == '\\':
+		case '\\':
 			if i+1 >= len(b) {
 				return -1
 			}
@@ -150,13 +194,29 @@ func scanString(b []byte, i int) int {
 			default:
 				return -1
 			}
-		case c < 0x20:
+		default: // a control character
 			return -1
-		default:
-			i++
 		}
 	}
-	return -1
+}
+
+// Word-at-a-time byte tests (eight bytes in a uint64, the first in
+// memory lowest).
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// stringSpecials marks (with its high bit) each byte of w that is a
+// quote, a backslash or below 0x20, and possibly bytes after a marked
+// one: (x - ones) &^ x & highs marks the zero bytes of x, and (w -
+// n*ones) &^ w & highs the bytes of w below n (n <= 0x80), exactly up to
+// the first such byte, while a borrow from it may mark later ones. So the
+// lowest mark is the first special byte, and no mark means none.
+func stringSpecials(w uint64) uint64 {
+	quote := w ^ ('"' * ones)
+	backslash := w ^ ('\\' * ones)
+	return ((quote-ones)&^quote | (backslash-ones)&^backslash | (w-0x20*ones)&^w) & highs
 }
 
 // isHex reports whether c is a hexadecimal digit.
