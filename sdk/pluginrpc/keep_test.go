@@ -1,8 +1,11 @@
 package pluginrpc
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/mcptest/mcptest/sdk/contract"
 )
 
 // collect runs enough collections to empty any sync.Pool.
@@ -113,6 +116,65 @@ func TestPackedScratchKeepsOnlySmallFailureBuffers(t *testing.T) {
 		kept := f != nil
 		if want := w != 1 && w < failureScratchWorkers; kept != want || len(f) != 0 {
 			t.Errorf("range %d: kept %v (length %d), want kept %v and empty", w, kept, len(f), want)
+		}
+	}
+}
+
+// TestPackedScratchReleaseLeavesNothingBehind: a scratch released after a
+// large batch and then a small one refers to nothing of either batch,
+// anywhere in its arrays' capacity: release clears only what the last
+// batch used, so this holds only if every batch's release cleared its own.
+func TestPackedScratchReleaseLeavesNothingBehind(t *testing.T) {
+	defer func() {
+		for {
+			if _, ok := packedScratchKept.Get(); !ok {
+				break
+			}
+		}
+	}()
+	batch := func(n int) []byte {
+		items := make([]MatchItem, n)
+		for i := range items {
+			items[i] = MatchItem{ID: uint64(i), Key: fmt.Sprintf("k%d", i%7), Actual: []byte(`"a"`), Argument: []byte(`"b"`),
+				Options: contract.MatchOptions{Target: fmt.Sprintf("t%d", i), TestID: fmt.Sprintf("test%d", i%5)}}
+		}
+		packed, release := EncodePackedItems(items)
+		t.Cleanup(release)
+		return packed
+	}
+	sc := new(packedScratch)
+	for _, n := range []int{300, 12} {
+		items, _, err := decodePackedItemsInto(batch(n), sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.results = append(sc.results[:0], make([]MatchItemResult, len(items))...)
+		for i := range sc.results {
+			sc.results[i] = MatchItemResult{Failure: []byte(`{}`), Error: "x"}
+		}
+		sc.release()
+	}
+	if len(sc.items) != 0 || len(sc.table) != 0 || len(sc.ctxs) != 0 || len(sc.results) != 0 {
+		t.Fatal("release left lengths")
+	}
+	for i, it := range sc.items[:cap(sc.items)] {
+		if it.key != "" || it.target != "" || it.message != "" || it.context != 0 || it.actual != nil || it.argument != nil || it.options != nil {
+			t.Fatalf("item %d of the capacity still holds %+v", i, it)
+		}
+	}
+	for i, s := range sc.table[:cap(sc.table)] {
+		if s != "" {
+			t.Fatalf("string %d of the capacity still holds %q", i, s)
+		}
+	}
+	for i, c := range sc.ctxs[:cap(sc.ctxs)] {
+		if c != (packedContext{}) {
+			t.Fatalf("context %d of the capacity still holds %+v", i, c)
+		}
+	}
+	for i, r := range sc.results[:cap(sc.results)] {
+		if r.Failure != nil || r.Error != "" {
+			t.Fatalf("result %d of the capacity still holds %+v", i, r)
 		}
 	}
 }

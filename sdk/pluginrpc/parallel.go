@@ -55,9 +55,11 @@ func startRangeWorkers() chan rangeTask {
 // per-range state across calls. Each range goes to a long-lived worker
 // that is idle, or runs on a goroutine of its own when none is (another
 // batch is being judged): a range never waits in a queue while a
-// processor is free. The caller, a gRPC handler on a goroutine of its
-// own, only waits, so its stack stays small too; it runs the last range
-// itself only when no worker is idle.
+// processor is free. The caller runs the last range itself: a gRPC
+// handler runs on one of the server's long-lived stream workers
+// (transport.go), whose stack stays grown like the range workers', and
+// handing that range to a worker too cost a wake-up and a hand-off per
+// batch while the caller only waited.
 func parallelRanges(n int, fn func(w, lo, hi int)) {
 	workers := runtime.GOMAXPROCS(0)
 	if n < 64 || workers < 2 {
@@ -72,16 +74,14 @@ func parallelRanges(n int, fn func(w, lo, hi int)) {
 	chunk := (n + workers - 1) / workers
 	for w, start := 0, 0; start < n; w, start = w+1, start+chunk {
 		t := rangeTask{fn: fn, w: w, lo: start, hi: min(start+chunk, n), wg: &wg}
-		last := t.hi == n
+		if t.hi == n {
+			t.fn(t.w, t.lo, t.hi)
+			continue
+		}
 		wg.Add(1)
 		select {
 		case tasks <- t:
 		default:
-			if last {
-				t.fn(t.w, t.lo, t.hi)
-				wg.Done()
-				continue
-			}
 			go func() {
 				defer wg.Done()
 				t.fn(t.w, t.lo, t.hi)

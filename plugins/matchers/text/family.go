@@ -40,6 +40,7 @@ type family struct {
 	keys    map[string]keyImpl
 	regexps regexCache
 	checked argCache
+	actuals recentCache
 }
 
 // newFamily returns the text matcher family with all its keys.
@@ -88,7 +89,7 @@ func (f *family) Match(_ context.Context, in sdk.MatchInput) (sdk.MatchResult, e
 	if impl.samePasses && bytes.Equal(in.Actual, in.Argument) {
 		return sdk.Pass(), nil
 	}
-	actual, err := decodeValue(in.Actual)
+	actual, err := f.actuals.decode(in.Actual)
 	if err != nil {
 		return sdk.MatchResult{}, fmt.Errorf("%s: decode actual value: %w", in.Key, err)
 	}
