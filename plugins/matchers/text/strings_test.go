@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -132,5 +133,22 @@ func TestContainsFoldASCIIAgreesWithFolding(t *testing.T) {
 		if _, ok := containsFoldASCII(c[0], c[1]); ok {
 			t.Errorf("%.20q in %.20q: not declined", c[1], c[0])
 		}
+	}
+}
+
+// TestRegexFailuresShareAnUnchangedExtra: every regex failure carries the
+// one shared {"match": null}, and judging failures through the SDK (which
+// encodes it after Match returns) leaves it as it was, so no failure ever
+// sees another's fields.
+func TestRegexFailuresShareAnUnchangedExtra(t *testing.T) {
+	h := serve(t)
+	for i := range 3 {
+		r := h.Match("regex", fmt.Sprintf(`"pong %d"`, i), `"^ping"`)
+		if got := h.Failure(r); len(got) == 0 || string(got["match"]) != "null" {
+			t.Fatalf("failure %d: %s", i, r.Failure)
+		}
+	}
+	if len(noMatchExtra) != 1 || noMatchExtra["match"] != nil {
+		t.Fatalf("the shared Extra became %v", noMatchExtra)
 	}
 }
