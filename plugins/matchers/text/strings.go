@@ -27,8 +27,12 @@ func textFailure(in input, note string) sdk.Failure {
 // ignoring case. Both sides are Unicode case-folded (so "STRASSE" contains
 // "straße"), which is stricter than lower-casing.
 func matchIContains(_ *family, in input) (sdk.MatchResult, error) {
-	needle := in.arg.(string)
-	if strings.Contains(fold(in.actual.text()), fold(needle)) {
+	needle, text := in.arg.(string), in.actual.text()
+	if found, ok := containsFoldASCII(text, needle); ok {
+		if found {
+			return sdk.Pass(), nil
+		}
+	} else if strings.Contains(fold(text), fold(needle)) {
 		return sdk.Pass(), nil
 	}
 	return sdk.Fail(textFailure(in, "substring not found, ignoring case")), nil
@@ -42,6 +46,49 @@ func fold(s string) string {
 		return asciiLower(s)
 	}
 	return cases.Fold().String(s)
+}
+
+// maxFoldScan bounds the byte comparisons containsFoldASCII may make; past
+// it the folded copies and strings.Contains, linear in the text, are
+// cheaper.
+const maxFoldScan = 1 << 16
+
+// containsFoldASCII is strings.Contains(fold(s), fold(sub)) for two ASCII
+// strings, comparing in place instead of building two lower-cased copies
+// per assertion. ok is false, and found meaningless, when either string is
+// not ASCII or the search could cost more than maxFoldScan comparisons.
+func containsFoldASCII(s, sub string) (found, ok bool) {
+	if len(sub) > len(s) {
+		return false, isASCII(s) && isASCII(sub)
+	}
+	if (len(s)-len(sub)+1)*len(sub) > maxFoldScan || !isASCII(s) || !isASCII(sub) {
+		return false, false
+	}
+	if len(sub) == 0 {
+		return true, true
+	}
+	first := lowerASCII(sub[0])
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if lowerASCII(s[i]) != first {
+			continue
+		}
+		j := 1
+		for j < len(sub) && lowerASCII(s[i+j]) == lowerASCII(sub[j]) {
+			j++
+		}
+		if j == len(sub) {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// lowerASCII lower-cases one ASCII letter.
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // asciiLower lower-cases ASCII letters, returning s itself when it has no
@@ -91,6 +138,12 @@ func matchRegex(f *family, in input) (sdk.MatchResult, error) {
 		return sdk.Pass(), nil
 	}
 	fail := textFailure(in, "")
-	fail.Extra = map[string]any{"match": nil}
+	fail.Extra = noMatchExtra
 	return sdk.Fail(fail), nil
 }
+
+// noMatchExtra is the Extra of every regex failure ("match": null). One map
+// serves them all, since nothing writes to a failure's Extra once Match has
+// returned it (the SDK only encodes it): a fresh one-entry map per failure
+// was the largest allocation of a failing regex.
+var noMatchExtra = map[string]any{"match": nil}

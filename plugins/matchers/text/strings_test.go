@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -95,5 +97,58 @@ func TestFoldASCIIIsCaseFolding(t *testing.T) {
 	// Not ASCII: the general path, where U+212A (Kelvin) folds to "k".
 	if got := fold("\u212a"); got != "k" {
 		t.Errorf("fold(Kelvin sign) = %q", got)
+	}
+}
+
+// TestContainsFoldASCIIAgreesWithFolding: the in-place search finds
+// exactly what strings.Contains finds in the folded copies, for ASCII
+// texts and needles of every case mix, position and length (empty ones
+// too), and declines non-ASCII input and searches past its bound.
+func TestContainsFoldASCIIAgreesWithFolding(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := "aAbB-1 zZ"
+	str := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	for i := range 20000 {
+		s := str(rng.IntN(30))
+		sub := str(rng.IntN(6))
+		if i%3 == 0 && len(s) > 0 {
+			lo := rng.IntN(len(s))
+			sub = strings.ToUpper(s[lo : lo+rng.IntN(len(s)-lo+1)])
+		}
+		found, ok := containsFoldASCII(s, sub)
+		if !ok {
+			t.Fatalf("%q in %q declined", sub, s)
+		}
+		if want := strings.Contains(fold(s), fold(sub)); found != want {
+			t.Fatalf("%q in %q: %v, folded copies say %v", sub, s, found, want)
+		}
+	}
+	for _, c := range [][2]string{{"STRASSE", "straße"}, {"straße", "SS"}, {strings.Repeat("a", 70000), "ab"}} {
+		if _, ok := containsFoldASCII(c[0], c[1]); ok {
+			t.Errorf("%.20q in %.20q: not declined", c[1], c[0])
+		}
+	}
+}
+
+// TestRegexFailuresShareAnUnchangedExtra: every regex failure carries the
+// one shared {"match": null}, and judging failures through the SDK (which
+// encodes it after Match returns) leaves it as it was, so no failure ever
+// sees another's fields.
+func TestRegexFailuresShareAnUnchangedExtra(t *testing.T) {
+	h := serve(t)
+	for i := range 3 {
+		r := h.Match("regex", fmt.Sprintf(`"pong %d"`, i), `"^ping"`)
+		if got := h.Failure(r); len(got) == 0 || string(got["match"]) != "null" {
+			t.Fatalf("failure %d: %s", i, r.Failure)
+		}
+	}
+	if len(noMatchExtra) != 1 || noMatchExtra["match"] != nil {
+		t.Fatalf("the shared Extra became %v", noMatchExtra)
 	}
 }

@@ -48,6 +48,22 @@ func Unified(from, to string, labels Labels, maxOutputLines int) string {
 // failing exact assertion on a number or an object (a quarter of the
 // bytes BenchmarkDirect100k allocates).
 func unifiedText(a, b []string, labels Labels) string {
+	if len(a) == 1 && len(b) == 1 {
+		// One line a side (two numbers, two short values): the diff is
+		// that line replaced, or nothing, without building the sequence
+		// matcher's index of b.
+		if a[0] == b[0] {
+			return ""
+		}
+		var sb strings.Builder
+		sb.Grow(len(labels.From) + len(labels.To) + len(a[0]) + len(b[0]) + 24)
+		writeHeader(&sb, labels)
+		sb.WriteString("@@ -1 +1 @@\n-")
+		sb.WriteString(a[0])
+		sb.WriteByte('+')
+		sb.WriteString(b[0])
+		return sb.String()
+	}
 	groups := difflib.NewMatcher(a, b).GetGroupedOpCodes(3)
 	if len(groups) == 0 {
 		return ""
@@ -73,13 +89,7 @@ func unifiedText(a, b []string, labels Labels) string {
 	}
 	var sb strings.Builder
 	sb.Grow(size)
-	if labels.From != "" || labels.To != "" {
-		sb.WriteString("--- ")
-		sb.WriteString(labels.From)
-		sb.WriteString("\n+++ ")
-		sb.WriteString(labels.To)
-		sb.WriteByte('\n')
-	}
+	writeHeader(&sb, labels)
 	for _, g := range groups {
 		first, last := g[0], g[len(g)-1]
 		sb.WriteString("@@ -")
@@ -101,6 +111,17 @@ func unifiedText(a, b []string, labels Labels) string {
 		}
 	}
 	return sb.String()
+}
+
+// writeHeader writes the two lines naming the sides, if either has a name.
+func writeHeader(sb *strings.Builder, labels Labels) {
+	if labels.From != "" || labels.To != "" {
+		sb.WriteString("--- ")
+		sb.WriteString(labels.From)
+		sb.WriteString("\n+++ ")
+		sb.WriteString(labels.To)
+		sb.WriteByte('\n')
+	}
 }
 
 // writeRange writes the lines start..stop (0-based, stop excluded) of a

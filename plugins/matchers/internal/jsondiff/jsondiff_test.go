@@ -74,8 +74,15 @@ func TestUnifiedMatchesDifflibsWriter(t *testing.T) {
 	labels := []Labels{{}, {From: "expected", To: "actual"}, {From: "x"}, {To: "y"}}
 	for i := range 5000 {
 		from, to := text(), text()
-		if i%7 == 0 {
+		switch i % 7 {
+		case 0:
 			to = from + "\nextra"
+		case 1, 2:
+			// One line a side, equal or not, with or without a newline.
+			from, to = fmt.Sprint(rng.IntN(3)), fmt.Sprint(rng.IntN(3))
+			if i%2 == 0 {
+				to += "\n"
+			}
 		}
 		l := labels[i%len(labels)]
 		limit := 1 + rng.IntN(60)
