@@ -64,11 +64,17 @@ func BenchmarkJudge100k(b *testing.B) {
 		secrets = append(secrets, s.Secrets...)
 	}
 	// The judge as run.Execute sets it up, with the options `mcptest run`
-	// passes that judging reads, and Execute's default concurrency.
+	// passes that judging reads, and as many tests under way at once as
+	// Execute's workers run with its default bound: 4 x GOMAXPROCS
+	// requests in flight, plan.TestsPerCallSlot tests per request slot
+	// (runBatch). No server call is made here, so only the tests' bound
+	// applies. (Until round 5 this was the request bound alone, 8 tests
+	// on two cores against Execute's 32, which understated how many
+	// tests' assertions a run has to coalesce.)
 	c := plugin.NewCoalescer(host)
 	b.Cleanup(c.Close)
 	jd := &Judge{Match: c.Match, MatchInto: c.MatchInto, Redact: redact.New(secrets...), OnPluginError: func(error) {}}
-	concurrency := 4 * runtime.GOMAXPROCS(0)
+	concurrency := min(plan.Batch{}.Slots(4*runtime.GOMAXPROCS(0)), len(p.Tests))
 	checkText100kRequests(b, jd, p, gen)
 
 	// From here on only the envelopes and the expected verdicts are kept:
